@@ -1,0 +1,39 @@
+# bmprof: a sampling profiler for code with no OS under it.
+#
+#   make            the host tool (build/bin/bmprof) and the x86-64 target library
+#   make demo       set up what is missing, boot the demo image in QEMU, print its profile
+#   make check      set up what is missing, run every test, end with a summary line
+#   make image SRC="a.c b.c" [NAME=prog]   a bootable x86-64 image build/x86_64/prog.elf
+#   make bench      benchmarks, printed as ratios against baselines measured in the same run
+#
+# SAN=1 builds the host side with AddressSanitizer and UndefinedBehaviorSanitizer
+# (into build/san; make check does this).
+
+.DEFAULT_GOAL := all
+BUILD ?= build
+SAN ?= 0
+
+include mk/common.mk
+include mk/core.mk
+include mk/host.mk
+include mk/image.mk
+include mk/tests.mk
+include mk/bench.mk
+include mk/e2e.mk
+
+all: $(BMPROF) $(X86_LIB)
+
+deps:
+	@bash scripts/deps.sh
+
+DEMO_FREQ ?= 4000
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory image SRC=examples/demo.c NAME=demo
+	$(BMPROF) qemu --freq $(DEMO_FREQ) -o $(BUILD)/demo.data $(X86_OUT)/demo.elf
+	$(BMPROF) report -i $(BUILD)/demo.data
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps demo clean

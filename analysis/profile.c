@@ -1,0 +1,442 @@
+/* The profile model: frame decoding and the sample store. See profile.h. */
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void profile_init(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void profile_free(struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmeta; i++) {
+		free(p->meta[i].key);
+		free(p->meta[i].value);
+	}
+	free(p->meta);
+	free(p->samples);
+	free(p->index);
+	profile_init(p);
+}
+
+/* ---- sample store ---- */
+
+static size_t hash(uint64_t pc, uint16_t event, uint16_t cpu)
+{
+	uint64_t h = pc ^ ((uint64_t)event << 48) ^ ((uint64_t)cpu << 32);
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+static size_t *slot_for(const struct profile *p, uint64_t pc, uint16_t event, uint16_t cpu)
+{
+	size_t mask = p->index_cap - 1, i = hash(pc, event, cpu) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		size_t *s = &p->index[i];
+		const struct profile_sample *e;
+
+		if (!*s)
+			return s;
+		e = &p->samples[*s - 1];
+		if (e->pc == pc && e->event == event && e->cpu == cpu)
+			return s;
+	}
+}
+
+/* Room for extra more samples without allocating: the array and an index kept at most
+ * half full. */
+static int reserve(struct profile *p, size_t extra)
+{
+	size_t need = p->nsamples + extra, cap, i;
+
+	if (need < p->nsamples)
+		return -1;
+	if (need > p->samples_cap) {
+		struct profile_sample *s;
+
+		cap = p->samples_cap ? p->samples_cap : 256;
+		while (cap < need)
+			cap *= 2;
+		s = realloc(p->samples, cap * sizeof(*s));
+		if (!s)
+			return -1;
+		p->samples = s;
+		p->samples_cap = cap;
+	}
+	if (need * 2 > p->index_cap) {
+		size_t *old = p->index, oldcap = p->index_cap;
+
+		cap = oldcap ? oldcap : 512;
+		while (need * 2 > cap)
+			cap *= 2;
+		p->index = calloc(cap, sizeof(*p->index));
+		if (!p->index) {
+			p->index = old;
+			return -1;
+		}
+		p->index_cap = cap;
+		for (i = 0; i < p->nsamples; i++) {
+			const struct profile_sample *e = &p->samples[i];
+
+			*slot_for(p, e->pc, e->event, e->cpu) = i + 1;
+		}
+		free(old);
+	}
+	return 0;
+}
+
+/* With room reserved and no overflow possible: cannot fail. */
+static void add_reserved(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc,
+			 uint64_t count)
+{
+	size_t *s = slot_for(p, pc, event, cpu);
+
+	if (!*s) {
+		struct profile_sample *e = &p->samples[p->nsamples++];
+
+		e->pc = pc;
+		e->count = 0;
+		e->event = event;
+		e->cpu = cpu;
+		*s = p->nsamples;
+	}
+	p->samples[*s - 1].count += count;
+	p->total += count;
+}
+
+int profile_add(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc, uint64_t count)
+{
+	if (p->total + count < p->total || reserve(p, 1))
+		return -1;
+	add_reserved(p, cpu, event, pc, count);
+	return 0;
+}
+
+/* ---- meta ---- */
+
+const char *profile_meta(const struct profile *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmeta; i++)
+		if (!strcmp(p->meta[i].key, key))
+			return p->meta[i].value;
+	return NULL;
+}
+
+static char *dup_mem(const void *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+static int set_meta_n(struct profile *p, const char *key, size_t klen, const char *val,
+		      size_t vlen)
+{
+	struct profile_meta_kv *kv;
+	char *v = dup_mem(val, vlen);
+	size_t i;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < p->nmeta; i++) {
+		if (strlen(p->meta[i].key) == klen && !memcmp(p->meta[i].key, key, klen)) {
+			free(p->meta[i].value);
+			p->meta[i].value = v;
+			return 0;
+		}
+	}
+	kv = realloc(p->meta, (p->nmeta + 1) * sizeof(*kv));
+	if (!kv) {
+		free(v);
+		return -1;
+	}
+	p->meta = kv;
+	kv[p->nmeta].key = dup_mem(key, klen);
+	if (!kv[p->nmeta].key) {
+		free(v);
+		return -1;
+	}
+	kv[p->nmeta++].value = v;
+	return 0;
+}
+
+int profile_set_meta(struct profile *p, const char *key, const char *value)
+{
+	return set_meta_n(p, key, strlen(key), value, strlen(value));
+}
+
+const struct profile_event *profile_event(const struct profile *p, uint16_t id)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nevents; i++)
+		if (p->events[i].id == id)
+			return &p->events[i];
+	return NULL;
+}
+
+uint64_t profile_cpu_lost_in_transit(const struct profile_cpu *c)
+{
+	uint64_t d;
+
+	if (!c->have_totals || c->ntotals <= BMPROF_TOTAL_DELIVERED)
+		return 0;
+	d = c->totals[BMPROF_TOTAL_DELIVERED];
+	return d > c->received ? d - c->received : 0;
+}
+
+/* ---- frame decoding: each returns 0, or -1 if the payload is malformed ---- */
+
+static int apply_hello(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	struct profile_hello h;
+
+	if (len < BMPROF_HELLO_FIXED)
+		return -1;
+	memset(&h, 0, sizeof(h));
+	h.build_id_len = b[56];
+	if (h.build_id_len > BMPROF_BUILD_ID_MAX || len < BMPROF_HELLO_FIXED + h.build_id_len)
+		return -1;
+	h.version = bmprof_get16(b);
+	h.arch = b[2];
+	h.source = b[3];
+	h.ncpus = bmprof_get16(b + 4);
+	h.timebase_hz = bmprof_get64(b + 8);
+	h.load_bias = bmprof_get64(b + 16);
+	memcpy(h.vendor, b + 24, 16);
+	h.family = bmprof_get32(b + 40);
+	h.model = bmprof_get32(b + 44);
+	h.stepping = bmprof_get32(b + 48);
+	h.signature = bmprof_get32(b + 52);
+	memcpy(h.build_id, b + BMPROF_HELLO_FIXED, h.build_id_len);
+
+	p->hellos++;
+	if (!p->have_hello) {
+		p->hello = h;
+		p->have_hello = 1;
+	} else if (h.arch != p->hello.arch || h.build_id_len != p->hello.build_id_len ||
+		   memcmp(h.build_id, p->hello.build_id, h.build_id_len)) {
+		p->hello_mismatch++;
+	}
+	return 0;
+}
+
+static int apply_event(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	struct profile_event e, *slot;
+	unsigned nlen;
+
+	if (len < BMPROF_EVENT_FIXED + 1)
+		return -1;
+	nlen = b[BMPROF_EVENT_FIXED];
+	if (len < BMPROF_EVENT_FIXED + 1 + nlen || memchr(b + BMPROF_EVENT_FIXED + 1, 0, nlen))
+		return -1;
+	memset(&e, 0, sizeof(e));
+	e.id = bmprof_get16(b);
+	e.source = b[2];
+	e.flags = b[3];
+	e.encoding = bmprof_get64(b + 4);
+	e.period = bmprof_get64(b + 12);
+	e.jitter = bmprof_get64(b + 20);
+	memcpy(e.name, b + BMPROF_EVENT_FIXED + 1, nlen);
+
+	for (slot = p->events; slot < p->events + p->nevents && slot->id != e.id; slot++)
+		;
+	if (slot == p->events + p->nevents) {
+		if (p->nevents == PROFILE_MAX_EVENTS)
+			return -1;
+		p->nevents++;
+	}
+	*slot = e;
+	return 0;
+}
+
+/* One varint of a SAMPLES entry: bytes used, 0 if truncated or if its value does not fit
+ * 64 bits (a tenth byte above 1). */
+static unsigned get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	unsigned k = bmprof_get_varint(p, end, v);
+
+	return k == BMPROF_VARINT_MAX && p[k - 1] > 1 ? 0 : k;
+}
+
+/* Walk the entries of a SAMPLES payload. With add unset, only check them (and sum their
+ * counts into *sum); with add set, add them (already checked, room reserved). Addresses
+ * are modulo 2^64, as the target computes the deltas: a jump from a low to a high half
+ * address is a small negative delta. */
+static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int add,
+			uint64_t *sum)
+{
+	const uint8_t *q = b + BMPROF_SAMPLES_FIXED, *end = b + len;
+	uint16_t cpu = bmprof_get16(b), n = bmprof_get16(b + 2), i;
+	uint64_t pc = 0;
+
+	*sum = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t ev, z, count;
+		unsigned k;
+
+		if (!(k = get_varint(q, end, &ev)))
+			return -1;
+		q += k;
+		if (!(k = get_varint(q, end, &z)))
+			return -1;
+		q += k;
+		if (!(k = get_varint(q, end, &count)))
+			return -1;
+		q += k;
+		if (ev > UINT16_MAX || count == 0 || *sum + count < *sum)
+			return -1;
+		*sum += count;
+		pc += (uint64_t)bmprof_unzigzag(z);
+		if (add)
+			add_reserved(p, cpu, (uint16_t)ev, pc, count);
+	}
+	return 0;
+}
+
+static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	struct profile_cpu *c;
+	uint16_t cpu, n;
+	uint32_t seq;
+	uint64_t sum;
+
+	if (len < BMPROF_SAMPLES_FIXED)
+		return -1;
+	cpu = bmprof_get16(b);
+	n = bmprof_get16(b + 2);
+	seq = bmprof_get32(b + 4);
+	/* each entry takes at least three bytes */
+	if (cpu >= PROFILE_MAX_CPUS || (size_t)n * 3 > (size_t)(len - BMPROF_SAMPLES_FIXED))
+		return -1;
+	if (walk_samples(p, b, len, 0, &sum) || p->total + sum < p->total || reserve(p, n))
+		return -1;
+	walk_samples(p, b, len, 1, &sum);
+
+	c = &p->cpus[cpu];
+	c->seen = 1;
+	c->frames++;
+	c->received += sum;
+	if (seq >= c->next_seq)
+		c->seq_gaps += seq - c->next_seq;
+	else
+		c->seq_repeats++;
+	c->next_seq = seq + 1;
+	if (cpu >= p->ncpus_seen)
+		p->ncpus_seen = cpu + 1u;
+	return 0;
+}
+
+static int apply_totals(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	struct profile_cpu *c;
+	uint16_t cpu, nf;
+	unsigned i;
+
+	if (len < BMPROF_TOTALS_FIXED)
+		return -1;
+	cpu = bmprof_get16(b);
+	nf = bmprof_get16(b + 2);
+	if (cpu >= PROFILE_MAX_CPUS || (size_t)len < BMPROF_TOTALS_FIXED + 8 * (size_t)nf)
+		return -1;
+	c = &p->cpus[cpu];
+	memset(c->totals, 0, sizeof(c->totals));
+	for (i = 0; i < nf && i < BMPROF_TOTAL_NFIELDS; i++)
+		c->totals[i] = bmprof_get64(b + BMPROF_TOTALS_FIXED + 8 * i);
+	c->ntotals = nf;
+	c->have_totals = 1;
+	c->seen = 1;
+	if (cpu >= p->ncpus_seen)
+		p->ncpus_seen = cpu + 1u;
+	return 0;
+}
+
+static int apply_end(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	if (len < BMPROF_END_FIXED)
+		return -1;
+	p->end.exit_code = (int32_t)bmprof_get32(b);
+	p->end.reason = b[4];
+	p->end.fault_pc = bmprof_get64(b + 8);
+	p->end.vector = bmprof_get32(b + 16);
+	p->end.fault_addr = bmprof_get64(b + 24);
+	p->have_end = 1;
+	return 0;
+}
+
+/* Entries { u8 klen, key, u16 vlen, value }. Checked whole before any is stored. */
+static int apply_meta(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	size_t off = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (off = 0; off < len;) {
+			const uint8_t *k, *v;
+			size_t kl, vl;
+
+			kl = b[off];
+			if (off + 1 + kl + 2 > len)
+				return -1;
+			k = b + off + 1;
+			vl = bmprof_get16(k + kl);
+			v = k + kl + 2;
+			if (off + 3 + kl + vl > len || !kl || memchr(k, 0, kl) || memchr(v, 0, vl))
+				return -1;
+			if (pass && set_meta_n(p, (const char *)k, kl, (const char *)v, vl))
+				return -1;
+			off += 3 + kl + vl;
+		}
+	}
+	return 0;
+}
+
+static int apply_stream(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	if (len < 40)
+		return -1;
+	p->frames_ok += bmprof_get64(b);
+	p->frames_bad_crc += bmprof_get64(b + 8);
+	p->frames_unknown += bmprof_get64(b + 16);
+	p->bytes_skipped += bmprof_get64(b + 24);
+	if (bmprof_get64(b + 32))
+		p->truncated = 1;
+	p->have_stream = 1;
+	return 0;
+}
+
+int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload, uint16_t len)
+{
+	int r;
+
+	switch (type) {
+	case BMPROF_FRAME_HELLO: r = apply_hello(p, payload, len); break;
+	case BMPROF_FRAME_EVENT: r = apply_event(p, payload, len); break;
+	case BMPROF_FRAME_SAMPLES: r = apply_samples(p, payload, len); break;
+	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
+	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
+	case BMPROF_FRAME_HOST_META: r = apply_meta(p, payload, len); break;
+	case BMPROF_FRAME_HOST_STREAM: r = apply_stream(p, payload, len); break;
+	default: return 1;
+	}
+	if (r)
+		p->frames_malformed++;
+	return r;
+}

@@ -1,0 +1,110 @@
+/* The profile model: everything a recorded run says, in memory. No I/O here: frames come in
+ * through profile_apply_frame() (from a live stream or a profile file, both read by
+ * host/ code), and analyses read the model.
+ *
+ * Repeated frames: the first HELLO wins (a target that restarts says HELLO again; a later
+ * one is counted in hellos, and in hello_mismatch if its build-id or arch differs). An
+ * EVENT for an id already known replaces its description. A later TOTALS for a CPU
+ * replaces the earlier one; a later END replaces the earlier one. HOST_STREAM counters
+ * add up. A frame is applied whole or not at all.
+ */
+#ifndef BMPROF_PROFILE_H
+#define BMPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "wire.h"
+
+#define PROFILE_MAX_EVENTS 64
+#define PROFILE_MAX_CPUS 256
+
+struct profile_hello {
+	uint16_t version;
+	uint8_t arch, source;
+	uint16_t ncpus;
+	uint64_t timebase_hz;
+	uint64_t load_bias;
+	char vendor[17];
+	uint32_t family, model, stepping, signature;
+	uint8_t build_id_len;
+	uint8_t build_id[BMPROF_BUILD_ID_MAX];
+};
+
+struct profile_event {
+	uint16_t id;
+	uint8_t source, flags;
+	uint64_t encoding, period, jitter;
+	char name[256];
+};
+
+struct profile_cpu {
+	int seen;                  /* any frame named this CPU */
+	int have_totals;
+	uint64_t totals[BMPROF_TOTAL_NFIELDS];  /* as the target reported them */
+	uint64_t received;         /* samples (sum of counts) in SAMPLES frames that arrived */
+	uint64_t frames;           /* SAMPLES frames that arrived */
+	uint64_t seq_gaps;         /* SAMPLES frames missing by sequence number */
+	uint64_t seq_repeats;      /* SAMPLES frames whose seq went backwards (a restart?) */
+	uint32_t next_seq;
+	unsigned ntotals;          /* fields the TOTALS frame carried (may exceed the known ones) */
+};
+
+/* One aggregated sample. Entries are unique on (pc, event, cpu). */
+struct profile_sample {
+	uint64_t pc;
+	uint64_t count;
+	uint16_t event;
+	uint16_t cpu;
+};
+
+struct profile_meta_kv { char *key, *value; };
+
+struct profile {
+	int have_hello, have_end;
+	struct profile_hello hello;
+	struct bmprof_end_info {
+		int32_t exit_code;
+		uint8_t reason;
+		uint32_t vector;
+		uint64_t fault_pc, fault_addr;
+	} end;
+	struct profile_event events[PROFILE_MAX_EVENTS];
+	unsigned nevents;
+	struct profile_cpu cpus[PROFILE_MAX_CPUS];
+	unsigned ncpus_seen;       /* highest cpu index seen + 1 */
+	struct profile_sample *samples;
+	size_t nsamples;
+	uint64_t total;            /* sum of all sample counts */
+	struct profile_meta_kv *meta;   /* HOST_META, in order; later keys override earlier */
+	size_t nmeta;
+	/* stream health: from HOST_STREAM frames (what the capturing reader saw on the wire)
+	 * and from decoding */
+	uint64_t frames_ok, frames_bad_crc, frames_unknown, bytes_skipped, frames_malformed;
+	int truncated;             /* the stream ended inside a frame */
+	int have_stream;           /* a HOST_STREAM frame was applied */
+	uint64_t hellos;           /* HELLO frames received (the first one is kept) */
+	uint64_t hello_mismatch;   /* later HELLOs whose build-id or arch differ from the first */
+	/* set by profile_load: the file itself was cut short (it ended inside a frame or
+	 * without its HOST_STREAM trailer); what was intact is loaded */
+	int file_truncated;
+	/* private: hash index over samples (slot holds sample index + 1; 0 is empty) */
+	size_t samples_cap;
+	size_t *index;
+	size_t index_cap;
+};
+
+void profile_init(struct profile *p);
+void profile_free(struct profile *p);
+/* Decode one frame into the model. Returns 0; 1 if the frame type is unknown (skipped);
+ * -1 if the payload is malformed (counted in frames_malformed, model unchanged for it). */
+int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload, uint16_t len);
+/* Add count samples; returns 0, or -1 on out of memory or if a count would overflow. */
+int profile_add(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc, uint64_t count);
+const char *profile_meta(const struct profile *p, const char *key);   /* NULL if absent */
+int profile_set_meta(struct profile *p, const char *key, const char *value);
+const struct profile_event *profile_event(const struct profile *p, uint16_t id);
+/* Per CPU: samples lost in transit = delivered (target) - received (host), when TOTALS came
+ * (0 without TOTALS, or if more arrived than were delivered). */
+uint64_t profile_cpu_lost_in_transit(const struct profile_cpu *c);
+
+#endif

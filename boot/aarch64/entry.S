@@ -1,0 +1,112 @@
+/* Entry: QEMU virt's -kernel loads this ELF at its link address and starts the boot CPU
+ * at _start, at EL1 (or EL2 with -M virt,virtualization=on), MMU and caches off.
+ *
+ * From EL2: give EL1 the whole machine (AArch64, no traps, the physical timer and
+ * counter, every PMU counter, the GICv3 system registers) and drop to EL1h. At EL1: set
+ * VBAR_EL1, run on the exception stack (SP_EL1), zero .bss, enable FP/SIMD, turn the MMU
+ * on (bmrt_mmu_init), then move to the program stack on SP_EL0 (EL1t) so that exceptions
+ * and interrupts run on SP_EL1 even when the program overflowed its stack, and call
+ * bmrt_start() in C. Entered at EL3 the image stops at once (-M virt,secure=on is not
+ * supported). */
+
+#define STACK_SIZE (256 * 1024)
+#define EXC_STACK_SIZE (64 * 1024)
+#define SPSR_EL1H_MASKED 0x3c5          /* EL1h, D A I F masked */
+#define SCTLR_EL1_RES1 0x30d00800       /* MMU and caches off, little-endian */
+#define CPTR_EL2_RES1 0x33ff            /* and TFP clear: no FP/SIMD trap */
+#define HCR_EL2_RW (1 << 31)
+#define ICC_SRE_EL2 S3_4_C12_C9_5
+#define ICH_HCR_EL2 S3_4_C12_C11_0
+
+	.section .text.boot, "ax", %progbits
+	.globl _start
+	.type _start, %function
+_start:
+	msr daifset, #0xf
+	mrs x19, CurrentEL
+	ubfx x19, x19, #2, #2
+	cmp x19, #2
+	b.eq from_el2
+	cmp x19, #1
+	b.ne stop
+
+at_el1:
+	ldr x0, =bmrt_vectors
+	msr vbar_el1, x0
+	ldr x0, =bmrt_exc_stack_top
+	mov sp, x0
+	ldr x0, =__bss_start
+	ldr x1, =__bss_end
+1:	cmp x0, x1
+	b.hs 2f
+	stp xzr, xzr, [x0], #16
+	b 1b
+2:	ldr x0, =bmrt_entry_el
+	str x19, [x0]
+	mov x0, #(3 << 20)              /* CPACR_EL1.FPEN: FP/SIMD at EL0 and EL1 */
+	msr cpacr_el1, x0
+	isb
+	bl bmrt_mmu_init
+	ldr x0, =bmrt_stack_top
+	msr sp_el0, x0
+	msr spsel, #0
+	mov x29, #0
+	mov x30, #0
+	bl bmrt_start
+stop:
+	wfi
+	b stop
+
+from_el2:
+	mrs x0, pmcr_el0                /* MDCR_EL2.HPMN = PMCR_EL0.N: EL1 owns every counter */
+	ubfx x0, x0, #11, #5
+	msr mdcr_el2, x0
+	mov x0, #HCR_EL2_RW
+	msr hcr_el2, x0
+	mov x0, #3                      /* CNTHCTL_EL2.EL1PCTEN, EL1PCEN */
+	msr cnthctl_el2, x0
+	msr cntvoff_el2, xzr
+	mrs x0, midr_el1
+	msr vpidr_el2, x0
+	mrs x0, mpidr_el1
+	msr vmpidr_el2, x0
+	mov x0, #CPTR_EL2_RES1
+	msr cptr_el2, x0
+	mrs x0, id_aa64pfr0_el1         /* GICv3 system registers: let EL1 use them */
+	ubfx x0, x0, #24, #4
+	cbz x0, 3f
+	mrs x0, ICC_SRE_EL2
+	orr x0, x0, #0xf                /* SRE, DFB, DIB, Enable */
+	msr ICC_SRE_EL2, x0
+	isb
+	msr ICH_HCR_EL2, xzr
+3:	ldr x0, =SCTLR_EL1_RES1
+	msr sctlr_el1, x0
+	mov x0, #SPSR_EL1H_MASKED
+	msr spsr_el2, x0
+	adr x0, at_el1
+	msr elr_el2, x0
+	isb
+	eret
+	.size _start, . - _start
+
+/* Stacks, each above an unmapped guard page (bmrt_mmu_init), so an overflow faults. */
+	.section .bss.boot, "aw", %nobits
+	.balign 4096
+	.globl bmrt_exc_stack_guard, bmrt_exc_stack_top, bmrt_stack_guard, bmrt_stack_top
+bmrt_exc_stack_guard:
+	.skip 4096
+	.skip EXC_STACK_SIZE
+bmrt_exc_stack_top:
+bmrt_stack_guard:
+	.skip 4096
+	.skip STACK_SIZE
+bmrt_stack_top:
+
+	.section .data
+	.balign 8
+	.globl bmrt_entry_el
+bmrt_entry_el:
+	.quad 0
+
+	.section .note.GNU-stack, "", %progbits

@@ -1,0 +1,70 @@
+/* The memory functions gcc may emit calls to, eight bytes at a time where the alignment
+ * allows. The empty asm in each loop keeps gcc from turning the loop back into a call to
+ * the function being defined. Weak, so a program may bring its own. */
+#include "bmrt.h"
+
+typedef uint64_t __attribute__((may_alias)) word;
+
+#define BARRIER() __asm__ volatile("" : : : "memory")
+
+__attribute__((weak)) void *memcpy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if ((((uintptr_t)d ^ (uintptr_t)s) & 7) == 0) {
+		for (; n && ((uintptr_t)d & 7); n--)
+			*d++ = *s++;
+		for (; n >= 8; n -= 8, d += 8, s += 8) {
+			*(word *)d = *(const word *)s;
+			BARRIER();
+		}
+	}
+	for (; n; n--) {
+		*d++ = *s++;
+		BARRIER();
+	}
+	return dst;
+}
+
+__attribute__((weak)) void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+	while (n--) {
+		d[n] = s[n];
+		BARRIER();
+	}
+	return dst;
+}
+
+__attribute__((weak)) void *memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+	uint64_t w = (unsigned char)c * 0x0101010101010101ull;
+
+	for (; n && ((uintptr_t)d & 7); n--)
+		*d++ = (unsigned char)c;
+	for (; n >= 8; n -= 8, d += 8) {
+		*(word *)d = w;
+		BARRIER();
+	}
+	for (; n; n--) {
+		*d++ = (unsigned char)c;
+		BARRIER();
+	}
+	return dst;
+}
+
+__attribute__((weak)) int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != q[i])
+			return p[i] - q[i];
+	return 0;
+}

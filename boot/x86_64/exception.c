@@ -1,0 +1,57 @@
+/* Unhandled CPU exceptions: one console line, then the run ends like an exit, with an END
+ * frame carrying the vector, the faulting RIP and (for #PF and #DF) CR2. A second
+ * exception while handling one prints a line and powers off at once; a third powers off
+ * silently. */
+#include "bmrt.h"
+#include "rt.h"
+
+#define VEC_DF 8
+#define VEC_PF 14
+#define PAGE 4096u
+
+extern char bmrt_stack_guard[];
+
+static const char *const names[32] = {
+	"DE", "DB", "NMI", "BP", "OF", "BR", "UD", "NM", "DF", "CSO", "TS", "NP", "SS", "GP",
+	"PF", "reserved", "MF", "AC", "MC", "XM", "VE", "CP", "reserved", "reserved",
+	"reserved", "reserved", "reserved", "reserved", "HV", "VC", "SX", "reserved",
+};
+
+static int has_error_code(uint64_t v)
+{
+	return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
+}
+
+_Noreturn void bmrt_exception(struct bmrt_regs *r)
+{
+	static volatile int depth;
+	uint64_t cr2;
+	const char *name = names[r->vector & 31];
+	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
+
+	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
+	if (++depth > 2)
+		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
+	if (!uart_at_line_start())
+		uart_putc('\n');
+	if (depth == 2) {
+		bm_printf("bmprof: CPU exception #%s (%lu) at rip=0x%016lx while handling an "
+			  "earlier one; exiting\n", name, r->vector, r->rip);
+		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
+	}
+	bm_printf("bmprof: CPU exception #%s (%lu) at rip=0x%016lx", name, r->vector, r->rip);
+	/* A stack overflow faults on the guard page, and the CPU cannot push that #PF's
+	 * frame there either: it arrives as #DF, with CR2 still naming the guard page. */
+	if (r->vector == VEC_PF || r->vector == VEC_DF)
+		bm_printf(" cr2=0x%016lx", cr2);
+	if (has_error_code(r->vector))
+		bm_printf(" error=0x%lx", r->error);
+	bm_printf(" rsp=0x%016lx", r->rsp);
+	if (cr2 - (uintptr_t)bmrt_stack_guard < PAGE)
+		bm_printf(" (stack overflow)");
+	bm_putchar('\n');
+	e.vector = (uint32_t)r->vector;
+	e.fault_pc = r->rip;
+	e.fault_addr = r->vector == VEC_PF || r->vector == VEC_DF ? cr2 : 0;
+	bmrt_finish(&e, BMRT_EXIT_EXCEPTION);
+}

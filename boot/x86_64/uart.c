@@ -1,0 +1,75 @@
+/* The 16550 UART at COM1 (0x3F8), 115200 8N1, FIFOs on, polled. Console text and the
+ * profile stream share it.
+ *
+ * A frame's bytes are never split by console text, by construction rather than by masking
+ * interrupts for the length of a frame (which, at serial speed, would hide the drain's own
+ * cost from the profile): frames are written only by a drain or the final flush, which the
+ * core and bmprof_x86_irq_exit() serialize per CPU; the timer handler itself writes
+ * nothing; console text is written only by the program, which cannot run while an
+ * interrupt-exit drain holds the CPU; and the fatal exception path stops sampling first. */
+#include "rt.h"
+
+#define COM1 0x3F8
+#define THR 0
+#define IER 1
+#define FCR 2
+#define LCR 3
+#define MCR 4
+#define LSR 5
+#define LSR_THRE 0x20
+#define FIFO_DEPTH 16
+#define SPIN_MAX 10000000u   /* a transmitter this stuck is treated as gone */
+
+static int uart_dead;
+static char last_char = '\n';   /* of console text, not of frames */
+
+void uart_init(void)
+{
+	outb(COM1 + IER, 0x00);
+	outb(COM1 + LCR, 0x80);        /* DLAB: divisor 1 = 115200 baud */
+	outb(COM1 + THR, 0x01);
+	outb(COM1 + IER, 0x00);
+	outb(COM1 + LCR, 0x03);        /* 8N1 */
+	outb(COM1 + FCR, 0xC7);        /* FIFO on, both cleared */
+	outb(COM1 + MCR, 0x03);        /* DTR, RTS */
+}
+
+/* Waits until the transmit FIFO is empty; 0 when it is, -1 if it never empties. */
+static int wait_thre(void)
+{
+	if (uart_dead)
+		return -1;
+	for (unsigned i = 0; i < SPIN_MAX; i++)
+		if (inb(COM1 + LSR) & LSR_THRE)
+			return 0;
+	uart_dead = 1;
+	return -1;
+}
+
+void uart_putc(char c)
+{
+	last_char = c;
+	if (wait_thre() == 0)
+		outb(COM1 + THR, (uint8_t)c);
+}
+
+int uart_at_line_start(void) { return last_char == '\n'; }
+
+/* An empty FIFO takes FIFO_DEPTH bytes at once: one status read per 16 bytes. */
+static int uart_write(void *ctx, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	(void)ctx;
+	while (len) {
+		size_t n = len < FIFO_DEPTH ? len : FIFO_DEPTH;
+		if (wait_thre())
+			return -1;
+		len -= n;
+		while (n--)
+			outb(COM1 + THR, *p++);
+	}
+	return 0;
+}
+
+const struct bmprof_out bmrt_out = { uart_write, 0 };

@@ -1,0 +1,345 @@
+/* bmprof record: capture a stream from a serial device, a file, a FIFO or stdin into a
+ * profile file. docs/bmprof-record.md is its manual. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "capture.h"
+#include "summary.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: bmprof record [-o FILE] [--elf ELF] [--baud N] --from PATH|-\n"
+	"\n"
+	"Capture a bmprof stream into a profile file. PATH is a serial device, a file, a\n"
+	"FIFO, or - for stdin. Console text in the stream goes to stdout; a summary goes to\n"
+	"stderr. Recording stops at the stream's END frame, at end of input, or on Ctrl-C;\n"
+	"the profile is written in every case.\n"
+	"\n"
+	"  -o, --output FILE  profile file to write (default " PROFILE_DEFAULT_PATH "; an existing\n"
+	"                     one is renamed to FILE.old)\n"
+	"      --from PATH    where the stream comes from (required)\n"
+	"      --baud N       serial line speed (default 115200); only for a terminal device\n"
+	"      --elf ELF      the image's ELF, recorded in the profile for bmprof report\n"
+	"  -h, --help         this text\n";
+
+#define DEFAULT_BAUD 115200L
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+struct input {
+	const char *path;
+	int fd;
+	int restore;               /* saved holds the terminal settings to put back */
+	struct termios saved;
+};
+
+static speed_t baud_speed(long baud)
+{
+	static const struct { long baud; speed_t speed; } map[] = {
+		{ 1200, B1200 }, { 2400, B2400 }, { 4800, B4800 }, { 9600, B9600 },
+		{ 19200, B19200 }, { 38400, B38400 }, { 57600, B57600 },
+		{ 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 },
+		{ 500000, B500000 }, { 576000, B576000 }, { 921600, B921600 },
+		{ 1000000, B1000000 }, { 1152000, B1152000 }, { 1500000, B1500000 },
+		{ 2000000, B2000000 }, { 3000000, B3000000 }, { 4000000, B4000000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].baud == baud)
+			return map[i].speed;
+	return 0;
+}
+
+/* Raw 8N1 at the given speed: every byte as it arrives, nothing translated. */
+static int setup_tty(struct input *in, speed_t speed)
+{
+	struct termios t;
+
+	if (tcgetattr(in->fd, &in->saved)) {
+		bm_err("cannot read the settings of %s: %s", in->path, strerror(errno));
+		return -1;
+	}
+	t = in->saved;
+	cfmakeraw(&t);
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (cfsetispeed(&t, speed) || cfsetospeed(&t, speed) || tcsetattr(in->fd, TCSANOW, &t)) {
+		bm_err("cannot set up %s as a raw serial line: %s", in->path, strerror(errno));
+		return -1;
+	}
+	in->restore = 1;
+	return 0;
+}
+
+static int open_input(struct input *in, long baud, int baud_given)
+{
+	struct stat st;
+	speed_t speed = baud_speed(baud);
+
+	if (!speed) {
+		bm_err("unsupported baud rate %ld: use a standard rate such as 115200", baud);
+		return -1;
+	}
+	if (!strcmp(in->path, "-")) {
+		in->fd = 0;
+		in->path = "stdin";
+	} else {
+		in->fd = open(in->path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		if (in->fd < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				bm_err("interrupted while opening %s", in->path);
+			else if (e == ENOENT)
+				bm_err("%s: no such file or device", in->path);
+			else if (e == EACCES && !strncmp(in->path, "/dev/", 5))
+				bm_err("cannot open %s: %s (is your user in the group that owns "
+				       "it, often dialout?)", in->path, strerror(e));
+			else
+				bm_err("cannot open %s: %s", in->path, strerror(e));
+			return -1;
+		}
+	}
+	if (!fstat(in->fd, &st) && S_ISDIR(st.st_mode)) {
+		bm_err("%s is a directory: name a serial device, a file, a FIFO or -", in->path);
+		return -1;
+	}
+	if (isatty(in->fd))
+		return setup_tty(in, speed);
+	if (baud_given) {
+		bm_err("--baud applies to a serial device, and %s is not a terminal", in->path);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_input(struct input *in)
+{
+	if (in->restore)
+		tcsetattr(in->fd, TCSANOW, &in->saved);
+	if (in->fd > 0)
+		close(in->fd);
+}
+
+static void print_text(void *ctx, const char *text, size_t len)
+{
+	fwrite(text, 1, len, stdout);
+}
+
+enum stop { STOP_END, STOP_EOF, STOP_SIGNAL, STOP_ERROR };
+
+/* Read until END, end of input, a signal or an error. SIGINT and SIGTERM are blocked
+ * except inside ppoll(), so one arriving between two reads is never missed. */
+static enum stop pump(struct capture *c, struct input *in)
+{
+	static uint8_t buf[65536];
+	sigset_t block, wait_mask;
+	enum stop how = STOP_EOF;
+	int write_reported = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	for (;;) {
+		struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
+		ssize_t n;
+
+		if (capture_ended(c)) {
+			how = STOP_END;
+			break;
+		}
+		if (stop_signal) {
+			how = STOP_SIGNAL;
+			break;
+		}
+		if (ppoll(&pfd, 1, NULL, &wait_mask) < 0) {
+			if (errno == EINTR)
+				continue;
+			bm_err("cannot wait for input on %s: %s", in->path, strerror(errno));
+			how = STOP_ERROR;
+			break;
+		}
+		n = read(in->fd, buf, sizeof(buf));
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			bm_err("cannot read %s: %s", in->path, strerror(errno));
+			how = STOP_ERROR;
+			break;
+		}
+		if (capture_push(c, buf, (size_t)n) && !write_reported) {
+			bm_err("writing the profile file failed; still receiving the stream");
+			write_reported = 1;
+		}
+		fflush(stdout);
+	}
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	return how;
+}
+
+static const char *stop_text(enum stop how)
+{
+	switch (how) {
+	case STOP_END: return "at the END frame";
+	case STOP_EOF: return "at end of input";
+	case STOP_SIGNAL: return "interrupted";
+	default: return "on a read error";
+	}
+}
+
+/* After the stream: summary, file, and the checks that make the run an error. */
+static int conclude(struct capture *c, const struct input *in, const char *out, enum stop how)
+{
+	const struct profile *p = capture_profile(c);
+	char err[512];
+	int rc = how == STOP_ERROR;
+
+	capture_finish(c);
+	if (!p->frames_ok) {
+		bm_err("no bmprof stream found in %s: is the image built with bmprof and is this "
+		       "the right port?%s", in->path,
+		       how == STOP_SIGNAL ? " (interrupted)" : "");
+		return 1;
+	}
+	summary_print(stderr, p, in->path);
+	fprintf(stderr, "  stopped   %s\n", stop_text(how));
+	if (capture_save(c, err, sizeof(err))) {
+		bm_err("%s", err);
+		return 1;
+	}
+	fprintf(stderr, "bmprof: wrote %s\n", out);
+	if (!p->have_hello) {
+		bm_err("the stream from %s has no HELLO frame: its start was lost (start bmprof "
+		       "record before the target boots)", in->path);
+		rc = 1;
+	}
+	return rc;
+}
+
+static int record(const char *from, const char *out, const char *elf, long baud,
+		  int baud_given, const char *command)
+{
+	struct input in = { .path = from, .fd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct bm_kv meta[] = { { "source", from } };
+	struct capture_opts o = {
+		.path = out, .elf = elf, .command = command, .meta = meta, .nmeta = 1,
+		.on_text = print_text,
+	};
+	struct capture *c;
+	char err[512];
+	int rc = 1;
+
+	stop_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (open_input(&in, baud, baud_given))
+		goto out;
+	c = capture_open(&o, err, sizeof(err));
+	if (!c) {
+		bm_err("%s", err);
+		goto out;
+	}
+	rc = conclude(c, &in, out, pump(c, &in));
+	capture_free(c);
+out:
+	close_input(&in);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "baud", required_argument, NULL, 'b' },
+		{ "elf", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = PROFILE_DEFAULT_PATH, *from = NULL, *elf = NULL;
+	long baud = DEFAULT_BAUD;
+	int baud_given = 0, ch, rc;
+	char *end, *args, *command;
+
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o': out = optarg; break;
+		case 'f': from = optarg; break;
+		case 'e': elf = optarg; break;
+		case 'b':
+			errno = 0;
+			baud = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || baud <= 0) {
+				bm_err("record: --baud takes a positive number, not '%s'", optarg);
+				return 2;
+			}
+			baud_given = 1;
+			break;
+		case 'h': fputs(usage, stdout); return 0;
+		case ':':
+			bm_err("record: %s needs an argument (see bmprof record --help)",
+			       argv[optind - 1]);
+			return 2;
+		default:
+			bm_err("record: unknown option %s (see bmprof record --help)",
+			       argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		bm_err("record: unexpected argument '%s' (the stream is named with --from)",
+		       argv[optind]);
+		return 2;
+	}
+	if (!from) {
+		bm_err("record: --from PATH is required (a serial device, a file, a FIFO, or - "
+		       "for stdin)");
+		return 2;
+	}
+	if (!*out) {
+		bm_err("record: -o needs a file name");
+		return 2;
+	}
+	if (elf && access(elf, R_OK)) {
+		bm_err("cannot read the ELF %s: %s", elf, strerror(errno));
+		return 1;
+	}
+	args = bm_join_args(argc - 1, argv + 1);
+	if (!args || asprintf(&command, "bmprof record %s", args) < 0) {
+		bm_err("out of memory");
+		free(args);
+		return 1;
+	}
+	rc = record(from, out, elf, baud, baud_given, command);
+	free(command);
+	free(args);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/* Disassembly through capstone. x86 uses AT&T syntax, as objdump does by default. */
+#ifndef BMPROF_DISASM_H
+#define BMPROF_DISASM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct disasm_insn {
+	uint64_t addr;
+	uint16_t size;
+	char mnemonic[32];
+	char operands[160];
+};
+
+struct disasm;
+/* machine: ELF e_machine (EM_X86_64, EM_386 or EM_AARCH64). NULL with err on failure. */
+struct disasm *disasm_open(int machine, char *err, size_t errlen);
+void disasm_close(struct disasm *d);
+/* Disassemble code (at link address addr) into a malloc'd array; returns the count, or -1.
+ * Undecodable bytes become a ".byte" pseudo-instruction, so every byte is accounted for. */
+long disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		  struct disasm_insn **out);
+
+#endif

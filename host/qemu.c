@@ -1,0 +1,459 @@
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "qemu.h"
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+void qemu_probe(struct qemu_facts *f)
+{
+	f->dev_kvm_exists = exists("/dev/kvm");
+	f->dev_kvm_accessible = f->dev_kvm_exists && access("/dev/kvm", R_OK | W_OK) == 0;
+	f->kvm_intel = exists("/sys/module/kvm_intel");
+	f->kvm_amd = exists("/sys/module/kvm_amd");
+	f->kvm_pvm = exists("/sys/module/kvm_pvm");
+}
+
+const char *qemu_accel_name(int accel)
+{
+	return accel == QEMU_ACCEL_KVM ? "kvm" : accel == QEMU_ACCEL_TCG ? "tcg" : "auto";
+}
+
+static int kvm_error(const struct qemu_facts *f, char *why, size_t n)
+{
+	if (!f->dev_kvm_exists)
+		snprintf(why, n, "--accel kvm: /dev/kvm does not exist (KVM is not available on "
+			 "this machine): use --accel tcg");
+	else
+		snprintf(why, n, "--accel kvm: /dev/kvm is not accessible to this user: add the "
+			 "user to the kvm group, or use --accel tcg");
+	return -1;
+}
+
+int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f, char *why, size_t n)
+{
+	const char *hw = f->kvm_intel ? "kvm_intel" : "kvm_amd";
+
+	switch (want) {
+	case QEMU_ACCEL_TCG:
+		snprintf(why, n, "--accel tcg");
+		return QEMU_ACCEL_TCG;
+	case QEMU_ACCEL_KVM:
+		if (!f->dev_kvm_exists || !f->dev_kvm_accessible)
+			return kvm_error(f, why, n);
+		if (f->kvm_pvm)
+			snprintf(why, n, "--accel kvm; /dev/kvm is kvm_pvm, a software "
+				 "virtualizer: ring-0 code runs slower than TCG");
+		else
+			snprintf(why, n, "--accel kvm");
+		return QEMU_ACCEL_KVM;
+	case QEMU_ACCEL_AUTO:
+		break;
+	}
+	if (!f->dev_kvm_exists) {
+		snprintf(why, n, "no /dev/kvm");
+		return QEMU_ACCEL_TCG;
+	}
+	/* A software virtualizer exposes /dev/kvm without VT-x/AMD-V: guest ring-0 code is
+	 * emulated instruction by instruction there, far slower than TCG. */
+	if (f->kvm_pvm) {
+		snprintf(why, n, "/dev/kvm is kvm_pvm, a software virtualizer: ring-0 code runs "
+			 "slower than TCG; --accel kvm to force");
+		return QEMU_ACCEL_TCG;
+	}
+	if (!f->kvm_intel && !f->kvm_amd) {
+		snprintf(why, n, "/dev/kvm is not known to be hardware-assisted (neither kvm_intel "
+			 "nor kvm_amd is loaded); --accel kvm to force");
+		return QEMU_ACCEL_TCG;
+	}
+	if (!f->dev_kvm_accessible) {
+		snprintf(why, n, "/dev/kvm is not accessible to this user (add the user to the kvm "
+			 "group to use KVM)");
+		return QEMU_ACCEL_TCG;
+	}
+	snprintf(why, n, "hardware-assisted: %s is loaded", hw);
+	return QEMU_ACCEL_KVM;
+}
+
+static const char *const x86_64_args[] = {
+	"-M", "q35", "-m", "256M",
+	"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+	NULL,
+};
+
+/* AArch64: the virt board; the runtime will end the run through semihosting. */
+static const char *const aarch64_args[] = {
+	"-M", "virt", "-m", "256M",
+	"-semihosting-config", "enable=on,target=native",
+	NULL,
+};
+
+static const struct qemu_machine machines[] = {
+	{ EM_X86_64, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
+	  "host", "max", 1 },
+	/* a 32-bit multiboot wrapper of an x86-64 image boots the same way */
+	{ EM_386, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
+	  "host", "max", 1 },
+	{ EM_AARCH64, "aarch64", "qemu-system-aarch64", "qemu-system-arm", aarch64_args,
+	  "host", "max", 0 },
+};
+
+const struct qemu_machine *qemu_machine_for(int e_machine)
+{
+	for (size_t i = 0; i < sizeof machines / sizeof machines[0]; i++)
+		if (machines[i].e_machine == e_machine)
+			return &machines[i];
+	return NULL;
+}
+
+struct argv_buf {
+	char **v;
+	size_t n, cap;
+	int oom;
+};
+
+static void push(struct argv_buf *a, const char *s)
+{
+	if (a->oom)
+		return;
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		char **v = realloc(a->v, cap * sizeof *v);
+		if (!v) {
+			a->oom = 1;
+			return;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	if (!(a->v[a->n] = strdup(s))) {
+		a->oom = 1;
+		return;
+	}
+	a->v[++a->n] = NULL;
+}
+
+char **qemu_build_argv(const struct qemu_opts *o)
+{
+	struct argv_buf a = { 0 };
+	char buf[64];
+	int kvm = o->accel == QEMU_ACCEL_KVM;
+
+	push(&a, o->qemu);
+	for (const char *const *p = o->machine->args; *p; p++)
+		push(&a, *p);
+	push(&a, "-display");
+	push(&a, "none");
+	push(&a, "-no-reboot");
+	push(&a, "-monitor");
+	push(&a, "none");
+	push(&a, "-serial");
+	push(&a, "chardev:s0");
+	push(&a, "-chardev");
+	snprintf(buf, sizeof buf, "file,id=s0,path=/dev/fd/%d", QEMU_SERIAL_FD);
+	push(&a, buf);
+	push(&a, "-kernel");
+	push(&a, o->image);
+	push(&a, "-fw_cfg");
+	snprintf(buf, sizeof buf, "name=opt/bmprof/config,string=freq=%lu", o->freq);
+	push(&a, buf);
+	if (o->icount) {
+		push(&a, "-icount");
+		push(&a, "shift=0");
+	}
+	push(&a, "-accel");
+	push(&a, kvm ? "kvm" : "tcg");
+	push(&a, "-cpu");
+	push(&a, kvm ? o->machine->cpu_kvm : o->machine->cpu_tcg);
+	for (int i = 0; i < o->nextra; i++)
+		push(&a, o->extra[i]);
+	if (a.oom) {
+		qemu_free_argv(a.v);
+		return NULL;
+	}
+	return a.v;
+}
+
+void qemu_free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **p = argv; *p; p++)
+		free(*p);
+	free(argv);
+}
+
+static int shell_safe(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_-./=:,+@%", *s))
+			return 0;
+	return 1;
+}
+
+char *qemu_argv_string(char *const *argv)
+{
+	size_t len = 1;
+	for (char *const *p = argv; *p; p++)
+		len += 4 * strlen(*p) + 3;
+	char *out = malloc(len), *o = out;
+	if (!out)
+		return NULL;
+	for (char *const *p = argv; *p; p++) {
+		if (p != argv)
+			*o++ = ' ';
+		if (shell_safe(*p)) {
+			o = stpcpy(o, *p);
+			continue;
+		}
+		*o++ = '\'';
+		for (const char *s = *p; *s; s++)
+			o = *s == '\'' ? stpcpy(o, "'\\''") : (*o = *s, o + 1);
+		*o++ = '\'';
+	}
+	*o = 0;
+	return out;
+}
+
+int qemu_elf_machine(const char *path, int *machine, char *err, size_t n)
+{
+	unsigned char h[EI_NIDENT + 4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		snprintf(err, n, "%s is a directory, not an ELF image", path);
+		return -1;
+	}
+	ssize_t r = read(fd, h, sizeof h);
+	close(fd);
+	if (r != (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0) {
+		snprintf(err, n, "%s is not an ELF file: pass the image's ELF (e.g. "
+			 "build/x86_64/NAME.elf)", path);
+		return -1;
+	}
+	if (h[EI_DATA] == ELFDATA2MSB)
+		*machine = h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3];
+	else
+		*machine = h[EI_NIDENT + 3] << 8 | h[EI_NIDENT + 2];
+	return 0;
+}
+
+static int executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int qemu_find_binary(const char *name, char *out, size_t n)
+{
+	if (strchr(name, '/')) {
+		if (!executable(name))
+			return -1;
+		snprintf(out, n, "%s", name);
+		return 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		snprintf(out, n, "%.*s/%s", len ? (int)len : 1, len ? path : ".", name);
+		if (executable(out))
+			return 0;
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	return -1;
+}
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* In the forked child: serial pipe on QEMU_SERIAL_FD, stdin /dev/null, stdout to stderr,
+ * own process group (a terminal's Ctrl-C reaches bmprof only, which then stops QEMU), and
+ * killed if bmprof dies. Exec failure is reported as errno through errfd. */
+static void child(char *const *argv, int serial, int errfd, const sigset_t *mask, pid_t parent)
+{
+	int e = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
+	int s = fcntl(serial, F_DUPFD_CLOEXEC, 10);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (e >= 0 && s >= 0 && null >= 0 && dup2(null, 0) >= 0 && dup2(2, 1) >= 0 &&
+	    dup2(s, QEMU_SERIAL_FD) >= 0)
+		execv(argv[0], argv);
+	int err = errno;
+	if (e >= 0) {
+		ssize_t w = write(e, &err, sizeof err);
+		(void)w;
+	}
+	_exit(127);
+}
+
+static void restore(const struct sigaction *oi, const struct sigaction *ot, const sigset_t *mask)
+{
+	sigaction(SIGINT, oi, NULL);
+	sigaction(SIGTERM, ot, NULL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
+int qemu_run(char *const *argv, unsigned timeout_s,
+	     void (*on_bytes)(void *ctx, const void *buf, size_t n), void *ctx,
+	     struct qemu_result *res, char *err, size_t errlen)
+{
+	int sp[2], ep[2], st = 0, stopping = 0;
+	sigset_t block, old, waitmask;
+	struct sigaction sa = { .sa_handler = on_stop }, oi, ot;
+	double start = now_s(), deadline = timeout_s ? start + timeout_s : 0, kill_at = 0;
+	static unsigned char buf[65536];
+
+	memset(res, 0, sizeof *res);
+	if (pipe2(sp, O_CLOEXEC) < 0)
+		goto syserr;
+	if (pipe2(ep, O_CLOEXEC) < 0) {
+		close(sp[0]);
+		close(sp[1]);
+		goto syserr;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	stop_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oi);
+	sigaction(SIGTERM, &sa, &ot);
+
+	pid_t self = getpid(), pid = fork();
+	if (pid == 0)
+		child(argv, sp[1], ep[1], &old, self);
+	close(sp[1]);
+	close(ep[1]);
+	if (pid < 0) {
+		close(sp[0]);
+		close(ep[0]);
+		restore(&oi, &ot, &old);
+		goto syserr;
+	}
+	setpgid(pid, pid);
+	int child_errno;
+	ssize_t r = read(ep[0], &child_errno, sizeof child_errno);
+	close(ep[0]);
+	if (r == (ssize_t)sizeof child_errno) {
+		close(sp[0]);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		restore(&oi, &ot, &old);
+		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(child_errno));
+		return -1;
+	}
+
+	/* Signals are taken only inside ppoll, so none is missed between checks. */
+	waitmask = old;
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	res->how = QEMU_EXITED;
+	for (;;) {
+		struct pollfd pfd = { .fd = sp[0], .events = POLLIN };
+		double wake = stopping ? kill_at : deadline, t = now_s();
+		struct timespec to, *top = NULL;
+		if (wake > 0) {
+			double d = wake > t ? wake - t : 0;
+			to.tv_sec = (time_t)d;
+			to.tv_nsec = (long)((d - (double)to.tv_sec) * 1e9);
+			top = &to;
+		}
+		int n = ppoll(&pfd, 1, top, &waitmask);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (stop_signal && !stopping) {
+			res->how = QEMU_INTERRUPTED;
+			stopping = 1;
+			kill(pid, SIGTERM);
+			kill_at = now_s() + 5;
+		}
+		if (n > 0) {
+			r = read(sp[0], buf, sizeof buf);
+			if (r > 0) {
+				res->bytes += (uint64_t)r;
+				on_bytes(ctx, buf, (size_t)r);
+				continue;
+			}
+			if (r == 0 || errno != EINTR)
+				break;
+			continue;
+		}
+		t = now_s();
+		if (!stopping && deadline > 0 && t >= deadline) {
+			res->how = QEMU_TIMEOUT;
+			stopping = 1;
+			kill(pid, SIGTERM);
+			kill_at = t + 5;
+		} else if (stopping && kill_at > 0 && t >= kill_at) {
+			kill(pid, SIGKILL);
+			kill_at = 0;
+		}
+	}
+	close(sp[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	/* A second Ctrl-C still pending must not kill bmprof once the old handler is back. */
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&block, NULL, &zero) > 0)
+		;
+	restore(&oi, &ot, &old);
+	res->seconds = now_s() - start;
+	if (WIFEXITED(st)) {
+		res->status = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		res->status = WTERMSIG(st);
+		if (res->how == QEMU_EXITED)
+			res->how = QEMU_KILLED;
+	}
+	return 0;
+syserr:
+	snprintf(err, errlen, "cannot start QEMU: %s", strerror(errno));
+	return -1;
+}

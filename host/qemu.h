@@ -1,0 +1,91 @@
+/* Running an image in QEMU: which accelerator, which QEMU and which command line, and a
+ * loop that starts QEMU and hands its serial output to the caller as it arrives.
+ *
+ * The guest's serial port is a pipe bmprof creates (QEMU's fd 3, "-chardev
+ * file,path=/dev/fd/3"), so nothing QEMU itself prints can be mistaken for the stream:
+ * QEMU's stdout and stderr both go to bmprof's stderr, its stdin is /dev/null.
+ */
+#ifndef BMPROF_QEMU_H
+#define BMPROF_QEMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the machine offers for KVM, as qemu_probe() finds it (injected in tests). */
+struct qemu_facts {
+	int dev_kvm_exists;      /* /dev/kvm is there */
+	int dev_kvm_accessible;  /* and this user may open it read-write */
+	int kvm_intel, kvm_amd;  /* /sys/module/kvm_intel, /sys/module/kvm_amd */
+	int kvm_pvm;             /* /sys/module/kvm_pvm: KVM provided by a software virtualizer */
+};
+
+enum qemu_accel { QEMU_ACCEL_AUTO, QEMU_ACCEL_KVM, QEMU_ACCEL_TCG };
+
+void qemu_probe(struct qemu_facts *f);
+/* The accelerator to use: QEMU_ACCEL_KVM or QEMU_ACCEL_TCG, with the reason in why
+ * ("hardware-assisted: kvm_intel is loaded"); or -1 if the request cannot be met, with
+ * the error in why. KVM is chosen by auto only when it is hardware-assisted. */
+int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f, char *why, size_t n);
+const char *qemu_accel_name(int accel);
+
+/* How to boot an image of one ELF machine. */
+struct qemu_machine {
+	int e_machine;           /* EM_* */
+	const char *arch;        /* "x86_64" */
+	const char *binary;      /* QEMU system emulator */
+	const char *package;     /* the Debian package that has it */
+	const char *const *args; /* board, memory and exit device, NULL-terminated */
+	const char *cpu_kvm, *cpu_tcg;
+	int ready;               /* the boot runtime for this machine exists */
+};
+
+/* NULL if bmprof knows no way to boot this machine. */
+const struct qemu_machine *qemu_machine_for(int e_machine);
+
+struct qemu_opts {
+	const struct qemu_machine *machine;
+	const char *qemu;        /* path of the QEMU binary */
+	const char *image;
+	int accel;               /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
+	int icount;
+	unsigned long freq;      /* sampling Hz, passed in fw_cfg "opt/bmprof/config" */
+	char *const *extra;      /* appended verbatim */
+	int nextra;
+};
+
+#define QEMU_SERIAL_FD 3    /* the serial pipe's fd in QEMU */
+
+/* The full command line, NULL-terminated, malloc'd (qemu_free_argv); NULL if out of memory. */
+char **qemu_build_argv(const struct qemu_opts *o);
+void qemu_free_argv(char **argv);
+/* argv as one shell-quoted line (malloc'd), for messages and the profile's metadata. */
+char *qemu_argv_string(char *const *argv);
+
+/* e_machine of the ELF at path: 0, or -1 with a one-line reason (missing, not an ELF). */
+int qemu_elf_machine(const char *path, int *machine, char *err, size_t n);
+/* Find an executable: name with a '/' is taken as is, else searched in $PATH. 0 or -1. */
+int qemu_find_binary(const char *name, char *out, size_t n);
+
+enum qemu_end {
+	QEMU_EXITED,        /* exited by itself; status holds its exit status */
+	QEMU_KILLED,        /* died of a signal bmprof did not send; status holds it */
+	QEMU_TIMEOUT,       /* bmprof stopped it at the timeout */
+	QEMU_INTERRUPTED,   /* bmprof stopped it on SIGINT or SIGTERM */
+};
+
+struct qemu_result {
+	enum qemu_end how;
+	int status;
+	double seconds;     /* wall time from start to exit */
+	uint64_t bytes;     /* serial bytes received */
+};
+
+/* Start argv[0] with the serial pipe on QEMU_SERIAL_FD and call on_bytes with everything
+ * it writes there until it exits. timeout_s 0: no timeout. SIGINT and SIGTERM stop QEMU
+ * (the serial output until then is still delivered). Returns 0 with res filled, or -1 if
+ * QEMU could not be started (err says why). */
+int qemu_run(char *const *argv, unsigned timeout_s,
+	     void (*on_bytes)(void *ctx, const void *buf, size_t n), void *ctx,
+	     struct qemu_result *res, char *err, size_t errlen);
+
+#endif

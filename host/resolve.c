@@ -1,0 +1,242 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "qemu.h"
+#include "resolve.h"
+#include "util.h"
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct resolved *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nnotes == sizeof r->notes / sizeof r->notes[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->notes[r->nnotes++], sizeof r->notes[0], fmt, ap);
+	va_end(ap);
+}
+
+static int readable(const char *path)
+{
+	return path && *path && access(path, R_OK) == 0;
+}
+
+/* dirname(profile_path) + "/" + basename(elf), malloc'd. */
+static char *beside(const char *profile_path, const char *elf)
+{
+	const char *base = strrchr(elf, '/'), *slash = strrchr(profile_path, '/');
+	char *out;
+	int dirlen = slash ? (int)(slash - profile_path) : 1;
+
+	base = base ? base + 1 : elf;
+	if (asprintf(&out, "%.*s/%s", dirlen, slash ? profile_path : ".", base) < 0)
+		return NULL;
+	return out;
+}
+
+/* Which ELF to open: 0 with a malloc'd path, or -1 with the reason. */
+static int find_elf(const struct profile *p, const char *profile_path, const char *override,
+		    char **out, char *err, size_t errlen)
+{
+	const char *meta = profile_meta(p, "elf");
+
+	*out = NULL;
+	if (override) {
+		if (!readable(override)) {
+			snprintf(err, errlen, "cannot read the ELF %s: %s", override, strerror(errno));
+			return -1;
+		}
+		*out = strdup(override);
+		return *out ? 0 : -1;
+	}
+	if (!meta || !*meta) {
+		snprintf(err, errlen, "the profile does not say which ELF it is for: pass it with "
+			 "--elf");
+		return -1;
+	}
+	if (readable(meta)) {
+		*out = strdup(meta);
+		return *out ? 0 : -1;
+	}
+	char *alt = beside(profile_path, meta);
+	if (alt && readable(alt)) {
+		*out = alt;
+		return 0;
+	}
+	snprintf(err, errlen, "cannot find the ELF: %s (named in the profile) is gone and %s is "
+		 "not there either: pass it with --elf", meta, alt ? alt : "a copy beside the profile");
+	free(alt);
+	return -1;
+}
+
+/* The build-id check. 0, or -1 on a mismatch. */
+static int check_build_id(struct resolved *r, const struct profile *p, char *err, size_t errlen)
+{
+	const uint8_t *id = NULL;
+	size_t len = 0;
+	char want[2 * BMPROF_BUILD_ID_MAX + 1], have[2 * BMPROF_BUILD_ID_MAX + 1];
+
+	symbolizer_build_id(r->sym, &id, &len);
+	if (!p->have_hello || !p->hello.build_id_len) {
+		note(r, "the profile carries no build-id: %s is not checked against the run",
+		     r->elf);
+		return 0;
+	}
+	bm_hex(want, sizeof want, p->hello.build_id, p->hello.build_id_len);
+	if (!len) {
+		note(r, "%s has no build-id: it cannot be checked against the profile's %s",
+		     r->elf, want);
+		return 0;
+	}
+	bm_hex(have, sizeof have, id, len);
+	if (len != p->hello.build_id_len || memcmp(id, p->hello.build_id, len)) {
+		snprintf(err, errlen, "ELF build-id %s does not match the profile's %s: pass the ELF "
+			 "the image was built from (--elf)", have, want);
+		return -1;
+	}
+	r->build_id_checked = 1;
+	return 0;
+}
+
+int resolve_open(struct resolved *r, const struct profile *p, const char *profile_path,
+		 const char *elf_override, char *err, size_t errlen)
+{
+	char why[256];
+
+	memset(r, 0, sizeof *r);
+	r->load_bias = p->have_hello ? p->hello.load_bias : 0;
+	if (find_elf(p, profile_path, elf_override, &r->elf, err, errlen))
+		return -1;
+	if (qemu_elf_machine(r->elf, &r->machine, err, errlen)) {
+		resolve_close(r);
+		return -1;
+	}
+	r->sym = symbolizer_open(r->elf, why, sizeof why);
+	if (!r->sym) {
+		/* An ELF with nothing to symbolize with still gives addresses. */
+		note(r, "cannot symbolize %s (%s): samples are shown by address", r->elf, why);
+		return 0;
+	}
+	if (check_build_id(r, p, err, errlen)) {
+		resolve_close(r);
+		return -1;
+	}
+	r->has_dwarf = symbolizer_has_dwarf(r->sym);
+	if (!r->has_dwarf)
+		note(r, "%s has no DWARF line information: no source lines (build with -g)",
+		     r->elf);
+	return 0;
+}
+
+static const char *known(const char *s)
+{
+	return s && strcmp(s, "??") ? s : NULL;
+}
+
+int resolve_pcs(struct resolved *r, const struct profile *p)
+{
+	uint64_t *pcs = NULL, *addrs = NULL;
+	struct sym_result *res = NULL;
+	long n = flat_distinct_pcs(p, &pcs);
+	int rc = -1;
+
+	free(r->info);
+	r->info = NULL;
+	r->ninfo = 0;
+	if (n <= 0)
+		return (int)n;
+	r->info = calloc((size_t)n, sizeof *r->info);
+	addrs = malloc((size_t)n * sizeof *addrs);
+	res = calloc((size_t)n, sizeof *res);
+	if (!r->info || !addrs || !res)
+		goto out;
+	for (long i = 0; i < n; i++)
+		addrs[i] = pcs[i] - r->load_bias;
+	if (r->sym && symbolizer_lookup_batch(r->sym, addrs, (size_t)n, res))
+		goto out;
+	for (long i = 0; i < n; i++) {
+		struct flat_pcinfo *in = &r->info[i];
+		in->pc = pcs[i];
+		in->addr = addrs[i];
+		if (!r->sym)
+			continue;
+		in->symbol = res[i].symbol;
+		in->sym_lo = res[i].sym_start;
+		in->sym_hi = res[i].sym_start + res[i].sym_size;
+		if (res[i].nframes) {
+			in->function = known(res[i].frames[0].function);
+			in->file = known(res[i].frames[0].file);
+			in->line = in->file ? res[i].frames[0].line : 0;
+		}
+	}
+	r->ninfo = (size_t)n;
+	r->no_symbols = 1;
+	for (long i = 0; i < n && r->no_symbols; i++)
+		r->no_symbols = !r->info[i].symbol;
+	if (r->no_symbols && r->sym)
+		note(r, "no sampled address is in a symbol of %s (stripped?): showing addresses",
+		     r->elf);
+	rc = 0;
+out:
+	if (rc) {
+		free(r->info);
+		r->info = NULL;
+	}
+	free(pcs);
+	free(addrs);
+	free(res);
+	return rc;
+}
+
+void resolve_close(struct resolved *r)
+{
+	if (r->sym)
+		symbolizer_close(r->sym);
+	free(r->elf);
+	free(r->info);
+	memset(r, 0, sizeof *r);
+}
+
+int resolve_event(const struct profile *p, const char *name, int *event, char *err,
+		  size_t errlen)
+{
+	if (!name) {
+		*event = p->nevents > 1 ? p->events[0].id : FLAT_ALL_EVENTS;
+		return 0;
+	}
+	for (unsigned i = 0; i < p->nevents; i++) {
+		char id[8];
+		snprintf(id, sizeof id, "%u", p->events[i].id);
+		if (!strcasecmp(name, p->events[i].name) || !strcmp(name, id)) {
+			*event = p->events[i].id;
+			return 0;
+		}
+	}
+	int len = snprintf(err, errlen, "no event '%s' in the profile; it has:", name);
+	for (unsigned i = 0; i < p->nevents && len > 0 && (size_t)len < errlen; i++)
+		len += snprintf(err + len, errlen - (size_t)len, "%s %s", i ? "," : "",
+				p->events[i].name[0] ? p->events[i].name : "?");
+	if (!p->nevents && len > 0 && (size_t)len < errlen)
+		snprintf(err + len, errlen - (size_t)len, " no events");
+	return -1;
+}
+
+const char *resolve_short_path(const char *file)
+{
+	static char cwd[PATH_MAX];
+	static size_t len;
+
+	if (!file)
+		return NULL;
+	if (!len && getcwd(cwd, sizeof cwd))
+		len = strlen(cwd);
+	if (len > 1 && !strncmp(file, cwd, len) && file[len] == '/')
+		return file + len + 1;
+	return file;
+}

@@ -1,0 +1,306 @@
+/* Internal state of the symbolizer, shared by host/sym_*.c and host/symbolize.c. */
+#ifndef BMPROF_SYM_INTERNAL_H
+#define BMPROF_SYM_INTERNAL_H
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbolize.h"
+
+#define SYM_NONE UINT32_MAX
+
+/* Bump allocator: everything the symbolizer hands out lives until symbolizer_close. */
+struct arena_chunk;
+struct arena {
+	struct arena_chunk *head;
+};
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_join(struct arena *a, const char *dir, const char *name);
+void arena_free(struct arena *a);
+
+/* Open-addressing map from 64-bit keys to 32-bit values (key and value side by side: one
+ * cache miss per probe). */
+struct u64map_entry {
+	uint64_t key;
+	uint32_t val;
+};
+struct u64map {
+	struct u64map_entry *e;
+	size_t cap, n;
+	bool has_max;           /* UINT64_MAX marks empty slots; its value is kept aside */
+	uint32_t max_val;
+};
+uint32_t *u64map_find(struct u64map *m, uint64_t key);
+/* The slot for key, inserted with value SYM_NONE if absent; NULL when out of memory. */
+uint32_t *u64map_slot(struct u64map *m, uint64_t key);
+void u64map_remove(struct u64map *m, uint64_t key);
+/* Start loading the slot key would probe first (for lookups a few iterations ahead). */
+void u64map_prefetch(const struct u64map *m, uint64_t key);
+void u64map_free(struct u64map *m);
+
+/* Growable array of fixed-size elements. */
+struct vec {
+	void *data;
+	size_t n, cap, elem;
+};
+void *vec_push(struct vec *v);
+void vec_free(struct vec *v);
+
+/* Little- or big-endian reader over a bounded buffer; out-of-range reads set err. Inline:
+ * the DIE and line-program decoders spend most of their time here. */
+struct rd {
+	const uint8_t *p, *end;
+	bool be, err;
+};
+
+static inline uint64_t rd_uN(struct rd *r, unsigned n)
+{
+	if (r->err || (size_t)(r->end - r->p) < n) {
+		r->err = true;
+		return 0;
+	}
+	uint64_t v = 0;
+	if (r->be)
+		for (unsigned i = 0; i < n; i++)
+			v = v << 8 | r->p[i];
+	else
+		for (unsigned i = n; i-- > 0;)
+			v = v << 8 | r->p[i];
+	r->p += n;
+	return v;
+}
+
+static inline uint64_t rd_uleb(struct rd *r)
+{
+	if (r->p < r->end && !(*r->p & 0x80))
+		return *r->p++;
+	uint64_t v = 0;
+	unsigned sh = 0;
+	while (r->p < r->end) {
+		uint8_t b = *r->p++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->err = true;
+	return 0;
+}
+
+static inline int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	while (r->p < r->end) {
+		uint8_t b = *r->p++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+		if (!(b & 0x80)) {
+			if (sh < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << sh;
+			return (int64_t)v;
+		}
+	}
+	r->err = true;
+	return 0;
+}
+
+static inline void rd_skip(struct rd *r, uint64_t n)
+{
+	if (r->err || (uint64_t)(r->end - r->p) < n) {
+		r->err = true;
+		return;
+	}
+	r->p += n;
+}
+
+const char *rd_cstr(struct rd *r);
+
+struct sym_section {
+	uint64_t addr, size, offset;
+	uint64_t flags;
+	uint32_t type;
+	size_t index;
+	const char *name;
+};
+
+/* A sized function symbol (zero sizes extended to the next symbol). */
+struct sym_func {
+	uint64_t addr, size;
+	const char *name;
+};
+
+/* A candidate for addr2line's symbol-table fallback (binutils elf_find_function). */
+struct sym_fallback {
+	uint64_t addr, size;    /* size 0 in the ELF counts as 1 */
+	const char *name;
+	const char *file;       /* the STT_FILE name addr2line would print, or NULL */
+	uint32_t shndx;
+	uint32_t order;         /* position in the symbol table */
+	bool is_func;
+};
+
+/* One row of a CU's merged line table; addresses are kept in a separate array. */
+struct sym_row {
+	uint32_t line;
+	uint32_t file;          /* index into sym_cu.files */
+	uint32_t discr;
+	uint16_t column;
+	uint16_t end;           /* 1: end of a sequence, no line here */
+};
+
+/* A function or inlined-function DIE of a CU, in DIE order. */
+struct sym_fn {
+	const char *name;       /* as addr2line prints it, NULL if unknown */
+	uint32_t parent;        /* enclosing function DIE (for inlined instances), SYM_NONE */
+	uint32_t call_file;     /* index into sym_cu.files, SYM_NONE if absent */
+	uint32_t call_line, call_column;
+	bool inlined;
+	bool linkage;           /* name is a linkage name (addr2line's is_linkage) */
+};
+
+struct sym_cu {
+	Dwarf_Off die_off;
+	const char *comp_dir;
+	int lang;
+	bool has_stmt;
+	uint64_t stmt_off;
+	int decoded;            /* 0 not yet, 1 done, -1 failed */
+
+	/* unit header and base attributes, for the direct DIE scanner */
+	uint64_t unit_off, unit_end, abbrev_off;
+	unsigned version, addr_size, offset_size;
+	uint64_t base_addr, rnglists_base, addr_base, str_offsets_base;
+
+	const char **files;     /* path per line-table file index, as addr2line forms it */
+	size_t nfiles;
+
+	uint64_t *row_addr;     /* sorted; the last row at or below an address applies */
+	struct sym_row *rows;
+	size_t nrows;
+
+	struct sym_fn *fns;
+	size_t nfns;
+	uint64_t *seg_addr;     /* elementary intervals and their best-fit function */
+	uint32_t *seg_fn;
+	size_t nsegs;
+};
+
+struct sym_cu_range {
+	uint64_t lo, hi;
+	uint32_t cu;
+};
+
+struct symbolizer {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	int machine;
+	bool be;
+	struct arena arena;
+
+	uint8_t build_id[64];
+	size_t build_id_len;
+
+	struct sym_section *secs;
+	size_t nsecs;
+
+	struct sym_func *funcs;         /* sorted by address */
+	size_t nfuncs;
+	struct sym_func *byname;        /* sorted by name, preferred binding first */
+	size_t nbyname;
+	struct sym_fallback *fb;        /* sorted by (shndx, addr, order) */
+	size_t nfb;
+
+	/* DWARF sections read directly. */
+	const uint8_t *debug_line, *debug_line_str, *debug_str;
+	size_t debug_line_len, debug_line_str_len, debug_str_len;
+	const uint8_t *debug_info, *debug_abbrev, *debug_ranges, *debug_rnglists, *debug_addr,
+		*debug_str_offsets;
+	size_t debug_info_len, debug_abbrev_len, debug_ranges_len, debug_rnglists_len,
+		debug_addr_len, debug_str_offsets_len;
+	bool no_scan;                    /* use the libdw walk only (tests compare both) */
+	struct u64map abbrev_cache;      /* .debug_abbrev offset -> index into abbrevs */
+	struct vec abbrevs;              /* struct sym_abbrev_table * */
+
+	struct sym_cu *cus;
+	size_t ncus;
+	struct sym_cu_range *cu_ranges;  /* sorted by lo */
+	uint64_t *cu_range_maxhi;        /* running maximum of hi, to bound overlap scans */
+	size_t ncu_ranges;
+	uint32_t *cu_norange;            /* CUs without address ranges, tried last */
+	size_t ncu_norange;
+	bool cus_indexed;
+
+	struct u64map name_cache;        /* DIE offset -> index into names */
+	struct vec names;                /* struct fn_name */
+
+	struct vec line_rows, line_seqs; /* line decoder scratch, reused */
+
+	struct u64map cache;             /* address -> index into results */
+	struct vec results;              /* struct sym_result */
+};
+
+/* sym_elf.c */
+/* Before libelf sees the file: a regular file, ELF magic, headers within the file. */
+int sym_elf_check(int fd, char *err, size_t errlen);
+int sym_elf_load(struct symbolizer *s, char *err, size_t errlen);
+const struct sym_section *sym_section_at(const struct symbolizer *s, uint64_t addr);
+const struct sym_func *sym_func_at(const struct symbolizer *s, uint64_t addr);
+/* addr2line's symbol-table answer for addr in section shndx, or NULL. */
+const struct sym_fallback *sym_fallback_at(const struct symbolizer *s, uint64_t addr,
+					   size_t shndx);
+const uint8_t *sym_section_data(struct symbolizer *s, const char *name, size_t *len);
+
+/* sym_line.c: decode a CU's line table into files/rows. */
+int sym_line_decode(struct symbolizer *s, struct sym_cu *cu);
+/* Index of the row covering addr, or SYM_NONE. */
+uint32_t sym_line_find(const struct sym_cu *cu, uint64_t addr);
+
+/* An address range of a function DIE (index into the CU's functions). */
+struct fn_range {
+	uint64_t lo, hi;
+	uint32_t fn;
+};
+
+/* Where a function DIE's name comes from. */
+struct fn_name {
+	const char *name;
+	bool linkage;
+};
+
+/* sym_die.c: index the CUs; decode a CU's function DIEs (direct scan, libdw as fallback). */
+int sym_cu_index(struct symbolizer *s);
+int sym_die_decode(struct symbolizer *s, struct sym_cu *cu);
+/* libdw walk of a CU's function DIEs into fns/ranges. */
+int sym_die_walk(struct symbolizer *s, struct sym_cu *cu, struct vec *fns, struct vec *ranges);
+/* Name of the function described by the DIE at a .debug_info offset (through
+ * abstract_origin / specification), cached. */
+struct fn_name sym_die_name_at(struct symbolizer *s, const struct sym_cu *cu, uint64_t off);
+/* Whether addr2line takes DW_AT_name as the linkage name in this language. */
+bool sym_plain_names(int lang);
+
+/* sym_scan.c: direct scan of a CU's DIEs; -1 if it meets something it does not handle. */
+int sym_scan_cu(struct symbolizer *s, struct sym_cu *cu, struct vec *fns, struct vec *ranges);
+
+/* sym_sort.c */
+struct sym_key {
+	uint64_t key;
+	uint32_t val;
+};
+void sym_sort_u64(uint64_t *a, size_t n);
+void sym_sort_keys(struct sym_key *a, size_t n);
+/* By (lo, fn); a must list each function's ranges in function order, as the walks do. */
+void sym_sort_ranges(struct fn_range *a, size_t n);
+/* Best-fit function DIE for addr (addr2line's rule), or SYM_NONE. */
+uint32_t sym_die_find(const struct sym_cu *cu, uint64_t addr);
+/* Ensure a CU is decoded: 0 or -1. */
+int sym_cu_decode(struct symbolizer *s, struct sym_cu *cu);
+
+#endif

@@ -1,0 +1,75 @@
+/* ELF + DWARF symbolizer (libelf for symbols and sections, libdw for units and DIEs, the
+ * line programs decoded directly). Addresses are link-time addresses of the ELF (the caller
+ * subtracts a load bias).
+ *
+ * libdw's per-address lookups are far too slow for profiles, so each CU's line table and
+ * inline ranges are decoded once, on first need, into sorted arrays and looked up by binary
+ * search. Frames agree with binutils `addr2line -f -i` (DWARF 4 and 5).
+ */
+#ifndef BMPROF_SYMBOLIZE_H
+#define BMPROF_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sym_frame {
+	const char *function;   /* "??" if unknown */
+	const char *file;       /* "??" if unknown; as addr2line prints it (DWARF name joined
+				   with its directory and comp_dir) */
+	unsigned line;          /* 0 if unknown */
+	unsigned column;
+	unsigned discriminator; /* innermost frame only; addr2line repeats it on every frame */
+};
+
+struct sym_result {
+	uint64_t addr;
+	uint32_t id;            /* dense: 0, 1, ... per distinct address looked up */
+	const char *symbol;     /* ELF function symbol containing addr, NULL if none */
+	uint64_t sym_start, sym_size;
+	/* Innermost first, exactly what addr2line -f -i prints: function, then file:line
+	 * (line 0 prints as "?"). When no line info exists, one frame names the symbol-table
+	 * function addr2line falls back to. nframes 0: addr2line prints "??" and "??:0". */
+	unsigned nframes;
+	const struct sym_frame *frames;
+};
+
+struct symbolizer;
+
+/* NULL on failure with a one-line reason in err naming the file (cannot open, not an ELF,
+ * truncated, relocatable object). A stripped ELF opens: lookups then find nothing, and
+ * symbolizer_has_symbols / symbolizer_has_dwarf say why. */
+struct symbolizer *symbolizer_open(const char *elf_path, char *err, size_t errlen);
+void symbolizer_close(struct symbolizer *s);
+/* GNU build-id note descriptor; len 0 if the ELF has none. */
+void symbolizer_build_id(const struct symbolizer *s, const uint8_t **id, size_t *len);
+int symbolizer_has_dwarf(const struct symbolizer *s);
+/* Nonzero if the ELF has function symbols (0: stripped). */
+int symbolizer_has_symbols(const struct symbolizer *s);
+/* e_machine of the ELF (EM_X86_64, EM_AARCH64). */
+int symbolizer_machine(const struct symbolizer *s);
+/* Strings and frames in out stay valid until symbolizer_close. Results are cached: a repeated
+ * address costs one hash probe and no allocation. Returns 0 (out filled, maybe with nothing
+ * known) or -1 on error (out of memory). */
+int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_result *out);
+/* Many at once: deduplicates and sorts internally; out[i] is for addrs[i]. */
+int symbolizer_lookup_batch(struct symbolizer *s, const uint64_t *addrs, size_t n,
+			    struct sym_result *out);
+/* The same, giving each address its result id (sym_result.id) instead of a copy: for large
+ * batches and for aggregating by result. 0 or -1. */
+int symbolizer_lookup_ids(struct symbolizer *s, const uint64_t *addrs, size_t n,
+			  uint32_t *ids);
+/* The result with this id (from a lookup): 0, or -1 if no such id. */
+int symbolizer_result(const struct symbolizer *s, uint32_t id, struct sym_result *out);
+/* Function symbol by name (global before weak before local): 0 and start/size, or -1. */
+int symbolizer_find_function(struct symbolizer *s, const char *name, uint64_t *start,
+			     uint64_t *size);
+/* Bytes at a link-time address from the ELF's allocated sections (zeros for .bss): 0 or -1. */
+int symbolizer_read(struct symbolizer *s, uint64_t addr, void *buf, size_t len);
+/* Each line-table row in [lo, hi): file, line and the address it starts at; a row that
+ * starts before lo and covers it is reported at lo. For annotate. Calls fn in address
+ * order. Returns 0 or -1. */
+int symbolizer_lines(struct symbolizer *s, uint64_t lo, uint64_t hi,
+		     void (*fn)(void *ctx, uint64_t addr, const char *file, unsigned line),
+		     void *ctx);
+
+#endif

@@ -1,0 +1,19 @@
+# Benchmarks (make bench): each bench-xxx target builds and runs one benchmark, printing
+# ratios against baselines measured in the same run. Benchmarks always build without
+# sanitizers, whatever SAN says.
+BENCH_OUT := $(BUILD)/bench
+BENCH_CFLAGS := -std=gnu11 -O2 -g $(HOST_WARN) -Itransport -Itarget/include -D_GNU_SOURCE
+
+# The target core's sampling body, compiled for the host (one object per source file, as in
+# an image: no cross-file inlining into the benchmark).
+CORE_BENCH := $(BENCH_OUT)/core/core_bench
+$(CORE_BENCH): bench/core_bench.c $(CORE_SRCS) $(wildcard target/core/*.h) transport/wire.h \
+		target/include/bmprof.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(BENCH_CFLAGS) -o $@ bench/core_bench.c $(CORE_SRCS)
+
+bench-core: $(CORE_BENCH)
+	$(CORE_BENCH)
+
+bench: bench-core
+.PHONY: bench bench-core

@@ -1,0 +1,47 @@
+# Test ELFs for the symbolizer and disassembler unit tests, from tests/fixtures/*.c, built
+# into $(BUILD)/fixtures (the tests find them through BMPROF_FIXTURES, which tests/run.sh
+# sets, defaulting to build/fixtures).
+#
+#   sym_dw5.elf       gcc -O2 -g -gdwarf-5, PIE; sym_other.c is compiled from its own
+#                     directory, so its file names use DWARF 5 directory entry 0
+#   sym_dw4.elf       the same sources with -gdwarf-4, -no-pie
+#   sym_stripped.elf  sym_dw5.elf after objcopy --strip-all
+#   sym_trunc.elf     the first 4 KiB of sym_dw5.elf
+#   not_elf.txt       a text file
+
+FIXTURES := $(BUILD)/fixtures
+FIXTURE_SRCS := tests/fixtures/sym_main.c tests/fixtures/sym_other.c tests/fixtures/sym_util.h
+FIXTURE_ELFS := $(addprefix $(FIXTURES)/,sym_dw5.elf sym_dw4.elf sym_stripped.elf \
+	sym_trunc.elf not_elf.txt)
+
+# $(call sym_fixture,OUT,FLAGS)
+define sym_fixture
+	@mkdir -p $(FIXTURES)
+	$(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c -o $(1).main.o tests/fixtures/sym_main.c
+	cd tests/fixtures && $(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c \
+		-o $(abspath $(1)).other.o sym_other.c
+	$(HOST_CC) $(2) -Wl,--build-id -o $(1) $(1).main.o $(1).other.o
+	rm -f $(1).main.o $(1).other.o
+endef
+
+$(FIXTURES)/sym_dw5.elf: $(FIXTURE_SRCS)
+	$(call sym_fixture,$@,-gdwarf-5)
+
+$(FIXTURES)/sym_dw4.elf: $(FIXTURE_SRCS)
+	$(call sym_fixture,$@,-gdwarf-4 -no-pie)
+
+$(FIXTURES)/sym_stripped.elf: $(FIXTURES)/sym_dw5.elf
+	objcopy --strip-all $< $@
+
+$(FIXTURES)/sym_trunc.elf: $(FIXTURES)/sym_dw5.elf
+	head -c 4096 $< > $@
+
+$(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
+	@mkdir -p $(FIXTURES)
+	cp $< $@
+
+fixtures: $(FIXTURE_ELFS)
+
+$(HOST_BUILD)/tests/test_symbolize $(HOST_BUILD)/tests/test_disasm: | $(FIXTURE_ELFS)
+
+.PHONY: fixtures

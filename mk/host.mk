@@ -1,0 +1,22 @@
+# The bmprof host tool: host/ (CLI glue), analysis/ (no I/O), transport/host (stream reader).
+
+HOST_LIB_SRCS := $(filter-out host/bmprof.c,$(wildcard host/*.c)) $(wildcard analysis/*.c) \
+	$(wildcard transport/host/*.c) transport/crc32.c
+HOST_LIB := $(HOST_BUILD)/libbmprof-host.a
+BMPROF_BIN := $(HOST_BUILD)/bin/bmprof
+# The tool users run: build/bin/bmprof is always the plain build.
+BMPROF := $(BUILD)/bin/bmprof
+
+$(HOST_LIB): $(call host_objs,$(HOST_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BMPROF_BIN): $(call host_objs,host/bmprof.c) $(HOST_LIB)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+ifneq ($(SAN),1)
+$(BMPROF): $(BMPROF_BIN)
+	@mkdir -p $(dir $@)
+	cp $< $@
+endif

@@ -1,0 +1,24 @@
+# Tests: tests/unit/test_*.c are cmocka programs linked against the host library and the
+# host-compiled target core; tests/e2e/*.sh boot images in QEMU. tests/run.sh runs them
+# all and prints the summary line.
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(HOST_BUILD)/tests/%,$(UNIT_SRCS))
+TEST_FIXTURES := $(BUILD)/fixtures
+
+$(HOST_BUILD)/tests/%: $(call host_objs,tests/unit/%.c) $(HOST_LIB) $(CORE_HOST_LIB)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka $(HOST_LDLIBS)
+
+unit: $(UNIT_BINS)
+
+# make check: the whole suite, host side under ASan + UBSan.
+check: deps
+	@$(MAKE) --no-print-directory SAN=1 check-build
+	@$(MAKE) --no-print-directory all test-images
+	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
+		bash tests/run.sh
+
+check-build: $(BMPROF_BIN) $(UNIT_BINS)
+
+.PHONY: unit check check-build

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install the Debian packages bmprof needs, only those that are missing.
+# Idempotent: a second run with everything present calls no apt-get at all.
+set -eu
+
+PKGS="make gcc binutils python3 qemu-system-x86 libelf-dev libdw-dev libcapstone-dev
+libcmocka-dev pkg-config gcc-aarch64-linux-gnu qemu-system-arm"
+# Optional extras (llvm-symbolizer for benchmarks, clang for fuzzing) by BMPROF_DEPS_EXTRA=1.
+[ "${BMPROF_DEPS_EXTRA:-0}" = 1 ] && PKGS="$PKGS llvm clang"
+
+missing=""
+for p in $PKGS; do
+    st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+    echo "bmprof: missing Debian packages:$missing" >&2
+    echo "bmprof: run as root: apt-get update && apt-get install -y$missing" >&2
+    exit 1
+fi
+echo "bmprof: installing missing Debian packages:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,84 @@
+/* x86-64 instructions the sampler needs, as inline functions. Private to target/arch. */
+#ifndef BMPROF_ARCH_X86_H
+#define BMPROF_ARCH_X86_H
+
+#include <stdint.h>
+
+static inline uint8_t x86_inb(uint16_t port)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline void x86_outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint64_t x86_rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint64_t x86_rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void x86_wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
+
+static inline void x86_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	__asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+}
+
+static inline void x86_cli(void) { __asm__ volatile("cli" : : : "memory"); }
+static inline void x86_sti(void) { __asm__ volatile("sti" : : : "memory"); }
+
+static inline uint64_t x86_save_flags_cli(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(f) : : "memory");
+	return f;
+}
+
+static inline void x86_restore_flags(uint64_t f)
+{
+	__asm__ volatile("pushq %0; popfq" : : "r"(f) : "memory", "cc");
+}
+
+/* LAPIC (lapic.c) */
+#define LAPIC_ID 0x020
+#define LAPIC_EOI 0x0B0
+#define LAPIC_SVR 0x0F0
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_TIMER_INIT 0x380
+#define LAPIC_TIMER_CUR 0x390
+#define LAPIC_TIMER_DIV 0x3E0
+#define LAPIC_LVT_MASKED (1u << 16)
+#define LAPIC_LVT_ONESHOT (0u << 17)
+#define LAPIC_LVT_DEADLINE (2u << 17)
+
+int lapic_setup_at(uintptr_t va);      /* enable the APIC; returns 1 if in x2APIC mode */
+uint32_t lapic_read(uint32_t reg);
+void lapic_write(uint32_t reg, uint32_t v);
+void lapic_eoi(void);
+
+/* Calibration (calibrate.c): both rates in Hz, measured over one PIT interval. */
+int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid);
+
+/* CPU identity (cpuinfo.c) */
+struct bmprof_hello;
+void cpuinfo_fill(struct bmprof_hello *h);
+int cpu_has_apic(void);
+int cpu_has_tsc_deadline(void);
+
+#endif

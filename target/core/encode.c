@@ -1,0 +1,59 @@
+/* Aggregated entries to SAMPLES frames (transport/wire.h): u16 cpu, u16 n, u32 seq, then
+ * per entry the varints event_id, zigzag(pc - prev_pc), count, with prev_pc = 0 at the start
+ * of each frame so every frame decodes on its own. */
+#include "core.h"
+#include "wire.h"
+
+#define ENTRY_MAX (3 * BMPROF_VARINT_MAX)
+
+static unsigned encode_entry(uint8_t *p, const struct bmprof_entry *e, uint64_t prev_pc)
+{
+	unsigned n = bmprof_put_varint(p, e->event);
+	n += bmprof_put_varint(p + n, bmprof_zigzag((int64_t)(e->pc - prev_pc)));
+	n += bmprof_put_varint(p + n, e->count);
+	return n;
+}
+
+/* Every frame consumes a sequence number, so the host sees a gap where one was lost. */
+static void send_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t *buf,
+		       unsigned len, unsigned n, uint64_t samples)
+{
+	bmprof_put16(buf, c->cpu_id);
+	bmprof_put16(buf + 2, (uint16_t)n);
+	bmprof_put32(buf + 4, c->frames);
+	c->frames++;
+	if (bmprof_emit_frame(out, BMPROF_FRAME_SAMPLES, buf, (uint16_t)len) == 0)
+		c->delivered += samples;
+	else
+		c->lost_transport += samples;
+}
+
+void bmprof_send_entries(struct bmprof_cpu *c, const struct bmprof_out *out,
+			 const struct bmprof_entry *e, uint32_t n)
+{
+	uint8_t buf[BMPROF_SAMPLES_PAYLOAD];
+	uint8_t one[ENTRY_MAX];
+	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
+	uint64_t samples = 0, prev = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (e[i].count == 0)
+			continue;
+		unsigned k = encode_entry(one, &e[i], prev);
+		if (len + k > BMPROF_SAMPLES_PAYLOAD) {
+			send_frame(c, out, buf, len, count, samples);
+			len = BMPROF_SAMPLES_FIXED;
+			count = 0;
+			samples = 0;
+			k = encode_entry(one, &e[i], 0);
+		}
+		for (unsigned j = 0; j < k; j++)
+			buf[len + j] = one[j];
+		len += k;
+		count++;
+		samples += e[i].count;
+		prev = e[i].pc;
+	}
+	if (count)
+		send_frame(c, out, buf, len, count, samples);
+}

@@ -1,0 +1,169 @@
+/* bmprof in-image component: the only header an integrating image includes.
+ *
+ * Freestanding C11: no libc, no allocator, no locks on the interrupt path. The integrator
+ * hands bmprof its memory (bmprof_cpu_mem_size() bytes per CPU, 64-byte aligned) and a
+ * byte sink for the stream (struct bmprof_out).
+ *
+ * Per CPU, the sample path is:
+ *
+ *   interrupt ─► bmprof_record(cpu, pc, event)
+ *                  hash hit  ─► count++
+ *                  hash miss ─► evict one entry of the 4-way bucket (round robin) into the
+ *                               active overflow buffer, insert (pc, event, 1)
+ *                               both overflow buffers full ─► the evicted count is lost
+ *   outside the interrupt path (idle, poll, after the handler with interrupts enabled):
+ *              bmprof_drain(cpu, out)   full overflow buffers ─► SAMPLES frames
+ *   at the end, with sampling stopped on that CPU:
+ *              bmprof_flush(cpu, out)   hash table + buffers ─► SAMPLES frames, then TOTALS
+ *
+ * Invariant, per CPU, after bmprof_flush: taken == delivered + lost_full + lost_transport.
+ */
+#ifndef BMPROF_H
+#define BMPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BMPROF_WAYS 4
+#define BMPROF_CACHE_LINE 64
+
+/* One aggregated sample: 16 bytes, four to a 64-byte bucket. count == 0 marks a free slot. */
+struct bmprof_entry {
+	uint64_t pc;
+	uint32_t count;
+	uint16_t event;
+	uint16_t reserved;
+};
+
+struct bmprof_bucket {
+	struct bmprof_entry way[BMPROF_WAYS];
+} __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+/* Overflow buffer states. The handler fills the FILLING one; when it is full the handler
+ * marks it FULL and switches to the other if that one is EMPTY. The drain side only
+ * touches FULL buffers and hands them back as EMPTY. */
+enum { BMPROF_OVF_EMPTY = 0, BMPROF_OVF_FILLING = 1, BMPROF_OVF_FULL = 2 };
+
+struct bmprof_ovf {
+	struct bmprof_entry *slot;
+	uint32_t cap;
+	volatile uint32_t fill;
+	volatile uint32_t state;
+};
+
+struct bmprof_counters {
+	uint64_t taken;          /* samples the handler took */
+	uint64_t hits;           /* hash hits */
+	uint64_t misses;         /* hash misses */
+	uint64_t evictions;      /* entries moved to an overflow buffer */
+	uint64_t delivered;      /* samples (sum of counts) handed to the transport */
+	uint64_t lost_full;      /* samples dropped because both overflow buffers were full */
+	uint64_t lost_transport; /* samples dropped because the transport failed */
+	uint64_t frames;         /* SAMPLES sequence numbers used: frames sent, refused ones too */
+};
+
+/* Per-CPU state. The first cache line holds everything a hash hit touches. */
+struct bmprof_cpu {
+	/* line 0: the hit path */
+	struct bmprof_bucket *table;
+	uint32_t mask;            /* buckets - 1 (a power of two) */
+	uint32_t rr;              /* round-robin way for the next eviction ("mod counter") */
+	uint64_t taken;
+	uint64_t hits;
+	uint32_t active;          /* index of the overflow buffer being filled */
+	volatile uint32_t flushing; /* set: the handler writes straight to the overflow buffer */
+	uint64_t rng;             /* xorshift state for period randomization */
+	uint64_t period;          /* nominal period */
+	uint64_t jitter;          /* randomization window below the nominal period */
+	/* line 1+: the miss path and the drain side */
+	struct bmprof_ovf ovf[2] __attribute__((aligned(BMPROF_CACHE_LINE)));
+	uint64_t misses;
+	uint64_t evictions;
+	uint64_t lost_full;
+	uint64_t delivered;
+	uint64_t lost_transport;
+	uint32_t frames;          /* SAMPLES frame sequence number */
+	uint16_t cpu_id;
+	volatile uint16_t draining; /* a drain is running on this CPU: do not start another */
+} __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+/* The stream sink. write() must not fail silently: it returns 0 on success, non-zero if the
+ * bytes could not be sent (the samples in them are then counted as lost_transport). */
+struct bmprof_out {
+	int (*write)(void *ctx, const void *buf, size_t len);
+	void *ctx;
+};
+
+/* Memory a CPU needs for a table of table_entries entries (rounded up to a power of two
+ * number of 4-way buckets) and two overflow buffers of ovf_entries each. 0 if a size is
+ * invalid: table_entries must be 1 .. 2^30 and ovf_entries 1 .. 2^26. */
+size_t bmprof_cpu_mem_size(uint32_t table_entries, uint32_t ovf_entries);
+
+/* Set up one CPU's state in mem (64-byte aligned, bmprof_cpu_mem_size() bytes).
+ * Returns 0, or -1 if the sizes are invalid or mem is too small or misaligned. */
+int bmprof_cpu_init(struct bmprof_cpu *c, uint16_t cpu_id, void *mem, size_t len,
+		    uint32_t table_entries, uint32_t ovf_entries, uint64_t seed);
+
+/* Sampling period: each call to bmprof_next_period() returns a value uniform in
+ * [nominal - jitter, nominal] (DCPI: [60K, 64K]). jitter may be 0; it is capped at nominal-1. */
+void bmprof_set_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t jitter);
+uint64_t bmprof_next_period(struct bmprof_cpu *c);
+
+/* The interrupt path: record one sample. Never blocks, never allocates. */
+void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event);
+
+/* Non-zero when a full overflow buffer waits for bmprof_drain(). */
+int bmprof_drain_pending(const struct bmprof_cpu *c);
+
+/* Outside the interrupt path: send every FULL overflow buffer as SAMPLES frames.
+ * Safe against the handler interrupting it on the same CPU. Not re-entrant: a call made
+ * while a drain runs on this CPU returns at once. */
+void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out);
+
+/* Sampling must be stopped on this CPU. Sends every overflow buffer and every hash entry
+ * as SAMPLES frames, leaves the table empty, then sends this CPU's TOTALS frame. Like
+ * bmprof_drain, returns at once if a drain or flush is already running on this CPU. */
+void bmprof_flush(struct bmprof_cpu *c, const struct bmprof_out *out);
+
+/* A snapshot of the counters. */
+void bmprof_get_counters(const struct bmprof_cpu *c, struct bmprof_counters *k);
+
+/* ---- stream frames (transport/target): build one frame and hand it to out ---- */
+
+struct bmprof_hello {
+	uint8_t arch;            /* enum bmprof_arch (transport/wire.h) */
+	uint8_t source;          /* enum bmprof_source */
+	uint16_t ncpus;
+	uint64_t timebase_hz;
+	uint64_t load_bias;
+	char vendor[16];
+	uint32_t family, model, stepping, signature;
+	uint8_t build_id_len;
+	const uint8_t *build_id;
+};
+
+struct bmprof_event_desc {
+	uint16_t id;
+	uint8_t source;
+	uint8_t flags;
+	uint64_t encoding;
+	uint64_t period;
+	uint64_t jitter;
+	const char *name;
+};
+
+struct bmprof_end {
+	int32_t exit_code;
+	uint8_t reason;          /* enum bmprof_end_reason */
+	uint32_t vector;
+	uint64_t fault_pc;
+	uint64_t fault_addr;
+};
+
+/* Each returns out->write()'s result. type is a BMPROF_FRAME_*; len <= 65535. */
+int bmprof_emit_frame(const struct bmprof_out *out, uint8_t type, const void *payload, uint16_t len);
+int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h);
+int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_desc *e);
+int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e);
+
+#endif

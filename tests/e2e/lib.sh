@@ -1,0 +1,41 @@
+# Shared helpers for the end-to-end tests (sourced). Each test runs in its own temp dir.
+set -u
+: "${BUILD:=build}" "${BMPROF:=$BUILD/bin/bmprof}"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BMPROF=$(cd "$ROOT" && readlink -f "$BMPROF")
+IMAGES=$ROOT/$BUILD/test-images
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "skipped: $*"; exit 77; }
+need_qemu() { command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"; }
+
+# jq-like assertions in Python over a JSON report: pyassert FILE 'python expression using r'
+pyassert() {
+	python3 - "$1" "$2" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = eval(sys.argv[2], {"r": r})
+if not ok:
+    print("assertion failed:", sys.argv[2])
+    sys.exit(1)
+PY
+}
+
+# The accounting invariant on every CPU of a JSON report: taken = delivered + lost,
+# and every delivered sample was received.
+check_accounting() {
+	python3 - "$1" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+cpus = r["meta"]["cpus"]
+assert cpus, "no per-CPU totals"
+for c in cpus:
+    lost = c["lost_full"] + c["lost_transport"]
+    assert c["taken"] == c["delivered"] + lost, f"cpu {c['cpu']}: taken {c['taken']} != delivered {c['delivered']} + lost {lost}"
+    assert c["received"] == c["delivered"], f"cpu {c['cpu']}: received {c['received']} != delivered {c['delivered']}"
+    assert c["taken"] > 0, f"cpu {c['cpu']}: no samples"
+print("accounting ok:", [(c["cpu"], c["taken"]) for c in cpus])
+PY
+}

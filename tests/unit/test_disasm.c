@@ -1,0 +1,177 @@
+/* The capstone wrapper: known x86-64, i386 and AArch64 encodings, undecodable bytes, and a
+ * whole function from the fixture ELF decoded at objdump's instruction boundaries. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include <cmocka.h>
+
+#include "disasm.h"
+#include "symbolize.h"
+
+struct want {
+	uint64_t addr;
+	unsigned size;
+	const char *mnemonic, *operands;
+};
+
+static void check(int machine, const uint8_t *code, size_t len, uint64_t addr,
+		  const struct want *w, size_t nw)
+{
+	char err[256];
+	struct disasm *d = disasm_open(machine, err, sizeof(err));
+	assert_non_null(d);
+	struct disasm_insn *in;
+	long n = disasm_range(d, code, len, addr, &in);
+	assert_int_equal(n, (long)nw);
+	for (size_t i = 0; i < nw; i++) {
+		assert_int_equal(in[i].addr, w[i].addr);
+		assert_int_equal(in[i].size, w[i].size);
+		assert_string_equal(in[i].mnemonic, w[i].mnemonic);
+		assert_string_equal(in[i].operands, w[i].operands);
+	}
+	free(in);
+	disasm_close(d);
+}
+
+static void test_x86_64(void **state)
+{
+	(void)state;
+	const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0x0f, 0x1f, 0x44, 0x00, 0x00,
+				 0xe8, 0x00, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x05, 0x10,
+				 0x00, 0x00, 0x00, 0xc3 };
+	const struct want w[] = {
+		{ 0x1000, 1, "pushq", "%rbp" },
+		{ 0x1001, 3, "movq", "%rsp, %rbp" },
+		{ 0x1004, 5, "nopl", "(%rax, %rax)" },
+		{ 0x1009, 5, "callq", "0x100e" },
+		{ 0x100e, 7, "movq", "0x10(%rip), %rax" },
+		{ 0x1015, 1, "retq", "" },
+	};
+	check(EM_X86_64, code, sizeof(code), 0x1000, w, sizeof(w) / sizeof(w[0]));
+}
+
+static void test_i386(void **state)
+{
+	(void)state;
+	const uint8_t code[] = { 0x55, 0x89, 0xe5, 0xc3 };
+	const struct want w[] = {
+		{ 0x100000, 1, "pushl", "%ebp" },
+		{ 0x100001, 2, "movl", "%esp, %ebp" },
+		{ 0x100003, 1, "retl", "" },
+	};
+	check(EM_386, code, sizeof(code), 0x100000, w, sizeof(w) / sizeof(w[0]));
+}
+
+static void test_aarch64(void **state)
+{
+	(void)state;
+	const uint8_t code[] = { 0xfd, 0x7b, 0xbf, 0xa9, 0xfd, 0x03, 0x00, 0x91, 0x00, 0x00,
+				 0x00, 0x94, 0x1f, 0x20, 0x03, 0xd5, 0xc0, 0x03, 0x5f, 0xd6 };
+	const struct want w[] = {
+		{ 0x40000000, 4, "stp", "x29, x30, [sp, #-0x10]!" },
+		{ 0x40000004, 4, "mov", "x29, sp" },
+		{ 0x40000008, 4, "bl", "#0x40000008" },
+		{ 0x4000000c, 4, "nop", "" },
+		{ 0x40000010, 4, "ret", "" },
+	};
+	check(EM_AARCH64, code, sizeof(code), 0x40000000, w, sizeof(w) / sizeof(w[0]));
+}
+
+/* Bytes that decode to nothing still occupy entries, and so does a cut-off tail. */
+static void test_undecodable_bytes(void **state)
+{
+	(void)state;
+	const uint8_t x86[] = { 0x06, 0xc3, 0x48, 0x8b };
+	const struct want wx[] = {
+		{ 0x10, 1, ".byte", "0x06" },
+		{ 0x11, 1, "retq", "" },
+		{ 0x12, 1, ".byte", "0x48" },
+		{ 0x13, 1, ".byte", "0x8b" },
+	};
+	check(EM_X86_64, x86, sizeof(x86), 0x10, wx, sizeof(wx) / sizeof(wx[0]));
+	const uint8_t a64[] = { 0xff, 0xff, 0xff, 0xff, 0xc0, 0x03, 0x5f, 0xd6, 0x12 };
+	const struct want wa[] = {
+		{ 0x20, 4, ".byte", "0xff, 0xff, 0xff, 0xff" },
+		{ 0x24, 4, "ret", "" },
+		{ 0x28, 1, ".byte", "0x12" },
+	};
+	check(EM_AARCH64, a64, sizeof(a64), 0x20, wa, sizeof(wa) / sizeof(wa[0]));
+}
+
+static void test_bad_machine(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	assert_null(disasm_open(EM_SPARC, err, sizeof(err)));
+	assert_non_null(strstr(err, "no disassembler"));
+	char dummy[1] = { 0 };
+	struct disasm *d = disasm_open(EM_X86_64, err, sizeof(err));
+	struct disasm_insn *in = (struct disasm_insn *)dummy;
+	assert_int_equal(disasm_range(d, (const uint8_t *)"", 0, 0, &in), 0);
+	assert_null(in);
+	disasm_close(d);
+}
+
+/* Every byte of a compiled function in exactly one entry, at objdump's boundaries. */
+static void test_whole_function(void **state)
+{
+	(void)state;
+	const char *dir = getenv("BMPROF_FIXTURES");
+	char elf[512];
+	snprintf(elf, sizeof(elf), "%s/sym_dw5.elf", dir && *dir ? dir : "build/fixtures");
+	char err[256];
+	struct symbolizer *s = symbolizer_open(elf, err, sizeof(err));
+	assert_non_null(s);
+	const char *names[] = { "compute", "branchy", "other_loop" };
+	for (size_t f = 0; f < 3; f++) {
+		uint64_t start, size;
+		assert_int_equal(symbolizer_find_function(s, names[f], &start, &size), 0);
+		uint8_t *code = malloc(size);
+		assert_int_equal(symbolizer_read(s, start, code, size), 0);
+		struct disasm *d = disasm_open(symbolizer_machine(s), err, sizeof(err));
+		assert_non_null(d);
+		struct disasm_insn *in;
+		long n = disasm_range(d, code, size, start, &in);
+		assert_true(n > 5);
+		uint64_t at = start;
+		for (long i = 0; i < n; i++) {
+			assert_int_equal(in[i].addr, at);
+			assert_string_not_equal(in[i].mnemonic, ".byte");
+			at += in[i].size;
+		}
+		assert_int_equal(at, start + size);
+		char cmd[1024];
+		snprintf(cmd, sizeof(cmd),
+			 "objdump -d --no-show-raw-insn --start-address=0x%" PRIx64
+			 " --stop-address=0x%" PRIx64 " %s | grep -c '^ *[0-9a-f]*:'",
+			 start, start + size, elf);
+		FILE *p = popen(cmd, "r");
+		long want = -1;
+		assert_int_equal(fscanf(p, "%ld", &want), 1);
+		pclose(p);
+		assert_int_equal(n, want);
+		free(in);
+		free(code);
+		disasm_close(d);
+	}
+	symbolizer_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_x86_64),
+		cmocka_unit_test(test_i386),
+		cmocka_unit_test(test_aarch64),
+		cmocka_unit_test(test_undecodable_bytes),
+		cmocka_unit_test(test_bad_machine),
+		cmocka_unit_test(test_whole_function),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,234 @@
+/* Flat profile over a synthetic profile: grouping, percentages, the three sort orders,
+ * deterministic ties, the hottest line of a function, unresolved pcs. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "flat.h"
+
+#define BIAS 0x100000u    /* runtime pc = link address + BIAS */
+
+static const struct flat_pcinfo info[] = {
+	/* pc, addr, symbol, sym_lo, sym_hi, function, file, line */
+	{ BIAS + 0x1000, 0x1000, "main", 0x1000, 0x1100, NULL, "a.c", 10 },
+	{ BIAS + 0x1004, 0x1004, "main", 0x1000, 0x1100, NULL, "a.c", 11 },
+	{ BIAS + 0x1008, 0x1008, "main", 0x1000, 0x1100, "inl", "b.h", 3 },
+	{ BIAS + 0x2000, 0x2000, "foo", 0x2000, 0x2040, NULL, "a.c", 20 },
+	{ BIAS + 0x2010, 0x2010, "foo", 0x2000, 0x2040, NULL, "a.c", 21 },
+	{ BIAS + 0x2020, 0x2020, "foo", 0x2000, 0x2040, "inl", "b.h", 3 },
+	{ BIAS + 0x3000, 0x3000, "helper", 0x3000, 0x3010, NULL, "c.c", 5 },
+	{ BIAS + 0x4000, 0x4000, "helper", 0x4000, 0x4010, NULL, "d.c", 5 },
+	{ BIAS + 0x6000, 0x6000, "bar", 0x6000, 0x6020, NULL, NULL, 0 },
+	{ BIAS + 0x9000, 0x9000, NULL, 0, 0, NULL, NULL, 0 },
+	{ BIAS + 0x9100, 0x9100, NULL, 0, 0, NULL, NULL, 0 },
+};
+#define NINFO (sizeof info / sizeof info[0])
+#define MISSING_PC (BIAS + 0x5000)    /* sampled but absent from info */
+
+static struct profile_sample samples[] = {
+	/* pc, count, event, cpu */
+	{ BIAS + 0x1000, 10, 0, 0 },
+	{ BIAS + 0x1000, 5, 0, 1 },
+	{ BIAS + 0x1004, 20, 0, 0 },
+	{ BIAS + 0x1008, 25, 0, 0 },
+	{ BIAS + 0x2000, 30, 0, 1 },
+	{ BIAS + 0x2010, 30, 0, 0 },
+	{ BIAS + 0x2020, 5, 0, 0 },
+	{ BIAS + 0x3000, 7, 0, 0 },
+	{ BIAS + 0x4000, 7, 0, 0 },
+	{ BIAS + 0x6000, 7, 0, 0 },
+	{ BIAS + 0x9000, 3, 0, 0 },
+	{ BIAS + 0x9100, 4, 0, 0 },
+	{ MISSING_PC, 1, 0, 0 },
+	{ BIAS + 0x2000, 100, 1, 0 },   /* another event */
+};
+#define NSAMPLES (sizeof samples / sizeof samples[0])
+#define TOTAL0 154u                 /* event 0 */
+
+static void make_profile(struct profile *p)
+{
+	memset(p, 0, sizeof *p);
+	p->samples = samples;
+	p->nsamples = NSAMPLES;
+	for (size_t i = 0; i < NSAMPLES; i++)
+		p->total += samples[i].count;
+}
+
+static void assert_near(double got, double want)
+{
+	assert_true(got > want - 1e-9 && got < want + 1e-9);
+}
+
+static void check_str(const char *got, const char *want)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+}
+
+static void check_row(const struct flat_row *r, uint64_t samples, const char *symbol,
+		      const char *file, unsigned line, uint64_t lo, uint64_t hi)
+{
+	assert_int_equal(r->samples, samples);
+	check_str(r->symbol, symbol);
+	check_str(r->file, file);
+	assert_int_equal(r->line, line);
+	assert_int_equal(r->addr_lo, lo);
+	assert_int_equal(r->addr_hi, hi);
+}
+
+static void test_by_function(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct flat_result res;
+	make_profile(&p);
+	assert_int_equal(flat_compute(&p, 0, info, NINFO, FLAT_BY_FUNCTION, &res), 0);
+	assert_int_equal(res.total, TOTAL0);
+	assert_int_equal(res.nrows, 6);
+	/* foo: two lines tie at 30, the lower line wins over the same file */
+	check_row(&res.rows[0], 65, "foo", "a.c", 20, 0x2000, 0x2040);
+	assert_int_equal(res.rows[0].line_samples, 30);
+	/* main: the inlined line (innermost frame) is its hottest */
+	check_row(&res.rows[1], 60, "main", "b.h", 3, 0x1000, 0x1100);
+	assert_int_equal(res.rows[1].line_samples, 25);
+	/* unresolved pcs, the one missing from info included, as one row over their range */
+	check_row(&res.rows[2], 8, NULL, NULL, 0, 0x9000, MISSING_PC + 1);
+	/* ties at 7: by name, then two same-named static functions by address */
+	check_row(&res.rows[3], 7, "bar", NULL, 0, 0x6000, 0x6020);
+	check_row(&res.rows[4], 7, "helper", "c.c", 5, 0x3000, 0x3010);
+	check_row(&res.rows[5], 7, "helper", "d.c", 5, 0x4000, 0x4010);
+	assert_near(res.rows[0].percent, 100.0 * 65 / TOTAL0);
+	assert_near(res.rows[2].percent, 100.0 * 8 / TOTAL0);
+	double sum = 0;
+	for (size_t i = 0; i < res.nrows; i++)
+		sum += res.rows[i].percent;
+	assert_near(sum, 100.0);
+	flat_free(&res);
+}
+
+static void test_by_line(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct flat_result res;
+	make_profile(&p);
+	assert_int_equal(flat_compute(&p, 0, info, NINFO, FLAT_BY_LINE, &res), 0);
+	assert_int_equal(res.total, TOTAL0);
+	assert_int_equal(res.nrows, 9);
+	check_row(&res.rows[0], 30, "foo", "a.c", 20, 0x2000, 0x2001);
+	check_row(&res.rows[1], 30, "foo", "a.c", 21, 0x2010, 0x2011);
+	/* one line inlined into two functions: one row, charged to the inlined function,
+	 * spanning the sampled addresses of both copies */
+	check_row(&res.rows[2], 30, "inl", "b.h", 3, 0x1008, 0x2021);
+	check_row(&res.rows[3], 20, "main", "a.c", 11, 0x1004, 0x1005);
+	check_row(&res.rows[4], 15, "main", "a.c", 10, 0x1000, 0x1001);
+	check_row(&res.rows[5], 8, NULL, NULL, 0, 0x9000, MISSING_PC + 1);
+	check_row(&res.rows[6], 7, "helper", "c.c", 5, 0x3000, 0x3001);
+	check_row(&res.rows[7], 7, "helper", "d.c", 5, 0x4000, 0x4001);
+	check_row(&res.rows[8], 7, "bar", NULL, 0, 0x6000, 0x6001);   /* no line info */
+	flat_free(&res);
+}
+
+static void test_by_address(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct flat_result res;
+	make_profile(&p);
+	assert_int_equal(flat_compute(&p, 0, info, NINFO, FLAT_BY_ADDRESS, &res), 0);
+	assert_int_equal(res.nrows, 12);
+	static const uint64_t order[] = { 0x2000, 0x2010, 0x1008, 0x1004, 0x1000, 0x3000,
+					  0x4000, 0x6000, 0x2020, 0x9100, 0x9000, MISSING_PC };
+	for (size_t i = 0; i < res.nrows; i++)
+		assert_int_equal(res.rows[i].addr_lo, order[i]);
+	/* per-CPU entries of one pc merge */
+	check_row(&res.rows[4], 15, "main", "a.c", 10, 0x1000, 0x1001);
+	check_row(&res.rows[1], 30, "foo", "a.c", 21, 0x2010, 0x2011);
+	assert_int_equal(res.rows[1].offset, 0x10);
+	check_str(res.rows[2].function, "inl");
+	check_str(res.rows[2].symbol, "main");
+	assert_int_equal(res.rows[2].offset, 8);
+	check_row(&res.rows[11], 1, NULL, NULL, 0, MISSING_PC, MISSING_PC + 1);
+	assert_int_equal(res.rows[11].offset, 0);
+	flat_free(&res);
+}
+
+static void test_event_filter(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct flat_result res;
+	make_profile(&p);
+
+	assert_int_equal(flat_compute(&p, FLAT_ALL_EVENTS, info, NINFO, FLAT_BY_FUNCTION, &res), 0);
+	assert_int_equal(res.total, TOTAL0 + 100);
+	check_row(&res.rows[0], 165, "foo", "a.c", 20, 0x2000, 0x2040);
+	assert_int_equal(res.rows[0].line_samples, 130);
+	flat_free(&res);
+
+	assert_int_equal(flat_compute(&p, 1, info, NINFO, FLAT_BY_FUNCTION, &res), 0);
+	assert_int_equal(res.total, 100);
+	assert_int_equal(res.nrows, 1);
+	assert_near(res.rows[0].percent, 100.0);
+	flat_free(&res);
+
+	assert_int_equal(flat_compute(&p, 7, info, NINFO, FLAT_BY_LINE, &res), 0);
+	assert_int_equal(res.total, 0);
+	assert_int_equal(res.nrows, 0);
+	assert_null(res.rows);
+	flat_free(&res);
+}
+
+static void test_nothing_resolved(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct flat_result res;
+	make_profile(&p);
+	assert_int_equal(flat_compute(&p, 0, NULL, 0, FLAT_BY_FUNCTION, &res), 0);
+	assert_int_equal(res.nrows, 1);
+	check_row(&res.rows[0], TOTAL0, NULL, NULL, 0, BIAS + 0x1000, BIAS + 0x9100 + 1);
+	flat_free(&res);
+}
+
+static void test_empty_and_distinct(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct flat_result res;
+	uint64_t *pcs;
+
+	memset(&p, 0, sizeof p);
+	assert_int_equal(flat_compute(&p, FLAT_ALL_EVENTS, info, NINFO, FLAT_BY_ADDRESS, &res), 0);
+	assert_int_equal(res.nrows, 0);
+	assert_int_equal(res.total, 0);
+	assert_int_equal(flat_distinct_pcs(&p, &pcs), 0);
+	assert_null(pcs);
+
+	make_profile(&p);
+	long n = flat_distinct_pcs(&p, &pcs);
+	assert_int_equal(n, 12);
+	for (long i = 1; i < n; i++)
+		assert_true(pcs[i - 1] < pcs[i]);
+	assert_int_equal(pcs[0], BIAS + 0x1000);
+	assert_int_equal(pcs[n - 1], BIAS + 0x9100);
+	free(pcs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_by_function),
+		cmocka_unit_test(test_by_line),
+		cmocka_unit_test(test_by_address),
+		cmocka_unit_test(test_event_filter),
+		cmocka_unit_test(test_nothing_resolved),
+		cmocka_unit_test(test_empty_and_distinct),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,307 @@
+/* The QEMU runner without QEMU: the accel decision over injected system facts, the machine
+ * table, the command line, ELF checks, and the run loop driven by a shell standing in for
+ * QEMU (serial pipe on fd 3, exit status, timeout, interruption, exec failure). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <elf.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "qemu.h"
+
+/* facts: exists, accessible, kvm_intel, kvm_amd, kvm_pvm */
+static int choose(int want, struct qemu_facts f, char *why, size_t n)
+{
+	return qemu_choose_accel(want, &f, why, n);
+}
+
+static void test_accel_auto(void **state)
+{
+	(void)state;
+	char why[256];
+
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 0, 0, 0, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_string_equal(why, "no /dev/kvm");
+
+	/* this machine: /dev/kvm from a software virtualizer */
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 0, 1 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_non_null(strstr(why, "kvm_pvm, a software virtualizer"));
+	assert_non_null(strstr(why, "--accel kvm to force"));
+	/* even if a hardware module is also loaded */
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 1, 0, 1 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+
+	/* /dev/kvm with no hardware module: not trusted */
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_non_null(strstr(why, "neither kvm_intel nor kvm_amd"));
+
+	/* hardware-assisted but not ours to open */
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 0, 1, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_non_null(strstr(why, "not accessible"));
+
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 1, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_string_equal(why, "hardware-assisted: kvm_intel is loaded");
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 1, 0 }, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_string_equal(why, "hardware-assisted: kvm_amd is loaded");
+
+	/* a module without the device node */
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 0, 0, 1, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+}
+
+static void test_accel_forced(void **state)
+{
+	(void)state;
+	char why[256];
+
+	assert_int_equal(choose(QEMU_ACCEL_TCG, (struct qemu_facts){ 1, 1, 1, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 1, 0, 0, 1 }, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_non_null(strstr(why, "software virtualizer"));
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 1, 0, 0, 0 }, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 0, 0, 0, 0, 0 }, why, sizeof why), -1);
+	assert_non_null(strstr(why, "/dev/kvm does not exist"));
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 0, 1, 0, 0 }, why, sizeof why), -1);
+	assert_non_null(strstr(why, "not accessible"));
+}
+
+static void test_machines(void **state)
+{
+	(void)state;
+	const struct qemu_machine *m = qemu_machine_for(EM_X86_64);
+	assert_non_null(m);
+	assert_string_equal(m->binary, "qemu-system-x86_64");
+	assert_string_equal(m->package, "qemu-system-x86");
+	assert_true(m->ready);
+	m = qemu_machine_for(EM_AARCH64);
+	assert_non_null(m);
+	assert_string_equal(m->binary, "qemu-system-aarch64");
+	assert_null(qemu_machine_for(EM_RISCV));
+}
+
+/* index of the first argument equal to s at or after from, or -1 */
+static int find_arg(char **argv, const char *s, int from)
+{
+	for (int i = from; argv[i]; i++)
+		if (!strcmp(argv[i], s))
+			return i;
+	return -1;
+}
+
+static void assert_pair(char **argv, const char *opt, const char *val)
+{
+	int i = find_arg(argv, opt, 1);
+	assert_true(i > 0);
+	assert_non_null(argv[i + 1]);
+	assert_string_equal(argv[i + 1], val);
+}
+
+static void test_argv(void **state)
+{
+	(void)state;
+	char *extra[] = { "-smp", "2" };
+	struct qemu_opts o = {
+		.machine = qemu_machine_for(EM_X86_64), .qemu = "/usr/bin/qemu-system-x86_64",
+		.image = "/img/demo.elf", .accel = QEMU_ACCEL_TCG, .icount = 0, .freq = 4000,
+	};
+	char **argv = qemu_build_argv(&o);
+	assert_non_null(argv);
+	assert_string_equal(argv[0], "/usr/bin/qemu-system-x86_64");
+	assert_pair(argv, "-M", "q35");
+	assert_pair(argv, "-m", "256M");
+	assert_pair(argv, "-display", "none");
+	assert_pair(argv, "-monitor", "none");
+	assert_pair(argv, "-serial", "chardev:s0");
+	assert_pair(argv, "-chardev", "file,id=s0,path=/dev/fd/3");
+	assert_pair(argv, "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04");
+	assert_pair(argv, "-kernel", "/img/demo.elf");
+	assert_pair(argv, "-fw_cfg", "name=opt/bmprof/config,string=freq=4000");
+	assert_pair(argv, "-accel", "tcg");
+	assert_pair(argv, "-cpu", "max");
+	assert_true(find_arg(argv, "-no-reboot", 1) > 0);
+	assert_int_equal(find_arg(argv, "-icount", 1), -1);
+	char *line = qemu_argv_string(argv);
+	assert_string_equal(line, "/usr/bin/qemu-system-x86_64 -M q35 -m 256M -device "
+		"isa-debug-exit,iobase=0xf4,iosize=0x04 -display none -no-reboot -monitor none "
+		"-serial chardev:s0 -chardev file,id=s0,path=/dev/fd/3 -kernel /img/demo.elf "
+		"-fw_cfg name=opt/bmprof/config,string=freq=4000 -accel tcg -cpu max");
+	free(line);
+	qemu_free_argv(argv);
+
+	o.accel = QEMU_ACCEL_KVM;
+	o.icount = 1;
+	o.extra = extra;
+	o.nextra = 2;
+	argv = qemu_build_argv(&o);
+	assert_pair(argv, "-accel", "kvm");
+	assert_pair(argv, "-cpu", "host");
+	assert_pair(argv, "-icount", "shift=0");
+	/* extra arguments come last, in order */
+	int n = 0;
+	while (argv[n])
+		n++;
+	assert_string_equal(argv[n - 2], "-smp");
+	assert_string_equal(argv[n - 1], "2");
+	qemu_free_argv(argv);
+}
+
+static void test_argv_string_quoting(void **state)
+{
+	(void)state;
+	char *argv[] = { "qemu", "a b", "it's", "", "x=1,y", NULL };
+	char *s = qemu_argv_string(argv);
+	assert_string_equal(s, "qemu 'a b' 'it'\\''s' '' x=1,y");
+	free(s);
+}
+
+static void test_elf_machine(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/bmprof-test-elf-XXXXXX", err[256];
+	int fd = mkstemp(path), m = 0;
+	assert_true(fd >= 0);
+
+	/* too short / not an ELF */
+	assert_int_equal(write(fd, "hello", 5), 5);
+	assert_int_equal(qemu_elf_machine(path, &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is not an ELF file"));
+
+	Elf64_Ehdr eh;
+	memset(&eh, 0, sizeof eh);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_machine = EM_X86_64;
+	assert_int_equal(pwrite(fd, &eh, sizeof eh, 0), (ssize_t)sizeof eh);
+	assert_int_equal(qemu_elf_machine(path, &m, err, sizeof err), 0);
+	assert_int_equal(m, EM_X86_64);
+	close(fd);
+	unlink(path);
+
+	assert_int_equal(qemu_elf_machine(path, &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, "No such file"));
+	assert_int_equal(qemu_elf_machine("/tmp", &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, "directory"));
+}
+
+static void test_find_binary(void **state)
+{
+	(void)state;
+	char out[4096];
+	assert_int_equal(qemu_find_binary("sh", out, sizeof out), 0);
+	assert_true(access(out, X_OK) == 0);
+	assert_non_null(strchr(out, '/'));
+	assert_int_equal(qemu_find_binary("bmprof-no-such-binary-xyz", out, sizeof out), -1);
+	assert_int_equal(qemu_find_binary("/bin/sh", out, sizeof out), 0);
+	assert_string_equal(out, "/bin/sh");
+	assert_int_equal(qemu_find_binary("/nonexistent/qemu", out, sizeof out), -1);
+	assert_int_equal(qemu_find_binary("/tmp", out, sizeof out), -1);
+}
+
+struct sink {
+	char data[256];
+	size_t len;
+};
+
+static void collect(void *ctx, const void *buf, size_t n)
+{
+	struct sink *s = ctx;
+	if (n > sizeof s->data - 1 - s->len)
+		n = sizeof s->data - 1 - s->len;
+	memcpy(s->data + s->len, buf, n);
+	s->len += n;
+	s->data[s->len] = 0;
+}
+
+static void test_run_pipe(void **state)
+{
+	(void)state;
+	/* serial bytes on fd 3 reach the callback; stdout/stderr do not */
+	char *argv[] = { "/bin/sh", "-c",
+		"printf 'to stdout\\n'; printf 'to stderr\\n' >&2; printf 'ser\\0ial' >&3; exit 7",
+		NULL };
+	struct sink s = { .len = 0 };
+	struct qemu_result res;
+	char err[256];
+	assert_int_equal(qemu_run(argv, 0, collect, &s, &res, err, sizeof err), 0);
+	assert_int_equal(res.how, QEMU_EXITED);
+	assert_int_equal(res.status, 7);
+	assert_int_equal(s.len, 7);
+	assert_memory_equal(s.data, "ser\0ial", 7);
+	assert_int_equal(res.bytes, 7);
+}
+
+static void test_run_timeout(void **state)
+{
+	(void)state;
+	char *argv[] = { "/bin/sh", "-c", "printf early >&3; exec sleep 30", NULL };
+	struct sink s = { .len = 0 };
+	struct qemu_result res;
+	char err[256];
+	assert_int_equal(qemu_run(argv, 1, collect, &s, &res, err, sizeof err), 0);
+	assert_int_equal(res.how, QEMU_TIMEOUT);
+	assert_string_equal(s.data, "early");
+	assert_true(res.seconds >= 0.9 && res.seconds < 10);
+}
+
+static void test_run_interrupted(void **state)
+{
+	(void)state;
+	/* the stand-in sends bmprof a SIGINT, as a Ctrl-C would; bmprof stops it and
+	 * survives */
+	char *argv[] = { "/bin/sh", "-c", "printf before >&3; kill -INT $PPID; exec sleep 30", NULL };
+	struct sink s = { .len = 0 };
+	struct qemu_result res;
+	char err[256];
+	assert_int_equal(qemu_run(argv, 20, collect, &s, &res, err, sizeof err), 0);
+	assert_int_equal(res.how, QEMU_INTERRUPTED);
+	assert_string_equal(s.data, "before");
+	assert_true(res.seconds < 10);
+	/* the default disposition is back afterwards */
+	struct sigaction sa;
+	sigaction(SIGINT, NULL, &sa);
+	assert_true(sa.sa_handler == SIG_DFL);
+}
+
+static void test_run_exec_failure(void **state)
+{
+	(void)state;
+	char *argv[] = { "/nonexistent/qemu-system-x86_64", NULL };
+	struct sink s = { .len = 0 };
+	struct qemu_result res;
+	char err[256];
+	assert_int_equal(qemu_run(argv, 0, collect, &s, &res, err, sizeof err), -1);
+	assert_non_null(strstr(err, "cannot run /nonexistent/qemu-system-x86_64"));
+	assert_non_null(strstr(err, "No such file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accel_auto),
+		cmocka_unit_test(test_accel_forced),
+		cmocka_unit_test(test_machines),
+		cmocka_unit_test(test_argv),
+		cmocka_unit_test(test_argv_string_quoting),
+		cmocka_unit_test(test_elf_machine),
+		cmocka_unit_test(test_find_binary),
+		cmocka_unit_test(test_run_pipe),
+		cmocka_unit_test(test_run_timeout),
+		cmocka_unit_test(test_run_interrupted),
+		cmocka_unit_test(test_run_exec_failure),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

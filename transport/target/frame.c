@@ -1,0 +1,103 @@
+/* Target side of the wire format: build a frame (transport/wire.h) and hand it to the
+ * integrator's sink, plus the HELLO, EVENT and END payloads. Freestanding. */
+#include "bmprof.h"
+#include "wire.h"
+
+/* Payloads up to this size go out in one write() from a stack buffer; larger ones as
+ * header, payload and CRC in three writes. */
+#define ONE_WRITE_MAX 1024u
+
+static void copy(uint8_t *d, const uint8_t *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		d[i] = s[i];
+}
+
+int bmprof_emit_frame(const struct bmprof_out *out, uint8_t type, const void *payload, uint16_t len)
+{
+	if (!out || !out->write || (len && !payload))
+		return -1;
+	uint8_t hdr[BMPROF_FRAME_HDR], tail[BMPROF_FRAME_CRC];
+	hdr[0] = BMPROF_MAGIC0;
+	hdr[1] = BMPROF_MAGIC1;
+	hdr[2] = BMPROF_MAGIC2;
+	hdr[3] = BMPROF_MAGIC3;
+	hdr[4] = type;
+	hdr[5] = 0;
+	bmprof_put16(hdr + 6, len);
+	uint32_t crc = bmprof_crc32(0, hdr + 4, BMPROF_FRAME_HDR - 4);
+	bmprof_put32(tail, bmprof_crc32(crc, payload, len));
+
+	if (len <= ONE_WRITE_MAX) {
+		uint8_t f[BMPROF_FRAME_HDR + ONE_WRITE_MAX + BMPROF_FRAME_CRC];
+		copy(f, hdr, BMPROF_FRAME_HDR);
+		copy(f + BMPROF_FRAME_HDR, payload, len);
+		copy(f + BMPROF_FRAME_HDR + len, tail, BMPROF_FRAME_CRC);
+		return out->write(out->ctx, f, BMPROF_FRAME_HDR + len + BMPROF_FRAME_CRC);
+	}
+	int r = out->write(out->ctx, hdr, BMPROF_FRAME_HDR);
+	if (r == 0)
+		r = out->write(out->ctx, payload, len);
+	if (r == 0)
+		r = out->write(out->ctx, tail, BMPROF_FRAME_CRC);
+	return r;
+}
+
+/* -1 (nothing written) if build_id_len is over BMPROF_BUILD_ID_MAX. */
+int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h)
+{
+	if (!h)
+		return -1;
+	uint8_t p[BMPROF_HELLO_FIXED + BMPROF_BUILD_ID_MAX] = { 0 };
+	unsigned idlen = h->build_id ? h->build_id_len : 0;
+	if (idlen > BMPROF_BUILD_ID_MAX)
+		return -1;
+	bmprof_put16(p, BMPROF_WIRE_VERSION);
+	p[2] = h->arch;
+	p[3] = h->source;
+	bmprof_put16(p + 4, h->ncpus);
+	bmprof_put64(p + 8, h->timebase_hz);
+	bmprof_put64(p + 16, h->load_bias);
+	for (unsigned i = 0; i < sizeof h->vendor && h->vendor[i]; i++)
+		p[24 + i] = (uint8_t)h->vendor[i];
+	bmprof_put32(p + 40, h->family);
+	bmprof_put32(p + 44, h->model);
+	bmprof_put32(p + 48, h->stepping);
+	bmprof_put32(p + 52, h->signature);
+	p[56] = (uint8_t)idlen;
+	copy(p + BMPROF_HELLO_FIXED, h->build_id, idlen);
+	return bmprof_emit_frame(out, BMPROF_FRAME_HELLO, p, (uint16_t)(BMPROF_HELLO_FIXED + idlen));
+}
+
+/* The name is cut at 255 bytes (its length is a u8). */
+int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_desc *e)
+{
+	if (!e)
+		return -1;
+	uint8_t p[BMPROF_EVENT_FIXED + 1 + 255];
+	unsigned n = 0;
+	while (e->name && n < 255 && e->name[n])
+		n++;
+	bmprof_put16(p, e->id);
+	p[2] = e->source;
+	p[3] = e->flags;
+	bmprof_put64(p + 4, e->encoding);
+	bmprof_put64(p + 12, e->period);
+	bmprof_put64(p + 20, e->jitter);
+	p[28] = (uint8_t)n;
+	copy(p + BMPROF_EVENT_FIXED + 1, (const uint8_t *)e->name, n);
+	return bmprof_emit_frame(out, BMPROF_FRAME_EVENT, p, (uint16_t)(BMPROF_EVENT_FIXED + 1 + n));
+}
+
+int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e)
+{
+	if (!e)
+		return -1;
+	uint8_t p[BMPROF_END_FIXED] = { 0 };
+	bmprof_put32(p, (uint32_t)e->exit_code);
+	p[4] = e->reason;
+	bmprof_put64(p + 8, e->fault_pc);
+	bmprof_put32(p + 16, e->vector);
+	bmprof_put64(p + 24, e->fault_addr);
+	return bmprof_emit_frame(out, BMPROF_FRAME_END, p, BMPROF_END_FIXED);
+}

@@ -1,0 +1,186 @@
+/* bmprof wire format, version 1: the one header both the target and the host include.
+ *
+ * A stream is a sequence of frames, possibly interleaved with console text on the same
+ * UART. Every multi-byte field is little-endian. A frame is
+ *
+ *   off  size  field
+ *   0    4     magic   B5 'B' 'M' 'P'  (0xB5 is not ASCII, so console text never forms it)
+ *   4    1     type    BMPROF_FRAME_*
+ *   5    1     flags   0 in version 1; readers ignore it
+ *   6    2     len     payload length N, at most BMPROF_WIRE_MAX_PAYLOAD
+ *   8    N     payload
+ *   8+N  4     crc     CRC-32 (IEEE 802.3, as zlib's crc32) over bytes 4 .. 8+N-1
+ *
+ * Growth rules: a reader skips a frame whose type it does not know (it is counted, not
+ * fatal), and ignores payload bytes past the fields it knows, so later versions append
+ * fields at the end of a payload or add frame types. docs/wire-format.md is the prose form.
+ *
+ * This header is freestanding: it needs only <stdint.h>.
+ */
+#ifndef BMPROF_WIRE_H
+#define BMPROF_WIRE_H
+
+#include <stdint.h>
+
+#define BMPROF_WIRE_VERSION 1
+#define BMPROF_MAGIC0 0xB5u
+#define BMPROF_MAGIC1 'B'
+#define BMPROF_MAGIC2 'M'
+#define BMPROF_MAGIC3 'P'
+#define BMPROF_FRAME_HDR 8u          /* magic + type + flags + len */
+#define BMPROF_FRAME_CRC 4u
+#define BMPROF_WIRE_MAX_PAYLOAD 65535u
+
+enum bmprof_frame_type {
+	/* sent by the target */
+	BMPROF_FRAME_HELLO = 0x01,    /* once, first: who is talking */
+	BMPROF_FRAME_EVENT = 0x02,    /* one per event the target samples */
+	BMPROF_FRAME_SAMPLES = 0x03,  /* a batch of aggregated (pc, event, count) */
+	BMPROF_FRAME_TOTALS = 0x04,   /* per-CPU counters at the end of a run */
+	BMPROF_FRAME_END = 0x05,      /* last frame: how the run ended */
+	/* added by the host when it writes a profile file (never on a wire) */
+	BMPROF_FRAME_HOST_META = 0x40,    /* key/value strings: elf path, accel, command... */
+	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
+};
+
+enum bmprof_arch { BMPROF_ARCH_X86_64 = 1, BMPROF_ARCH_AARCH64 = 2 };
+
+/* Where samples come from. */
+enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOURCE_PMU_FIXED = 3 };
+
+/* HELLO payload (fixed part, 60 bytes, then the build-id bytes):
+ *   u16 version            BMPROF_WIRE_VERSION
+ *   u8  arch               enum bmprof_arch
+ *   u8  source             enum bmprof_source of the primary sampling source
+ *   u16 ncpus              CPUs the target may report on
+ *   u16 reserved           0
+ *   u64 timebase_hz        ticks per second of the clock periods are measured in (TSC)
+ *   u64 load_bias          runtime address minus link address of the image (0 if not relocated)
+ *   char vendor[16]        CPU vendor string, NUL padded ("GenuineIntel", "AuthenticAMD", ...)
+ *   u32 family, model, stepping   (x86: display family/model; aarch64: MIDR fields)
+ *   u32 cpu_signature      raw CPUID.1:EAX (x86) or MIDR_EL1 (aarch64)
+ *   u8  build_id_len       0..BMPROF_BUILD_ID_MAX
+ *   u8  reserved[3]
+ *   u8  build_id[build_id_len]   the image's GNU build-id note descriptor
+ */
+#define BMPROF_HELLO_FIXED 60u
+#define BMPROF_BUILD_ID_MAX 64u
+
+/* EVENT payload:
+ *   u16 event_id           the id SAMPLES entries use
+ *   u8  source             enum bmprof_source
+ *   u8  flags              bit 0: period randomized
+ *   u64 encoding           raw event encoding (0 for the timer)
+ *   u64 period             nominal period, in events (PMU) or timebase ticks (timer)
+ *   u64 jitter             width of the randomization window below the nominal period:
+ *                          each period is uniform in [period - jitter, period]
+ *   u8  name_len, char name[name_len]
+ */
+#define BMPROF_EVENT_FIXED 28u
+#define BMPROF_EVENT_RANDOMIZED 0x01u
+
+/* SAMPLES payload:
+ *   u16 cpu
+ *   u16 n                  number of entries
+ *   u32 seq                per-CPU frame sequence number, from 0: a gap means frames lost
+ *   then n entries, each three unsigned LEB128 varints:
+ *     event_id
+ *     zigzag(pc - prev_pc) prev_pc is 0 for the first entry of the frame
+ *     count                samples aggregated in this entry (>= 1)
+ */
+#define BMPROF_SAMPLES_FIXED 8u
+
+/* TOTALS payload: u16 cpu, u16 nfields, then nfields u64 counters in this order.
+ * A reader takes the fields it knows; a writer may append more. */
+enum bmprof_total_field {
+	BMPROF_TOTAL_TAKEN = 0,        /* samples taken by the handler */
+	BMPROF_TOTAL_HITS,             /* hash table hits */
+	BMPROF_TOTAL_MISSES,           /* hash table misses (insertions) */
+	BMPROF_TOTAL_EVICTIONS,        /* entries evicted to an overflow buffer */
+	BMPROF_TOTAL_DELIVERED,        /* samples (sum of counts) written to the transport */
+	BMPROF_TOTAL_LOST_FULL,        /* samples dropped: both overflow buffers full */
+	BMPROF_TOTAL_LOST_TRANSPORT,   /* samples dropped: the transport refused them */
+	BMPROF_TOTAL_FRAMES,           /* SAMPLES frames sent */
+	BMPROF_TOTAL_NFIELDS
+};
+#define BMPROF_TOTALS_FIXED 4u
+
+/* END payload:
+ *   i32 exit_code          main's return value (or the code passed to the exit call)
+ *   u8  reason             enum bmprof_end_reason
+ *   u8  reserved[3]
+ *   u64 fault_pc           for a CPU exception: the faulting instruction
+ *   u32 vector             for a CPU exception: the vector number
+ *   u32 reserved
+ *   u64 fault_addr         for a page fault: CR2
+ */
+#define BMPROF_END_FIXED 32u
+enum bmprof_end_reason {
+	BMPROF_END_EXIT = 0,        /* the program returned or exited */
+	BMPROF_END_EXCEPTION = 1,   /* a CPU exception the program did not handle */
+	BMPROF_END_PANIC = 2,       /* the runtime gave up (a failed assertion, no memory) */
+};
+
+/* HOST_META payload: repeated { u8 key_len, key, u16 value_len, value }, strings unterminated.
+ * HOST_STREAM payload: u64 fields: frames_ok, frames_bad_crc, frames_unknown,
+ *   bytes_skipped, frames_truncated (0 or 1: the stream ended inside a frame). */
+
+/* Little-endian load/store, alignment-free. */
+static inline void bmprof_put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void bmprof_put32(uint8_t *p, uint32_t v)
+{
+	bmprof_put16(p, (uint16_t)v);
+	bmprof_put16(p + 2, (uint16_t)(v >> 16));
+}
+static inline void bmprof_put64(uint8_t *p, uint64_t v)
+{
+	bmprof_put32(p, (uint32_t)v);
+	bmprof_put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint16_t bmprof_get16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t bmprof_get32(const uint8_t *p)
+{
+	return (uint32_t)bmprof_get16(p) | ((uint32_t)bmprof_get16(p + 2) << 16);
+}
+static inline uint64_t bmprof_get64(const uint8_t *p)
+{
+	return (uint64_t)bmprof_get32(p) | ((uint64_t)bmprof_get32(p + 4) << 32);
+}
+
+/* LEB128 varints and zigzag; a u64 takes at most 10 bytes. */
+#define BMPROF_VARINT_MAX 10u
+static inline unsigned bmprof_put_varint(uint8_t *p, uint64_t v)
+{
+	unsigned n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+static inline uint64_t bmprof_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t bmprof_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/* Decode one varint from [p, end). Returns bytes used, 0 if truncated or over-long. */
+static inline unsigned bmprof_get_varint(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned n = 0, shift = 0;
+	while (p + n < end && n < BMPROF_VARINT_MAX) {
+		uint8_t b = p[n++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return n;
+		}
+		shift += 7;
+	}
+	return 0;
+}
+
+/* CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), table-free so it fits the target.
+ * crc = bmprof_crc32(0, p, n) for a whole buffer; chain calls to extend. */
+uint32_t bmprof_crc32(uint32_t crc, const void *p, unsigned long n);
+
+#endif
