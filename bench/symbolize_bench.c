@@ -1,7 +1,7 @@
 /* Symbolize a file of hex addresses with bmprof's symbolizer and write what
  * `addr2line -f -i [-a] -e ELF` prints for them.
  *
- *   symbolize_bench [-a] [-v] ELF ADDRS OUT
+ *   symbolize_bench [-a] [-v] ELF ADDRS OUT       (OUT "-" is stdout)
  *
  * -a prints each address first (addr2line -a); -v prints timings to stderr. Each distinct
  * address (result id) is formatted once; repeats copy its text. */
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 	struct buf text = { 0 }, out = { 0 };
 	if (!off || !len)
 		oom();
-	FILE *f = fopen(argv[i + 2], "w");
+	FILE *f = strcmp(argv[i + 2], "-") ? fopen(argv[i + 2], "w") : stdout;
 	if (!f) {
 		perror(argv[i + 2]);
 		return 1;

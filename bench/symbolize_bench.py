@@ -78,7 +78,7 @@ def main():
             llvm, "--obj=" + elf, "--output-style=GNU", "--functions=linkage", "--inlines"]))
     else:
         print("symbolize bench: llvm-symbolizer not installed, comparing with addr2line only")
-    tools.append(("bmprof", lambda elf, addrs: [a.driver, elf, addrs, "/dev/stdout"]))
+    tools.append(("bmprof", lambda elf, addrs: [a.driver, elf, addrs, "-"]))
 
     size_mb = os.path.getsize(a.elf) / 1e6
     print(f"symbolize bench: {a.elf} ({size_mb:.0f} MB), median of {a.runs} runs, "

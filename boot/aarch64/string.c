@@ -13,8 +13,10 @@ __attribute__((weak)) void *memcpy(void *dst, const void *src, size_t n)
 	const unsigned char *s = src;
 
 	if ((((uintptr_t)d ^ (uintptr_t)s) & 7) == 0) {
-		for (; n && ((uintptr_t)d & 7); n--)
+		for (; n && ((uintptr_t)d & 7); n--) {
 			*d++ = *s++;
+			BARRIER();
+		}
 		for (; n >= 8; n -= 8, d += 8, s += 8) {
 			*(word *)d = *(const word *)s;
 			BARRIER();
@@ -46,8 +48,10 @@ __attribute__((weak)) void *memset(void *dst, int c, size_t n)
 	unsigned char *d = dst;
 	uint64_t w = (unsigned char)c * 0x0101010101010101ull;
 
-	for (; n && ((uintptr_t)d & 7); n--)
+	for (; n && ((uintptr_t)d & 7); n--) {
 		*d++ = (unsigned char)c;
+		BARRIER();
+	}
 	for (; n >= 8; n -= 8, d += 8) {
 		*(word *)d = w;
 		BARRIER();

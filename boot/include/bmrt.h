@@ -1,9 +1,9 @@
-/* The bmprof x86-64 boot runtime, as a program sees it.
+/* The bmprof boot runtimes (x86-64, AArch64), as a program sees them.
  *
  * The runtime boots, starts sampling, calls the program's `int main(void)`, and when main
  * returns (or bm_exit is called) stops sampling, sends what was sampled, and powers QEMU
- * off with main's return value. Console text goes to COM1, interleaved with the profile
- * stream; the host separates the two.
+ * off with main's return value. Console text goes to the UART (x86-64: COM1; AArch64: the
+ * PL011), interleaved with the profile stream; the host separates the two.
  *
  * Programs are freestanding: no libc. memcpy, memmove, memset and memcmp are provided.
  */
@@ -24,13 +24,23 @@ int bm_putchar(int c);
 /* Ends the program as if main returned code. */
 _Noreturn void bm_exit(int code);
 
-/* The time-stamp counter, and its rate in Hz as calibrated at boot. */
+/* A free-running counter, and its rate in Hz: on x86-64 the TSC, as calibrated at boot;
+ * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0. */
+#if defined(__aarch64__)
+static inline uint64_t bm_cycles(void)
+{
+	uint64_t v;
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
+}
+#else
 static inline uint64_t bm_cycles(void)
 {
 	uint32_t lo, hi;
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
 }
+#endif
 uint64_t bm_cycles_hz(void);
 
 void *memcpy(void *dst, const void *src, size_t n);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# A program that faults: the runtime reports the exception, the samples taken up to the
+# crash still arrive, and bmprof qemu says the image crashed.
+. "$(dirname "$0")/lib.sh"
+need_qemu
+"$BMPROF" qemu --freq 4000 -o "$T/p.data" "$IMAGES/crash.elf" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 126 ] || { cat "$T/err"; fail "exit status $rc, want 126 (crashed)"; }
+grep -q "now writing to" "$T/out" || fail "the program's console text did not reach stdout"
+grep -qi "exception" "$T/out" "$T/err" || fail "no exception line"
+"$BMPROF" report -i "$T/p.data" --format json >"$T/r.json" || fail "report failed"
+pyassert "$T/r.json" 'r["meta"]["end"]["reason"] == "exception" and r["meta"]["end"]["vector"] == 14'
+pyassert "$T/r.json" 'r["meta"]["end"]["fault_addr"] == "0x4000000000"'
+pyassert "$T/r.json" 'any(x["symbol"] == "busy" and x["percent"] > 50 for x in r["rows"])'
+check_accounting "$T/r.json"

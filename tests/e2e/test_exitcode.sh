@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# main's return value comes back as bmprof qemu's exit status and in the END frame.
+. "$(dirname "$0")/lib.sh"
+need_qemu
+"$BMPROF" qemu -o "$T/p.data" "$IMAGES/exitcode.elf" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 42 ] || { cat "$T/err"; fail "exit status $rc, want 42"; }
+"$BMPROF" report -i "$T/p.data" --format json >"$T/r.json" || fail "report failed"
+pyassert "$T/r.json" 'r["meta"]["end"]["reason"] == "exit" and r["meta"]["end"]["exit_code"] == 42'
+check_accounting "$T/r.json"

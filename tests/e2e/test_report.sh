@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# report and annotate over one recorded profile: sort orders, JSON rows, the annotated
+# disassembly, and the errors a user meets (wrong ELF, missing files, bad options).
+. "$(dirname "$0")/lib.sh"
+need_qemu
+img=$IMAGES/shares.elf
+"$BMPROF" qemu --icount --freq 10000 -o "$T/p.data" "$img" >"$T/out" 2>"$T/err" || { cat "$T/err"; fail "qemu run failed"; }
+
+# text report: one row per function with its hottest line
+"$BMPROF" report -i "$T/p.data" >"$T/text" || fail "report failed"
+grep -Eq '^ +[0-9]+ +[0-9.]+% +work_a +.*shares\.c:16' "$T/text" || { cat "$T/text"; fail "no work_a row with its line"; }
+
+for sort in function line address; do
+	"$BMPROF" report -i "$T/p.data" --sort $sort --format json >"$T/$sort.json" || fail "report --sort $sort"
+	python3 - "$T/$sort.json" "$sort" <<'PY' || exit 1
+import json, sys
+r = json.load(open(sys.argv[1])); sort = sys.argv[2]
+rows = r["rows"]
+assert rows, "no rows"
+assert abs(sum(x["percent"] for x in rows) - 100.0) < 0.01, "percentages do not sum to 100"
+assert sum(x["samples"] for x in rows) == r["meta"]["samples"]["reported"]
+assert all(rows[i]["samples"] >= rows[i + 1]["samples"] for i in range(len(rows) - 1)), "not sorted"
+for x in rows:
+    lo, hi = int(x["addr_lo"], 16), int(x["addr_hi"], 16)
+    assert lo <= hi, x
+if sort == "line":
+    lines = {(x["file"].split("/")[-1], x["line"]) for x in rows[:3]}
+    assert lines == {("shares.c", 16), ("shares.c", 17), ("shares.c", 18)}, lines
+if sort == "address":
+    assert all(int(x["addr_lo"], 16) == int(x["addr_hi"], 16) or x["symbol"] for x in rows)
+print(sort, "ok:", len(rows), "rows")
+PY
+done
+
+# annotate: per-instruction counts add up to the function's samples
+"$BMPROF" annotate -i "$T/p.data" work_c >"$T/ann" || fail "annotate failed"
+grep -q "shares.c:18" "$T/ann" || fail "annotate shows no source line"
+grep -Eq '(imul|add|sub|jne)' "$T/ann" || fail "annotate shows no disassembly"
+want=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([x["samples"] for x in r["rows"] if x["symbol"]=="work_c"][0])' "$T/function.json")
+got=$(awk '/^> +[0-9]+ +[0-9.]+% +[0-9a-f]+:/ {s+=$2} END {print s+0}' "$T/ann")
+[ "$got" = "$want" ] || { cat "$T/ann"; fail "annotate instruction samples sum to $got, report says $want"; }
+"$BMPROF" annotate -i "$T/p.data" no_such_function >"$T/o" 2>"$T/e" && fail "annotate of an unknown symbol succeeded"
+[ "$(wc -l <"$T/e")" -ge 1 ] || fail "no error line"
+
+# a different ELF: build-id mismatch is an error naming both ids
+"$BMPROF" report -i "$T/p.data" --elf "$IMAGES/exitcode.elf" >"$T/o" 2>"$T/e" && fail "report accepted a wrong ELF"
+grep -q "build-id" "$T/e" || { cat "$T/e"; fail "wrong-ELF error does not mention the build-id"; }
+# the ELF found beside the profile when it has moved
+cp "$T/p.data" "$T/moved.data"; mkdir "$T/m"; mv "$T/moved.data" "$T/m/"; cp "$img" "$T/m/shares.elf"
+sed -n 1p /dev/null
+"$BMPROF" report -i "$T/m/moved.data" --elf "$T/m/shares.elf" >/dev/null 2>&1 || fail "report with --elf copy failed"
+# a stripped ELF: still a report (by address) and a note, not a crash
+objcopy --strip-all "$img" "$T/stripped.elf"
+"$BMPROF" report -i "$T/p.data" --elf "$T/stripped.elf" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 0 ] || { cat "$T/e"; fail "stripped ELF: exit $rc"; }
+grep -qi "symbol" "$T/o" "$T/e" || fail "stripped ELF: no note about missing symbols"
+# missing profile, bad option, bad sort
+"$BMPROF" report -i "$T/nope.data" >/dev/null 2>"$T/e" && fail "missing profile accepted"
+[ "$(wc -l <"$T/e")" -eq 1 ] || { cat "$T/e"; fail "missing profile: want one line"; }
+"$BMPROF" report --frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad option: want exit 2"
+"$BMPROF" report -i "$T/p.data" --sort nonsense >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --sort: want exit 2"
+# a damaged profile file: what is intact still reports, with a warning
+python3 - "$T/p.data" "$T/bad.data" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b = b[: len(b) - 7]                # cut inside the last frame
+open(sys.argv[2], "wb").write(b)
+PY
+"$BMPROF" report -i "$T/bad.data" --format json >"$T/bad.json" 2>"$T/e" || { cat "$T/e"; fail "truncated profile not reported"; }
+pyassert "$T/bad.json" 'r["meta"]["stream"]["file_truncated"] and r["rows"][0]["symbol"] == "work_a"'
+echo "report ok"
