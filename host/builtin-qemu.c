@@ -116,7 +116,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 			break;
 		case 'I': c->icount = 1; break;
 		case 'f':
-			if (parse_ulong("--freq", optarg, 1000000, &c->freq))
+			if (parse_ulong("--freq", optarg, 100000, &c->freq))
 				return EXIT_USAGE;
 			if (!c->freq) {
 				bm_err("qemu: --freq must be at least 1 Hz");

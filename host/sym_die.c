@@ -161,13 +161,17 @@ static struct fn_name name_of(Dwarf_Die *src, int lang)
 
 struct fn_name sym_die_name_at(struct symbolizer *s, const struct sym_cu *cu, uint64_t off)
 {
+	sym_lock(s);
 	if (!s->names.elem)
 		s->names.elem = sizeof(struct fn_name);
-	uint32_t *slot = u64map_slot(&s->name_cache, off);
-	if (slot && *slot != SYM_NONE)
-		return ((struct fn_name *)s->names.data)[*slot];
-	Dwarf_Die die;
 	struct fn_name n = { NULL, false };
+	uint32_t *slot = u64map_slot(&s->name_cache, off);
+	if (slot && *slot != SYM_NONE) {
+		n = ((struct fn_name *)s->names.data)[*slot];
+		sym_unlock(s);
+		return n;
+	}
+	Dwarf_Die die;
 	if (dwarf_offdie(s->dw, off, &die))
 		n = name_of(&die, cu->lang);
 	struct fn_name *p = slot ? vec_push(&s->names) : NULL;
@@ -175,6 +179,7 @@ struct fn_name sym_die_name_at(struct symbolizer *s, const struct sym_cu *cu, ui
 		*p = n;
 		*slot = (uint32_t)(s->names.n - 1);
 	}
+	sym_unlock(s);
 	return n;
 }
 
@@ -340,10 +345,11 @@ static int build_segments(struct symbolizer *s, struct sym_cu *cu, struct vec *r
 int sym_die_walk(struct symbolizer *s, struct sym_cu *cu, struct vec *fns, struct vec *ranges)
 {
 	Dwarf_Die cudie;
-	if (!dwarf_offdie(s->dw, cu->die_off, &cudie))
-		return -1;
+	sym_lock(s);
 	struct walker w = { s, cu, fns, ranges };
-	return walk(&w, &cudie, SYM_NONE);
+	int rc = dwarf_offdie(s->dw, cu->die_off, &cudie) ? walk(&w, &cudie, SYM_NONE) : -1;
+	sym_unlock(s);
+	return rc;
 }
 
 int sym_die_decode(struct symbolizer *s, struct sym_cu *cu)
@@ -382,15 +388,4 @@ uint32_t sym_die_find(const struct sym_cu *cu, uint64_t addr)
 			hi = mid;
 	}
 	return lo ? cu->seg_fn[lo - 1] : SYM_NONE;
-}
-
-int sym_cu_decode(struct symbolizer *s, struct sym_cu *cu)
-{
-	if (!cu->decoded) {
-		int rc = sym_line_decode(s, cu);
-		if (!rc)
-			rc = sym_die_decode(s, cu);
-		cu->decoded = rc ? -1 : 1;
-	}
-	return cu->decoded > 0 ? 0 : -1;
 }

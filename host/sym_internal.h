@@ -4,6 +4,7 @@
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 struct arena_chunk;
 struct arena {
 	struct arena_chunk *head;
+	pthread_mutex_t *lock;  /* set while several threads allocate */
 };
 void *arena_alloc(struct arena *a, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
@@ -192,6 +194,11 @@ struct sym_cu {
 	size_t nsegs;
 };
 
+/* Buffers a decoding thread reuses from CU to CU. */
+struct sym_scratch {
+	struct vec rows, seqs;
+};
+
 struct sym_cu_range {
 	uint64_t lo, hi;
 	uint32_t cu;
@@ -241,7 +248,11 @@ struct symbolizer {
 	struct u64map name_cache;        /* DIE offset -> index into names */
 	struct vec names;                /* struct fn_name */
 
-	struct vec line_rows, line_seqs; /* line decoder scratch, reused */
+	struct sym_scratch scratch;      /* the calling thread's decoder buffers */
+	/* While CUs decode on several threads: shared tables, libdw and the arena are used
+	 * under lock (recursive: name lookups happen inside the locked libdw walk). */
+	bool parallel;
+	pthread_mutex_t lock;
 
 	struct u64map cache;             /* address -> index into results */
 	struct vec results;              /* struct sym_result */
@@ -258,8 +269,20 @@ const struct sym_fallback *sym_fallback_at(const struct symbolizer *s, uint64_t 
 					   size_t shndx);
 const uint8_t *sym_section_data(struct symbolizer *s, const char *name, size_t *len);
 
+static inline void sym_lock(struct symbolizer *s)
+{
+	if (s->parallel)
+		pthread_mutex_lock(&s->lock);
+}
+
+static inline void sym_unlock(struct symbolizer *s)
+{
+	if (s->parallel)
+		pthread_mutex_unlock(&s->lock);
+}
+
 /* sym_line.c: decode a CU's line table into files/rows. */
-int sym_line_decode(struct symbolizer *s, struct sym_cu *cu);
+int sym_line_decode(struct symbolizer *s, struct sym_cu *cu, struct sym_scratch *scr);
 /* Index of the row covering addr, or SYM_NONE. */
 uint32_t sym_line_find(const struct sym_cu *cu, uint64_t addr);
 
@@ -300,7 +323,9 @@ void sym_sort_keys(struct sym_key *a, size_t n);
 void sym_sort_ranges(struct fn_range *a, size_t n);
 /* Best-fit function DIE for addr (addr2line's rule), or SYM_NONE. */
 uint32_t sym_die_find(const struct sym_cu *cu, uint64_t addr);
-/* Ensure a CU is decoded: 0 or -1. */
+/* sym_decode.c: ensure a CU is decoded: 0 or -1. */
 int sym_cu_decode(struct symbolizer *s, struct sym_cu *cu);
+/* Decode the listed CUs, on several threads when there are enough of them. */
+void sym_decode_cus(struct symbolizer *s, const uint32_t *cus, size_t n);
 
 #endif

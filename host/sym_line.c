@@ -536,7 +536,7 @@ static int merge(struct decoder *d)
 	return 0;
 }
 
-int sym_line_decode(struct symbolizer *s, struct sym_cu *cu)
+int sym_line_decode(struct symbolizer *s, struct sym_cu *cu, struct sym_scratch *scr)
 {
 	if (!cu->has_stmt || !s->debug_line)
 		return 0;
@@ -546,8 +546,8 @@ int sym_line_decode(struct symbolizer *s, struct sym_cu *cu)
 		.cu = cu,
 		.dirs = { .elem = sizeof(const char *) },
 		.files = { .elem = sizeof(const char *) },
-		.rows = s->line_rows,
-		.seqs = s->line_seqs,
+		.rows = scr->rows,
+		.seqs = scr->seqs,
 	};
 	d.rows.elem = sizeof(struct tmp_row);
 	d.seqs.elem = sizeof(struct seq);
@@ -569,8 +569,8 @@ int sym_line_decode(struct symbolizer *s, struct sym_cu *cu)
 out:
 	vec_free(&d.dirs);
 	vec_free(&d.files);
-	s->line_rows = d.rows;
-	s->line_seqs = d.seqs;
+	scr->rows = d.rows;
+	scr->seqs = d.seqs;
 	return rc;
 }
 

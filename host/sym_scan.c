@@ -239,7 +239,7 @@ out:
 }
 
 /* Abbrev tables are shared between units that use the same offset and sizes. */
-static struct sym_abbrev_table *abbrev_table(struct symbolizer *s, const struct unit *u)
+static struct sym_abbrev_table *find_abbrev_table(struct symbolizer *s, const struct unit *u)
 {
 	if (u->cu->abbrev_off >= s->debug_abbrev_len)
 		return NULL;
@@ -258,6 +258,14 @@ static struct sym_abbrev_table *abbrev_table(struct symbolizer *s, const struct 
 		return NULL;
 	*p = t;
 	*slot = (uint32_t)(s->abbrevs.n - 1);
+	return t;
+}
+
+static struct sym_abbrev_table *abbrev_table(struct symbolizer *s, const struct unit *u)
+{
+	sym_lock(s);
+	struct sym_abbrev_table *t = find_abbrev_table(s, u);
+	sym_unlock(s);
 	return t;
 }
 

@@ -39,9 +39,8 @@ static struct arena_chunk *map_chunk(size_t need)
 	return c;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+static void *arena_take(struct arena *a, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
 	struct arena_chunk *c = a->head;
 	if (!c || c->cap - c->used < n) {
 		c = map_chunk(n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK - sizeof(*c));
@@ -58,6 +57,17 @@ void *arena_alloc(struct arena *a, size_t n)
 	}
 	void *p = c->mem + c->used;
 	c->used += n;
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (!a->lock)
+		return arena_take(a, n);
+	pthread_mutex_lock(a->lock);
+	void *p = arena_take(a, n);
+	pthread_mutex_unlock(a->lock);
 	return p;
 }
 

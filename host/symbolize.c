@@ -27,6 +27,11 @@ struct symbolizer *symbolizer_open(const char *elf_path, char *err, size_t errle
 		return NULL;
 	}
 	s->fd = fd;
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&s->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	s->results.elem = sizeof(struct sym_result);
 	char why[200];
 	if (sym_elf_check(fd, why, sizeof(why)) < 0) {
@@ -83,8 +88,9 @@ void symbolizer_close(struct symbolizer *s)
 	u64map_free(&s->abbrev_cache);
 	vec_free(&s->abbrevs);
 	vec_free(&s->names);
-	vec_free(&s->line_rows);
-	vec_free(&s->line_seqs);
+	vec_free(&s->scratch.rows);
+	vec_free(&s->scratch.seqs);
+	pthread_mutex_destroy(&s->lock);
 	u64map_free(&s->cache);
 	vec_free(&s->results);
 	arena_free(&s->arena);
@@ -291,6 +297,42 @@ int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_result *ou
 	return 0;
 }
 
+/* Decode, in parallel, the CUs whose ranges hold any of the n sorted new addresses. */
+static int decode_needed(struct symbolizer *s, const struct sym_key *k, size_t n)
+{
+	if (!s->dw || !n)
+		return 0;
+	if (ensure_index(s) < 0)
+		return -1;
+	bool *want = calloc(s->ncus ? s->ncus : 1, sizeof(*want));
+	uint32_t *list = malloc((s->ncus ? s->ncus : 1) * sizeof(*list));
+	if (!want || !list) {
+		free(want);
+		free(list);
+		return -1;
+	}
+	size_t nl = 0;
+	for (size_t i = 0; i < s->ncu_ranges; i++) {
+		const struct sym_cu_range *r = &s->cu_ranges[i];
+		size_t lo = 0, hi = n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (k[mid].key < r->lo)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n && k[lo].key < r->hi && !want[r->cu] && !s->cus[r->cu].decoded) {
+			want[r->cu] = true;
+			list[nl++] = r->cu;
+		}
+	}
+	sym_decode_cus(s, list, nl);
+	free(want);
+	free(list);
+	return 0;
+}
+
 /* Undo a failed batch: results from first on were added by it. */
 static void drop_results(struct symbolizer *s, size_t first, const struct sym_key *k, size_t n)
 {
@@ -343,6 +385,8 @@ int symbolizer_lookup_ids(struct symbolizer *s, const uint64_t *addrs, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (ids[i] >= first)
 			ids[i] = rank[ids[i] - first];
+	if (decode_needed(s, k, miss.n) < 0)
+		goto fail;
 	for (size_t r = 0; r < miss.n; r++)
 		if (resolve(s, (uint32_t)(first + r), k[r].key) < 0)
 			goto fail;

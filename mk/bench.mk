@@ -17,3 +17,11 @@ bench-core: $(CORE_BENCH)
 
 bench: bench-core
 .PHONY: bench bench-core
+
+# The emulator's interrupt round trip (QEMU TCG), for reference.
+bench-irq: $(BMPROF)
+	@$(MAKE) --no-print-directory image SRC=bench/progs/irqcost.c NAME=irqcost
+	BMPROF=$(BMPROF) IMG=$(X86_OUT)/irqcost.elf bash bench/irq_cost.sh
+
+bench: bench-irq
+.PHONY: bench-irq
