@@ -17,11 +17,12 @@ include mk/common.mk
 include mk/core.mk
 include mk/host.mk
 include mk/image.mk
+include mk/image-aarch64.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/e2e.mk
 
-all: $(BMPROF) $(X86_LIB)
+all: $(BMPROF) $(X86_LIB) $(A64_LIB)
 
 deps:
 	@bash scripts/deps.sh

@@ -5,6 +5,7 @@
  *
  * -a prints each address first (addr2line -a); -v prints timings to stderr. Each distinct
  * address (result id) is formatted once; repeats copy its text. */
+#include <elf.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -66,11 +67,13 @@ static void putu(struct buf *b, unsigned v)
 
 /* addr2line's text for one result: the discriminator of the innermost frame is repeated on
  * every frame that has a line, as binutils 2.40 does. */
+static int addr_digits = 16; /* 8 for 32-bit images, as addr2line prints them */
+
 static void format(struct buf *b, const struct sym_result *r, bool with_addr)
 {
 	if (with_addr) {
 		char t[24];
-		snprintf(t, sizeof(t), "0x%016" PRIx64 "\n", r->addr);
+		snprintf(t, sizeof(t), "0x%0*" PRIx64 "\n", addr_digits, r->addr);
 		puts_(b, t);
 	}
 	if (!r->nframes) {
@@ -172,6 +175,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "symbolize_bench: %s\n", err);
 		return 1;
 	}
+	int m = symbolizer_machine(s);
+	if (m == EM_386 || m == EM_ARM)
+		addr_digits = 8;
 	uint32_t *ids = malloc((n ? n : 1) * sizeof(*ids));
 	double t1b = now();
 	if (!ids || symbolizer_lookup_ids(s, addrs, n, ids) < 0) {

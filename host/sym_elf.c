@@ -38,12 +38,6 @@ static int cmp_raw_addr(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int cmp_func_name(const void *a, const void *b)
-{
-	const struct sym_func *x = a, *y = b;
-	return strcmp(x->name, y->name);
-}
-
 static int cmp_fallback(const void *a, const void *b)
 {
 	const struct sym_fallback *x = a, *y = b;
@@ -143,23 +137,18 @@ static int build_funcs(struct symbolizer *s, struct raw_sym *raw, size_t n)
 						   end - s->funcs[j].addr : 1;
 		}
 		uint64_t size = raw[i].sym.st_size ? raw[i].sym.st_size : s->funcs[j].size;
-		s->byname[i] = (struct sym_func){ raw[i].sym.st_value, size, raw[i].name };
+		s->byname[i] = (struct sym_named){ { raw[i].sym.st_value, size, raw[i].name },
+						   raw[i].rank, raw[i].order };
 	}
 	s->nfuncs = nf;
 	s->nbyname = n;
 	return 0;
 }
 
-struct name_rank {
-	struct sym_func f;
-	int rank;
-	uint32_t order;
-};
-
-static int cmp_name_rank(const void *a, const void *b)
+static int cmp_named(const void *a, const void *b)
 {
-	const struct name_rank *x = a, *y = b;
-	int c = cmp_func_name(&x->f, &y->f);
+	const struct sym_named *x = a, *y = b;
+	int c = strcmp(x->f.name, y->f.name);
 	if (c)
 		return c;
 	if (x->rank != y->rank)
@@ -167,18 +156,23 @@ static int cmp_name_rank(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int sort_byname(struct symbolizer *s, const struct raw_sym *raw)
+const struct sym_func *sym_func_named(struct symbolizer *s, const char *name)
 {
-	struct name_rank *t = malloc((s->nbyname ? s->nbyname : 1) * sizeof(*t));
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < s->nbyname; i++)
-		t[i] = (struct name_rank){ s->byname[i], raw[i].rank, raw[i].order };
-	qsort(t, s->nbyname, sizeof(*t), cmp_name_rank);
-	for (size_t i = 0; i < s->nbyname; i++)
-		s->byname[i] = t[i].f;
-	free(t);
-	return 0;
+	if (!s->byname_sorted) {
+		qsort(s->byname, s->nbyname, sizeof(*s->byname), cmp_named);
+		s->byname_sorted = true;
+	}
+	size_t lo = 0, hi = s->nbyname;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(s->byname[mid].f.name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->nbyname || strcmp(s->byname[lo].f.name, name))
+		return NULL;
+	return &s->byname[lo].f;
 }
 
 static Elf_Scn *find_symtab(Elf *elf, Elf_Scn **dynsym)
@@ -237,7 +231,6 @@ static int load_symbols(struct symbolizer *s, Elf_Scn *scn)
 				.file = file && (local || state != FILE_AFTER_SYMBOL) ? file : NULL,
 				.shndx = sym.st_shndx,
 				.order = (uint32_t)i,
-				.is_func = GELF_ST_TYPE(sym.st_info) == STT_FUNC,
 			};
 		if (is_code_symbol(s, &sym, name)) {
 			int rank = bind_rank(&sym) + (GELF_ST_TYPE(sym.st_info) == STT_NOTYPE ? 3 : 0);
@@ -247,8 +240,6 @@ static int load_symbols(struct symbolizer *s, Elf_Scn *scn)
 	qsort(s->fb, nfb, sizeof(*s->fb), cmp_fallback);
 	s->nfb = nfb;
 	int rc = build_funcs(s, raw, nraw);
-	if (!rc)
-		rc = sort_byname(s, raw);
 	free(raw);
 	return rc;
 }

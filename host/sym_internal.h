@@ -138,6 +138,13 @@ struct sym_func {
 	const char *name;
 };
 
+/* A code symbol for lookups by name: global before weak before local, then table order. */
+struct sym_named {
+	struct sym_func f;
+	int rank;
+	uint32_t order;
+};
+
 /* A candidate for addr2line's symbol-table fallback (binutils elf_find_function). */
 struct sym_fallback {
 	uint64_t addr, size;    /* size 0 in the ELF counts as 1 */
@@ -145,7 +152,6 @@ struct sym_fallback {
 	const char *file;       /* the STT_FILE name addr2line would print, or NULL */
 	uint32_t shndx;
 	uint32_t order;         /* position in the symbol table */
-	bool is_func;
 };
 
 /* One row of a CU's merged line table; addresses are kept in a separate array. */
@@ -220,8 +226,9 @@ struct symbolizer {
 
 	struct sym_func *funcs;         /* sorted by address */
 	size_t nfuncs;
-	struct sym_func *byname;        /* sorted by name, preferred binding first */
+	struct sym_named *byname;       /* every code symbol; sorted by name on first use */
 	size_t nbyname;
+	bool byname_sorted;
 	struct sym_fallback *fb;        /* sorted by (shndx, addr, order) */
 	size_t nfb;
 
@@ -268,6 +275,8 @@ const struct sym_func *sym_func_at(const struct symbolizer *s, uint64_t addr);
 const struct sym_fallback *sym_fallback_at(const struct symbolizer *s, uint64_t addr,
 					   size_t shndx);
 const uint8_t *sym_section_data(struct symbolizer *s, const char *name, size_t *len);
+/* The preferred code symbol of this name, or NULL. */
+const struct sym_func *sym_func_named(struct symbolizer *s, const char *name);
 
 static inline void sym_lock(struct symbolizer *s)
 {

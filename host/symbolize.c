@@ -168,42 +168,44 @@ static const char *cu_file(const struct sym_cu *cu, uint32_t idx)
 
 #define MAX_CANDIDATES 64
 
-/* What addr2line -f -i prints for addr, as frames (nframes 0: "??" / "??:0"). */
-static int resolve_frames(struct symbolizer *s, uint64_t addr, struct sym_result *r)
+/* The first CU, in addr2line's order, with a line row or a function at addr. */
+static struct sym_cu *find_cu(struct symbolizer *s, uint64_t addr, uint32_t *li, uint32_t *fi)
 {
-	const struct sym_section *sec = sym_section_at(s, addr);
-	if (!sec)
-		return 0;
-	const struct sym_fallback *fb = sym_fallback_at(s, addr, sec->index);
-	struct sym_cu *cu = NULL;
-	uint32_t li = SYM_NONE, fi = SYM_NONE;
-	if (ensure_index(s) < 0)
-		return -1;
 	uint32_t cand[MAX_CANDIDATES];
 	size_t nc = s->dw ? candidate_cus(s, addr, cand, MAX_CANDIDATES) : 0;
 	for (size_t i = 0; i < nc; i++) {
 		struct sym_cu *c = &s->cus[cand[i]];
 		if (sym_cu_decode(s, c) < 0)
 			continue;
-		li = sym_line_find(c, addr);
-		fi = sym_die_find(c, addr);
-		if (li != SYM_NONE || fi != SYM_NONE) {
-			cu = c;
-			break;
-		}
+		*li = sym_line_find(c, addr);
+		*fi = sym_die_find(c, addr);
+		if (*li != SYM_NONE || *fi != SYM_NONE)
+			return c;
 	}
-	if (!cu) {
-		if (!fb)
-			return 0;
-		struct sym_frame *f = arena_alloc(&s->arena, sizeof(*f));
-		if (!f)
-			return -1;
-		*f = (struct sym_frame){ fb->name[0] ? fb->name : "??", fb->file ? fb->file : "??",
-					 0, 0, 0 };
-		r->frames = f;
-		r->nframes = 1;
+	return NULL;
+}
+
+/* No DWARF at addr: addr2line names the symbol-table function it falls in, if any. */
+static int symtab_frame(struct symbolizer *s, uint64_t addr, const struct sym_section *sec,
+			struct sym_result *r)
+{
+	const struct sym_fallback *fb = sym_fallback_at(s, addr, sec->index);
+	if (!fb)
 		return 0;
-	}
+	struct sym_frame *f = arena_alloc(&s->arena, sizeof(*f));
+	if (!f)
+		return -1;
+	*f = (struct sym_frame){ fb->name[0] ? fb->name : "??", fb->file ? fb->file : "??", 0, 0,
+				 0 };
+	r->frames = f;
+	r->nframes = 1;
+	return 0;
+}
+
+/* The innermost function (line row li, function DIE fi) and its inlining callers. */
+static int dwarf_frames(struct symbolizer *s, const struct sym_cu *cu, uint32_t li, uint32_t fi,
+			uint64_t addr, const struct sym_section *sec, struct sym_result *r)
+{
 	unsigned n = 1;
 	for (uint32_t x = fi; x != SYM_NONE && cu->fns[x].inlined && cu->fns[x].parent != SYM_NONE;
 	     x = cu->fns[x].parent)
@@ -211,9 +213,16 @@ static int resolve_frames(struct symbolizer *s, uint64_t addr, struct sym_result
 	struct sym_frame *f = arena_alloc(&s->arena, n * sizeof(*f));
 	if (!f)
 		return -1;
+	/* addr2line takes the symbol table's name where DWARF has no function or no linkage
+	 * name for it */
 	const struct sym_fn *fn = fi != SYM_NONE ? &cu->fns[fi] : NULL;
-	const char *name = fn && fn->linkage ? fn->name : fb ? fb->name : fn ? fn->name : NULL;
-	f[0] = (struct sym_frame){ name, NULL, 0, 0, 0 };
+	const char *name = fn ? fn->name : NULL;
+	if (!fn || !fn->linkage) {
+		const struct sym_fallback *fb = sym_fallback_at(s, addr, sec->index);
+		if (fb)
+			name = fb->name;
+	}
+	f[0] = (struct sym_frame){ .function = name };
 	if (li != SYM_NONE) {
 		const struct sym_row *row = &cu->rows[li];
 		f[0].file = cu_file(cu, row->file);
@@ -236,6 +245,19 @@ static int resolve_frames(struct symbolizer *s, uint64_t addr, struct sym_result
 	r->frames = f;
 	r->nframes = n;
 	return 0;
+}
+
+/* What addr2line -f -i prints for addr, as frames (nframes 0: "??" / "??:0"). */
+static int resolve_frames(struct symbolizer *s, uint64_t addr, struct sym_result *r)
+{
+	const struct sym_section *sec = sym_section_at(s, addr);
+	if (!sec)
+		return 0;
+	if (ensure_index(s) < 0)
+		return -1;
+	uint32_t li = SYM_NONE, fi = SYM_NONE;
+	const struct sym_cu *cu = find_cu(s, addr, &li, &fi);
+	return cu ? dwarf_frames(s, cu, li, fi, addr, sec, r) : symtab_frame(s, addr, sec, r);
 }
 
 /* A new, unresolved result for addr: its id, or SYM_NONE when out of memory. */
@@ -426,18 +448,11 @@ int symbolizer_result(const struct symbolizer *s, uint32_t id, struct sym_result
 int symbolizer_find_function(struct symbolizer *s, const char *name, uint64_t *start,
 			     uint64_t *size)
 {
-	size_t lo = 0, hi = s->nbyname;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(s->byname[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == s->nbyname || strcmp(s->byname[lo].name, name))
+	const struct sym_func *f = sym_func_named(s, name);
+	if (!f)
 		return -1;
-	*start = s->byname[lo].addr;
-	*size = s->byname[lo].size;
+	*start = f->addr;
+	*size = f->size;
 	return 0;
 }
 

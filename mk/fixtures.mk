@@ -8,11 +8,13 @@
 #   sym_stripped.elf  sym_dw5.elf after objcopy --strip-all
 #   sym_trunc.elf     the first 4 KiB of sym_dw5.elf
 #   not_elf.txt       a text file
+#   sym_multi.elf     13 CUs from the benchmark's generator (bench/symbolize/gen.py), enough
+#                     for the symbolizer to decode CUs on several threads
 
 FIXTURES := $(BUILD)/fixtures
 FIXTURE_SRCS := tests/fixtures/sym_main.c tests/fixtures/sym_other.c tests/fixtures/sym_util.h
 FIXTURE_ELFS := $(addprefix $(FIXTURES)/,sym_dw5.elf sym_dw4.elf sym_stripped.elf \
-	sym_trunc.elf not_elf.txt)
+	sym_trunc.elf not_elf.txt sym_multi.elf)
 
 # $(call sym_fixture,OUT,FLAGS)
 define sym_fixture
@@ -35,6 +37,12 @@ $(FIXTURES)/sym_stripped.elf: $(FIXTURES)/sym_dw5.elf
 
 $(FIXTURES)/sym_trunc.elf: $(FIXTURES)/sym_dw5.elf
 	head -c 4096 $< > $@
+
+$(FIXTURES)/sym_multi.elf: bench/symbolize/gen.py
+	rm -rf $(FIXTURES)/multi
+	python3 bench/symbolize/gen.py --files 12 --funcs 12 --out $(FIXTURES)/multi
+	$(HOST_CC) -O2 -g -fno-omit-frame-pointer -o $@ $(FIXTURES)/multi/*.c
+	rm -rf $(FIXTURES)/multi
 
 $(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
 	@mkdir -p $(FIXTURES)

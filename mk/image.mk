@@ -70,6 +70,7 @@ endef
 x86_image = $(eval $(call x86_link_rule,$(1),$(call x86_objs,$(2),$(3)))) \
 	$(foreach s,$(3),$(eval $(call x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4))))
 
+ifneq ($(ARCH),aarch64)
 # make image
 ifneq ($(strip $(SRC)),)
 IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
@@ -79,6 +80,7 @@ $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such sour
 image: $(IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)
 $(error make image: no sources; use: make image SRC="a.c b.c" [NAME=prog])
+endif
 endif
 
 # make test-images

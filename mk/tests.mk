@@ -15,7 +15,7 @@ unit: $(UNIT_BINS)
 # make check: the whole suite, host side under ASan + UBSan.
 check: deps
 	@$(MAKE) --no-print-directory SAN=1 check-build
-	@$(MAKE) --no-print-directory all test-images
+	@$(MAKE) --no-print-directory all test-images test-images-aarch64
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
 		bash tests/run.sh
 

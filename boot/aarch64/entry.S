@@ -6,8 +6,8 @@
  * VBAR_EL1, run on the exception stack (SP_EL1), zero .bss, enable FP/SIMD, turn the MMU
  * on (bmrt_mmu_init), then move to the program stack on SP_EL0 (EL1t) so that exceptions
  * and interrupts run on SP_EL1 even when the program overflowed its stack, and call
- * bmrt_start() in C. Entered at EL3 the image stops at once (-M virt,secure=on is not
- * supported). */
+ * bmrt_start() in C. Entered at EL3 (-M virt,secure=on, not supported) it prints one line
+ * and stops. */
 
 #define STACK_SIZE (256 * 1024)
 #define EXC_STACK_SIZE (64 * 1024)
@@ -17,6 +17,8 @@
 #define HCR_EL2_RW (1 << 31)
 #define ICC_SRE_EL2 S3_4_C12_C9_5
 #define ICH_HCR_EL2 S3_4_C12_C11_0
+#define PL011_BASE 0x09000000
+#define PL011_FR 0x18
 
 	.section .text.boot, "ax", %progbits
 	.globl _start
@@ -28,7 +30,7 @@ _start:
 	cmp x19, #2
 	b.eq from_el2
 	cmp x19, #1
-	b.ne stop
+	b.ne unsupported_el
 
 at_el1:
 	ldr x0, =bmrt_vectors
@@ -57,10 +59,27 @@ stop:
 	wfi
 	b stop
 
+/* Entered at EL3: say so on the PL011 (usable without set-up under QEMU) and stop. */
+unsupported_el:
+	ldr x0, =el3_message
+	mov x1, #PL011_BASE
+4:	ldrb w2, [x0], #1
+	cbz w2, stop
+5:	ldr w3, [x1, #PL011_FR]
+	tbnz w3, #5, 5b                 /* TXFF */
+	str w2, [x1]
+	b 4b
+
 from_el2:
-	mrs x0, pmcr_el0                /* MDCR_EL2.HPMN = PMCR_EL0.N: EL1 owns every counter */
+	mov x0, #0                      /* MDCR_EL2.HPMN = PMCR_EL0.N: EL1 owns every counter */
+	mrs x1, id_aa64dfr0_el1         /* PMUVer 0 (none) or 0xF (IMPDEF): no PMCR_EL0 */
+	ubfx x1, x1, #8, #4
+	cbz x1, 6f
+	cmp x1, #0xf
+	b.eq 6f
+	mrs x0, pmcr_el0
 	ubfx x0, x0, #11, #5
-	msr mdcr_el2, x0
+6:	msr mdcr_el2, x0
 	mov x0, #HCR_EL2_RW
 	msr hcr_el2, x0
 	mov x0, #3                      /* CNTHCTL_EL2.EL1PCTEN, EL1PCEN */
@@ -102,6 +121,11 @@ bmrt_stack_guard:
 	.skip 4096
 	.skip STACK_SIZE
 bmrt_stack_top:
+
+	.section .rodata
+el3_message:
+	.ascii "bmprof: QEMU started the image at EL3 (-M virt,secure=on), which the runtime "
+	.asciz "does not support; run it without secure=on\n"
 
 	.section .data
 	.balign 8

@@ -10,6 +10,7 @@
 
 static inline void irq_off(void) { __asm__ volatile("msr daifset, #2" : : : "memory"); }
 static inline void irq_on(void) { __asm__ volatile("msr daifclr, #2" : : : "memory"); }
+static inline void serror_on(void) { __asm__ volatile("msr daifclr, #4" : : : "memory"); }
 
 static inline uint32_t mmio_read32(uintptr_t a) { return *(volatile uint32_t *)a; }
 static inline void mmio_write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *)a = v; }

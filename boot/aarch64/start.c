@@ -77,6 +77,7 @@ _Noreturn void bmrt_start(void)
 	uint8_t idlen;
 
 	uart_init();
+	serror_on();
 	bmrt_config_load(&rc);
 	setup(&rc);
 	idlen = bmrt_build_id(&id);

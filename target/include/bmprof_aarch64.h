@@ -44,7 +44,7 @@
 #define BMPROF_A64_MAX_HZ 100000u
 #define BMPROF_A64_TIMER_EVENT 0      /* event id of the timer in SAMPLES */
 #define BMPROF_A64_MAX_EVENTS 32      /* 31 event counters (the architecture's most) + cycles */
-#define BMPROF_A64_MIN_PERIOD 1000u   /* events; a shorter period only samples the handler */
+#define BMPROF_A64_MIN_PERIOD 10000u  /* events; shorter periods mostly sample the handler */
 #define BMPROF_A64_MAX_PERIOD32 0xFFFFFFFFu  /* longest period of a 32-bit event counter */
 #define BMPROF_A64_CPU_CYCLES 0x11u   /* PMUv3 common event CPU_CYCLES */
 
@@ -104,7 +104,8 @@ struct bmprof_a64_info {
 	uint64_t cntfrq;          /* the timebase, CNTFRQ_EL0 */
 	uint64_t period_ticks;    /* timer: nominal period in CNTFRQ ticks (0: not sampling) */
 	uint64_t jitter_ticks;    /* timer: randomization window */
-	uint64_t pmceid[2];       /* common events 0x00..0x3F implemented (PMCEID0/1_EL0) */
+	uint64_t pmceid[2];       /* implemented: [0] events 0x00..0x3F, [1] 0x4000..0x403F
+				   * (PMCEID0/1_EL0) */
 	uint64_t stray;           /* interrupts bmprof_a64_irq acknowledged that were not its own */
 	uint32_t hz;
 	uint32_t midr;            /* MIDR_EL1 */
@@ -113,7 +114,7 @@ struct bmprof_a64_info {
 	uint16_t pmu_intid;
 	uint8_t source;           /* BMPROF_SOURCE_TIMER or BMPROF_SOURCE_PMU */
 	uint8_t gic;              /* BMPROF_A64_GIC_V2, _V3 or _NONE: the one in use */
-	uint8_t pmu_version;      /* ID_AA64DFR0_EL1.PMUVer: 0 none, 1 PMUv3, 4.. later, 0xF IMPDEF */
+	uint8_t pmu_version;      /* ID_AA64DFR0_EL1.PMUVer: 0 none, 1.. PMUv3, 0xF IMPDEF */
 	uint8_t pmu_counters;     /* PMCR_EL0.N event counters (the cycle counter is extra) */
 	uint8_t timer;            /* enum bmprof_a64_timer */
 	uint8_t nevents;

@@ -219,6 +219,19 @@ static void test_libdw_walk_matches_addr2line(void **state)
 	check_against_addr2line("sym_dw4.elf", true, true);
 }
 
+/* Enough CUs that a batch decodes them on several threads (where there are CPUs). */
+static void test_many_cus_match_addr2line(void **state)
+{
+	(void)state;
+	char err[256];
+	struct symbolizer *s = symbolizer_open(fixture("sym_multi.elf"), err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(sym_cu_index(s), 0);
+	assert_true(s->ncus >= 12);
+	symbolizer_close(s);
+	check_against_addr2line("sym_multi.elf", false, true);
+}
+
 /* The fixtures exercise what the comparison is meant to cover. */
 static void test_fixture_has_inlines_and_discriminators(void **state)
 {
@@ -493,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_dwarf5_matches_addr2line),
 		cmocka_unit_test(test_dwarf4_matches_addr2line),
 		cmocka_unit_test(test_libdw_walk_matches_addr2line),
+		cmocka_unit_test(test_many_cus_match_addr2line),
 		cmocka_unit_test(test_fixture_has_inlines_and_discriminators),
 		cmocka_unit_test(test_cache_and_ids),
 		cmocka_unit_test(test_errors),

@@ -67,7 +67,7 @@ static int wait_clear(uintptr_t reg, uint32_t bits)
 
 static unsigned arch_rev(uintptr_t pidr2) { return mmio_read32(pidr2) >> 4 & 0xF; }
 
-/* CPU 0's redistributor: the frame whose GICR_TYPER affinity matches MPIDR_EL1. */
+/* This CPU's redistributor: the frame whose GICR_TYPER affinity matches MPIDR_EL1. */
 static uintptr_t find_rd(uintptr_t gicr)
 {
 	uint64_t mpidr = a64_read(mpidr_el1);

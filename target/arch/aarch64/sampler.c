@@ -341,8 +341,11 @@ int bmprof_a64_handle(uint32_t intid, uint64_t elr)
 
 void bmprof_a64_irq(uint64_t elr)
 {
-	uint32_t intid = gic_ack();
+	uint32_t intid;
 
+	if (st.info.gic == BMPROF_A64_GIC_NONE)
+		return;
+	intid = gic_ack();
 	if (intid >= SPURIOUS_FIRST && intid <= SPURIOUS_LAST)
 		return;
 	if (!bmprof_a64_handle(intid, elr))
