@@ -21,6 +21,8 @@ include mk/image-aarch64.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/e2e.mk
+include mk/fixtures.mk
+include mk/bench-symbolize.mk
 
 all: $(BMPROF) $(X86_LIB) $(A64_LIB)
 

@@ -29,3 +29,4 @@ bench-symbolize:
 		--driver $(SYMB_DRIVER) --out $(SYMB_OUT)/out --runs $(SYMB_RUNS)
 
 .PHONY: bench-symbolize
+bench: bench-symbolize

@@ -38,6 +38,7 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_SAMPLES = 0x03,  /* a batch of aggregated (pc, event, count) */
 	BMPROF_FRAME_TOTALS = 0x04,   /* per-CPU counters at the end of a run */
 	BMPROF_FRAME_END = 0x05,      /* last frame: how the run ended */
+	BMPROF_FRAME_COUNTS = 0x06,   /* per-CPU event totals with enabled/running time */
 	/* added by the host when it writes a profile file (never on a wire) */
 	BMPROF_FRAME_HOST_META = 0x40,    /* key/value strings: elf path, accel, command... */
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
@@ -75,9 +76,41 @@ enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOUR
  *   u64 jitter             width of the randomization window below the nominal period:
  *                          each period is uniform in [period - jitter, period]
  *   u8  name_len, char name[name_len]
+ *   then, appended in version 1.1 (a reader takes them when present):
+ *   u8  status             enum bmprof_event_status
+ *   u8  reason             enum bmprof_event_reason: why the event is not counted, or why
+ *                          the timer stands in for it
+ *   u8  counter_kind       enum bmprof_counter_kind the event was placed on
+ *   u8  counter            counter index within that kind (0xff: none)
+ *   u8  group              multiplexing group (events of one group are always on the PMU
+ *                          together; 0xff: not multiplexed)
+ *   u8  ngroups            number of groups the PMU rotates through (1: no multiplexing)
  */
 #define BMPROF_EVENT_FIXED 28u
 #define BMPROF_EVENT_RANDOMIZED 0x01u
+#define BMPROF_EVENT_COUNTING 0x02u   /* counted, not sampled (period 0) */
+
+enum bmprof_event_status {
+	BMPROF_EVST_ACTIVE = 0,       /* on a counter (or the timer), as requested */
+	BMPROF_EVST_UNAVAILABLE = 1,  /* not counted; reason says why */
+	BMPROF_EVST_FALLBACK = 2,     /* a PMU event the timer samples instead; reason says why */
+};
+
+enum bmprof_event_reason {
+	BMPROF_EVR_NONE = 0,
+	BMPROF_EVR_NO_PMU = 1,        /* the CPU has no PMU the target can use */
+	BMPROF_EVR_UNSUPPORTED = 2,   /* this CPU does not implement the event */
+	BMPROF_EVR_NO_COUNTER = 3,    /* no counter can hold it (e.g. a group larger than the PMU) */
+	BMPROF_EVR_BAD_ENCODING = 4,  /* the encoding has no form for this CPU's vendor */
+	BMPROF_EVR_NO_OVERFLOW = 5,   /* the counter cannot interrupt on overflow here */
+};
+
+enum bmprof_counter_kind {
+	BMPROF_CTR_NONE = 0,
+	BMPROF_CTR_GP = 1,            /* a general-purpose counter */
+	BMPROF_CTR_FIXED = 2,         /* a fixed-function counter (x86 fixed, AArch64 PMCCNTR) */
+	BMPROF_CTR_TIMER = 3,         /* the timer */
+};
 
 /* SAMPLES payload:
  *   u16 cpu
@@ -120,6 +153,22 @@ enum bmprof_end_reason {
 	BMPROF_END_EXCEPTION = 1,   /* a CPU exception the program did not handle */
 	BMPROF_END_PANIC = 2,       /* the runtime gave up (a failed assertion, no memory) */
 };
+
+/* COUNTS payload: per-CPU event totals, sent at the end of a run (counting mode, and in
+ * sampling mode when events were multiplexed) and may be sent periodically; a later frame
+ * for the same (cpu, event) replaces an earlier one.
+ *   u16 cpu
+ *   u16 n
+ *   then n records of 32 bytes:
+ *     u16 event_id, u16 flags (bit 0: the counter overflowed its width and was extended by
+ *                              software), u32 reserved
+ *     u64 value            events counted while the event was on the PMU
+ *     u64 enabled          timebase ticks the event was enabled
+ *     u64 running          timebase ticks it was actually on a counter (< enabled when
+ *                          multiplexed: scale value by enabled / running)
+ */
+#define BMPROF_COUNTS_FIXED 4u
+#define BMPROF_COUNTS_RECORD 32u
 
 /* HOST_META payload: repeated { u8 key_len, key, u16 value_len, value }, strings unterminated.
  * HOST_STREAM payload: u64 fields: frames_ok, frames_bad_crc, frames_unknown,
