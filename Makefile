@@ -34,7 +34,7 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory image SRC=examples/demo.c NAME=demo
 	$(BMPROF) qemu --freq $(DEMO_FREQ) -o $(BUILD)/demo.data $(X86_OUT)/demo.elf
-	$(BMPROF) report -i $(BUILD)/demo.data
+	$(BMPROF) report -i $(BUILD)/demo.data --sort line --limit 12
 
 clean:
 	rm -rf $(BUILD)

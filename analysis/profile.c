@@ -18,6 +18,7 @@ void profile_free(struct profile *p)
 		free(p->meta[i].value);
 	}
 	free(p->meta);
+	free(p->counts);
 	free(p->samples);
 	free(p->index);
 	profile_init(p);
@@ -237,6 +238,38 @@ static int apply_hello(struct profile *p, const uint8_t *b, uint16_t len)
 	return 0;
 }
 
+static uint8_t kind_of_source(uint8_t source)
+{
+	switch (source) {
+	case BMPROF_SOURCE_TIMER: return BMPROF_CTR_TIMER;
+	case BMPROF_SOURCE_PMU: return BMPROF_CTR_GP;
+	case BMPROF_SOURCE_PMU_FIXED: return BMPROF_CTR_FIXED;
+	default: return BMPROF_CTR_NONE;
+	}
+}
+
+/* The fields appended after the name (wire 1.1), or their defaults when absent. */
+static void event_status(struct profile_event *e, const uint8_t *b, const uint8_t *end)
+{
+	enum { NSTATUS = 6 };
+
+	e->status = BMPROF_EVST_ACTIVE;
+	e->reason = BMPROF_EVR_NONE;
+	e->counter_kind = kind_of_source(e->source);
+	e->counter = 0xff;
+	e->group = 0xff;
+	e->ngroups = 1;
+	if (end - b < NSTATUS)
+		return;
+	e->have_status = 1;
+	e->status = b[0];
+	e->reason = b[1];
+	e->counter_kind = b[2];
+	e->counter = b[3];
+	e->group = b[4];
+	e->ngroups = b[5];
+}
+
 static int apply_event(struct profile *p, const uint8_t *b, uint16_t len)
 {
 	struct profile_event e, *slot;
@@ -255,6 +288,7 @@ static int apply_event(struct profile *p, const uint8_t *b, uint16_t len)
 	e.period = bmprof_get64(b + 12);
 	e.jitter = bmprof_get64(b + 20);
 	memcpy(e.name, b + BMPROF_EVENT_FIXED + 1, nlen);
+	event_status(&e, b + BMPROF_EVENT_FIXED + 1 + nlen, b + len);
 
 	for (slot = p->events; slot < p->events + p->nevents && slot->id != e.id; slot++)
 		;
@@ -381,6 +415,91 @@ static int apply_end(struct profile *p, const uint8_t *b, uint16_t len)
 	return 0;
 }
 
+static struct profile_count *find_count(const struct profile *p, uint16_t cpu, uint16_t ev)
+{
+	for (size_t i = 0; i < p->ncounts; i++)
+		if (p->counts[i].cpu == cpu && p->counts[i].event == ev)
+			return &p->counts[i];
+	return NULL;
+}
+
+/* Room for n more records, so the frame is applied whole once it decodes. */
+static int reserve_counts(struct profile *p, size_t n)
+{
+	struct profile_count *c;
+	size_t cap = p->counts_cap ? p->counts_cap : 16;
+
+	if (p->ncounts + n <= p->counts_cap)
+		return 0;
+	while (cap < p->ncounts + n)
+		cap *= 2;
+	c = realloc(p->counts, cap * sizeof(*c));
+	if (!c)
+		return -1;
+	p->counts = c;
+	p->counts_cap = cap;
+	return 0;
+}
+
+static int apply_counts(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	uint16_t cpu, n;
+
+	if (len < BMPROF_COUNTS_FIXED)
+		return -1;
+	cpu = bmprof_get16(b);
+	n = bmprof_get16(b + 2);
+	if (cpu >= PROFILE_MAX_CPUS ||
+	    (size_t)len < BMPROF_COUNTS_FIXED + (size_t)n * BMPROF_COUNTS_RECORD ||
+	    reserve_counts(p, n))
+		return -1;
+	for (uint16_t i = 0; i < n; i++) {
+		const uint8_t *r = b + BMPROF_COUNTS_FIXED + (size_t)i * BMPROF_COUNTS_RECORD;
+		struct profile_count c = {
+			.cpu = cpu, .event = bmprof_get16(r), .flags = bmprof_get16(r + 2),
+			.value = bmprof_get64(r + 8), .enabled = bmprof_get64(r + 16),
+			.running = bmprof_get64(r + 24),
+		};
+		struct profile_count *slot = find_count(p, cpu, c.event);
+
+		*(slot ? slot : &p->counts[p->ncounts++]) = c;
+	}
+	return 0;
+}
+
+int profile_event_count(const struct profile *p, uint16_t id, int cpu,
+			struct profile_count_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < p->ncounts; i++) {
+		const struct profile_count *c = &p->counts[i];
+
+		if (c->event != id || (cpu >= 0 && c->cpu != cpu))
+			continue;
+		s->value += c->value;
+		s->enabled += c->enabled;
+		s->running += c->running;
+		s->ncpus++;
+	}
+	return s->ncpus ? 0 : -1;
+}
+
+double profile_count_scaled(const struct profile_count_sum *s)
+{
+	if (!s->running || s->running >= s->enabled)
+		return (double)s->value;
+	return (double)s->value * ((double)s->enabled / (double)s->running);
+}
+
+double profile_event_scale(const struct profile *p, uint16_t id)
+{
+	struct profile_count_sum s;
+
+	if (profile_event_count(p, id, -1, &s) || !s.running || s.running >= s.enabled)
+		return 1.0;
+	return (double)s.enabled / (double)s.running;
+}
+
 /* Entries { u8 klen, key, u16 vlen, value }. Checked whole before any is stored. */
 static int apply_meta(struct profile *p, const uint8_t *b, uint16_t len)
 {
@@ -432,6 +551,7 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	case BMPROF_FRAME_SAMPLES: r = apply_samples(p, payload, len); break;
 	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
 	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
+	case BMPROF_FRAME_COUNTS: r = apply_counts(p, payload, len); break;
 	case BMPROF_FRAME_HOST_META: r = apply_meta(p, payload, len); break;
 	case BMPROF_FRAME_HOST_STREAM: r = apply_stream(p, payload, len); break;
 	default: return 1;

@@ -5,8 +5,9 @@
  * Repeated frames: the first HELLO wins (a target that restarts says HELLO again; a later
  * one is counted in hellos, and in hello_mismatch if its build-id or arch differs). An
  * EVENT for an id already known replaces its description. A later TOTALS for a CPU
- * replaces the earlier one; a later END replaces the earlier one. HOST_STREAM counters
- * add up. A frame is applied whole or not at all.
+ * replaces the earlier one; a later END replaces the earlier one; a later COUNTS record for
+ * a (cpu, event) replaces the earlier one. HOST_STREAM counters add up. A frame is applied
+ * whole or not at all.
  */
 #ifndef BMPROF_PROFILE_H
 #define BMPROF_PROFILE_H
@@ -35,6 +36,29 @@ struct profile_event {
 	uint8_t source, flags;
 	uint64_t encoding, period, jitter;
 	char name[256];
+	/* The fields appended in wire version 1.1. An older EVENT frame has none
+	 * (have_status 0): status ACTIVE, reason NONE, counter_kind from source, counter
+	 * and group 0xff, ngroups 1. */
+	int have_status;
+	uint8_t status;            /* enum bmprof_event_status */
+	uint8_t reason;            /* enum bmprof_event_reason */
+	uint8_t counter_kind;      /* enum bmprof_counter_kind */
+	uint8_t counter;           /* index within the kind; 0xff: none */
+	uint8_t group;             /* multiplexing group; 0xff: not multiplexed */
+	uint8_t ngroups;           /* groups the PMU rotates through (1: none) */
+};
+
+/* One COUNTS record: the latest totals of an event on a CPU. */
+struct profile_count {
+	uint16_t cpu, event, flags;
+	uint64_t value;            /* events counted while on the PMU */
+	uint64_t enabled, running; /* timebase ticks enabled, and actually on a counter */
+};
+
+/* Counts of one event summed over CPUs (or of one CPU). */
+struct profile_count_sum {
+	uint64_t value, enabled, running;
+	unsigned ncpus;            /* records summed */
 };
 
 struct profile_cpu {
@@ -75,6 +99,8 @@ struct profile {
 	struct profile_sample *samples;
 	size_t nsamples;
 	uint64_t total;            /* sum of all sample counts */
+	struct profile_count *counts;   /* COUNTS records, unique on (cpu, event) */
+	size_t ncounts;
 	struct profile_meta_kv *meta;   /* HOST_META, in order; later keys override earlier */
 	size_t nmeta;
 	/* stream health: from HOST_STREAM frames (what the capturing reader saw on the wire)
@@ -88,7 +114,7 @@ struct profile {
 	 * without its HOST_STREAM trailer); what was intact is loaded */
 	int file_truncated;
 	/* private: hash index over samples (slot holds sample index + 1; 0 is empty) */
-	size_t samples_cap;
+	size_t samples_cap, counts_cap;
 	size_t *index;
 	size_t index_cap;
 };
@@ -106,5 +132,17 @@ const struct profile_event *profile_event(const struct profile *p, uint16_t id);
 /* Per CPU: samples lost in transit = delivered (target) - received (host), when TOTALS came
  * (0 without TOTALS, or if more arrived than were delivered). */
 uint64_t profile_cpu_lost_in_transit(const struct profile_cpu *c);
+
+/* The latest counts of event id, summed over every CPU (cpu < 0) or of one CPU. 0 with s
+ * filled, or -1 (s zeroed) when no COUNTS record names it. */
+int profile_event_count(const struct profile *p, uint16_t id, int cpu,
+			struct profile_count_sum *s);
+/* value scaled to the time the event was enabled, value * enabled / running, as an
+ * estimate of what it would have counted had it never been multiplexed; value itself when
+ * running is 0 or not below enabled. */
+double profile_count_scaled(const struct profile_count_sum *s);
+/* The factor samples of event id are scaled by: enabled / running from its counts when it
+ * was multiplexed (running < enabled), else 1. */
+double profile_event_scale(const struct profile *p, uint16_t id);
 
 #endif

@@ -194,7 +194,7 @@ static void print_header(FILE *f, const struct report *rp)
 		fprintf(f, "# event %-3u %s: period %" PRIu64 " %s", e->id, e->name[0] ? e->name : "?",
 			e->period, e->source == BMPROF_SOURCE_TIMER ? "ticks" : "events");
 		if (hz > 0)
-			fprintf(f, " (%.4g Hz)", hz);
+			fprintf(f, " (%.6g Hz)", hz);
 		if (e->jitter)
 			fprintf(f, ", randomized in [%" PRIu64 ", %" PRIu64 "]", e->period - e->jitter,
 				e->period);

@@ -35,10 +35,17 @@ static uint64_t mulhi64(uint64_t a, uint64_t b)
 #endif
 }
 
+uint64_t bmprof_random_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t jitter)
+{
+	if (nominal == 0 || jitter == 0)
+		return nominal;
+	if (jitter > nominal - 1)
+		jitter = nominal - 1;
+	/* jitter < nominal <= UINT64_MAX, so jitter + 1 does not wrap */
+	return nominal - jitter + mulhi64(next_random(c), jitter + 1);
+}
+
 uint64_t bmprof_next_period(struct bmprof_cpu *c)
 {
-	if (c->jitter == 0)
-		return c->period;
-	/* jitter < nominal <= UINT64_MAX, so jitter + 1 does not wrap */
-	return c->period - c->jitter + mulhi64(next_random(c), c->jitter + 1);
+	return bmprof_random_period(c, c->period, c->jitter);
 }

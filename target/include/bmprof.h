@@ -108,6 +108,9 @@ int bmprof_cpu_init(struct bmprof_cpu *c, uint16_t cpu_id, void *mem, size_t len
  * [nominal - jitter, nominal] (DCPI: [60K, 64K]). jitter may be 0; it is capped at nominal-1. */
 void bmprof_set_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t jitter);
 uint64_t bmprof_next_period(struct bmprof_cpu *c);
+/* The same draw for a period of one's own (one per PMU event), from the CPU's random
+ * state: uniform in [nominal - jitter, nominal], jitter capped at nominal - 1. */
+uint64_t bmprof_random_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t jitter);
 
 /* The interrupt path: record one sample. Never blocks, never allocates. */
 void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event);
@@ -142,6 +145,9 @@ struct bmprof_hello {
 	const uint8_t *build_id;
 };
 
+/* An EVENT frame (transport/wire.h). counter is sent only for counter_kind GP or FIXED
+ * (else 0xff), group only when ngroups > 1 (else 0xff), ngroups as at least 1, so a
+ * zero-initialized tail describes an active, unmultiplexed event on no counter. */
 struct bmprof_event_desc {
 	uint16_t id;
 	uint8_t source;
@@ -150,6 +156,21 @@ struct bmprof_event_desc {
 	uint64_t period;
 	uint64_t jitter;
 	const char *name;
+	uint8_t status;          /* enum bmprof_event_status */
+	uint8_t reason;          /* enum bmprof_event_reason */
+	uint8_t counter_kind;    /* enum bmprof_counter_kind */
+	uint8_t counter;
+	uint8_t group;
+	uint8_t ngroups;
+};
+
+/* One COUNTS record (transport/wire.h). */
+struct bmprof_count {
+	uint16_t event;
+	uint16_t flags;          /* bit 0: the counter wrapped and was extended by software */
+	uint64_t value;
+	uint64_t enabled;        /* timebase ticks */
+	uint64_t running;
 };
 
 struct bmprof_end {
@@ -165,5 +186,9 @@ int bmprof_emit_frame(const struct bmprof_out *out, uint8_t type, const void *pa
 int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h);
 int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_desc *e);
 int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e);
+/* COUNTS for cpu: n records in as many frames as 1024-byte payloads need (31 records each),
+ * at least one frame. Stops at the first write() that fails and returns its result. */
+int bmprof_emit_counts(const struct bmprof_out *out, uint16_t cpu, const struct bmprof_count *r,
+		       unsigned n);
 
 #endif

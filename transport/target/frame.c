@@ -1,5 +1,5 @@
 /* Target side of the wire format: build a frame (transport/wire.h) and hand it to the
- * integrator's sink, plus the HELLO, EVENT and END payloads. Freestanding. */
+ * integrator's sink, plus the HELLO, EVENT, END and COUNTS payloads. Freestanding. */
 #include "bmprof.h"
 #include "wire.h"
 
@@ -74,7 +74,7 @@ int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_de
 {
 	if (!e)
 		return -1;
-	uint8_t p[BMPROF_EVENT_FIXED + 1 + 255];
+	uint8_t p[BMPROF_EVENT_FIXED + 1 + 255 + 6];
 	unsigned n = 0;
 	while (e->name && n < 255 && e->name[n])
 		n++;
@@ -86,7 +86,15 @@ int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_de
 	bmprof_put64(p + 20, e->jitter);
 	p[28] = (uint8_t)n;
 	copy(p + BMPROF_EVENT_FIXED + 1, (const uint8_t *)e->name, n);
-	return bmprof_emit_frame(out, BMPROF_FRAME_EVENT, p, (uint16_t)(BMPROF_EVENT_FIXED + 1 + n));
+	uint8_t *t = p + BMPROF_EVENT_FIXED + 1 + n;
+	int on_counter = e->counter_kind == BMPROF_CTR_GP || e->counter_kind == BMPROF_CTR_FIXED;
+	t[0] = e->status;
+	t[1] = e->reason;
+	t[2] = e->counter_kind;
+	t[3] = on_counter ? e->counter : 0xff;
+	t[4] = e->ngroups > 1 ? e->group : 0xff;
+	t[5] = e->ngroups > 1 ? e->ngroups : 1;
+	return bmprof_emit_frame(out, BMPROF_FRAME_EVENT, p, (uint16_t)(t + 6 - p));
 }
 
 int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e)
@@ -100,4 +108,37 @@ int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e)
 	bmprof_put32(p + 16, e->vector);
 	bmprof_put64(p + 24, e->fault_addr);
 	return bmprof_emit_frame(out, BMPROF_FRAME_END, p, BMPROF_END_FIXED);
+}
+
+#define COUNTS_PER_FRAME ((ONE_WRITE_MAX - BMPROF_COUNTS_FIXED) / BMPROF_COUNTS_RECORD)
+
+int bmprof_emit_counts(const struct bmprof_out *out, uint16_t cpu, const struct bmprof_count *r,
+		       unsigned n)
+{
+	uint8_t p[BMPROF_COUNTS_FIXED + COUNTS_PER_FRAME * BMPROF_COUNTS_RECORD];
+	unsigned done = 0;
+
+	if (n && !r)
+		return -1;
+	do {
+		unsigned k = n - done < COUNTS_PER_FRAME ? n - done : COUNTS_PER_FRAME;
+		bmprof_put16(p, cpu);
+		bmprof_put16(p + 2, (uint16_t)k);
+		for (unsigned i = 0; i < k; i++) {
+			const struct bmprof_count *c = &r[done + i];
+			uint8_t *q = p + BMPROF_COUNTS_FIXED + i * BMPROF_COUNTS_RECORD;
+			bmprof_put16(q, c->event);
+			bmprof_put16(q + 2, c->flags);
+			bmprof_put32(q + 4, 0);
+			bmprof_put64(q + 8, c->value);
+			bmprof_put64(q + 16, c->enabled);
+			bmprof_put64(q + 24, c->running);
+		}
+		int rc = bmprof_emit_frame(out, BMPROF_FRAME_COUNTS, p,
+					   (uint16_t)(BMPROF_COUNTS_FIXED + k * BMPROF_COUNTS_RECORD));
+		if (rc)
+			return rc;
+		done += k;
+	} while (done < n);
+	return 0;
 }

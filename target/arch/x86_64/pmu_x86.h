@@ -1,0 +1,97 @@
+/* The x86-64 PMU drivers (pmu_intel.c, pmu_amd.c): MSR numbers and the access layer.
+ *
+ * The drivers reach the hardware only through the functions below. In the image they are
+ * the real instructions (pmu_access.c, msr_safe.S); the host unit tests link the same
+ * driver code against a model of the MSRs instead. Private to target/arch/x86_64 and to
+ * those tests.
+ */
+#ifndef BMPROF_PMU_X86_H
+#define BMPROF_PMU_X86_H
+
+#include <stdint.h>
+#include "bmprof_pmu.h"
+
+/* MSRs that CPUID says exist. */
+uint64_t pmu_rdmsr(uint32_t msr);
+void pmu_wrmsr(uint32_t msr, uint64_t v);
+/* MSRs that may not exist (a hypervisor that advertises a PMU it does not emulate, an
+ * emulator that #GPs): 0, or -1 if the access faulted or could not be made safely (no
+ * #GP fixup installed); then nothing was read or written. */
+int pmu_rdmsr_probe(uint32_t msr, uint64_t *v);
+int pmu_wrmsr_probe(uint32_t msr, uint64_t v);
+void pmu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+
+extern const struct bmprof_pmu_ops bmprof_pmu_intel;
+extern const struct bmprof_pmu_ops bmprof_pmu_amd;
+
+/* Intel architectural performance monitoring (SDM vol. 3B, "Performance Monitoring") */
+#define IA32_PMC0 0x0C1u                  /* writes sign-extend bit 31 */
+#define IA32_PERFEVTSEL0 0x186u
+#define IA32_FIXED_CTR0 0x309u
+#define IA32_PERF_CAPABILITIES 0x345u     /* exists when CPUID.1:ECX[15] (PDCM) */
+#define IA32_FIXED_CTR_CTRL 0x38Du
+#define IA32_PERF_GLOBAL_STATUS 0x38Eu
+#define IA32_PERF_GLOBAL_CTRL 0x38Fu
+#define IA32_PERF_GLOBAL_OVF_CTRL 0x390u  /* version 4+: IA32_PERF_GLOBAL_STATUS_RESET */
+#define IA32_PERF_GLOBAL_STATUS_SET 0x391u
+#define IA32_A_PMC0 0x4C1u                /* full-width writes */
+#define IA32_DEBUGCTL 0x1D9u
+
+#define PERF_CAP_FW_WRITE (1ull << 13)
+#define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
+#define GLOBAL_STATUS_CTR_FRZ (1ull << 59)
+
+#define EVTSEL_USR (1ull << 16)
+#define EVTSEL_OS (1ull << 17)
+#define EVTSEL_EDGE (1ull << 18)
+#define EVTSEL_PC (1ull << 19)
+#define EVTSEL_INT (1ull << 20)
+#define EVTSEL_ANY (1ull << 21)
+#define EVTSEL_EN (1ull << 22)
+#define EVTSEL_INV (1ull << 23)
+/* The bits an event spec may set: event, umask, edge, any, inv, cmask. */
+#define INTEL_ENC_MASK 0xFFA4FFFFull
+
+/* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter */
+#define FIXED_OS 0x1u
+#define FIXED_USR 0x2u
+#define FIXED_ANY 0x4u
+#define FIXED_PMI 0x8u
+
+/* AMD (PPR / APM vol. 2, "Performance Monitoring Counters") */
+#define AMD_PERF_CTL0 0xC0010000u         /* legacy: 4 counters, CTL n and CTR n = +4 + n */
+#define AMD_PERF_CTR0 0xC0010004u
+#define AMD_PERF_CTL_EXT0 0xC0010200u     /* PerfCtrExtCore: CTL n = +2n, CTR n = +2n + 1 */
+#define AMD_GLOBAL_STATUS 0xC0000300u     /* PerfMonV2 */
+#define AMD_GLOBAL_CTL 0xC0000301u
+#define AMD_GLOBAL_STATUS_CLR 0xC0000302u
+#define AMD_GLOBAL_STATUS_SET 0xC0000303u
+
+#define AMD_CTL_INT (1ull << 20)
+#define AMD_CTL_EN (1ull << 22)
+/* event[7:0], umask, edge, inv, cmask, event[11:8] */
+#define AMD_ENC_MASK 0xFFFFFFA4FFFFull & 0x0000000FFF84FFFFull
+#define AMD_WIDTH 48
+
+static inline uint64_t pmu_width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
+/* CPUID.0 vendor: BMPROF_VENDOR_INTEL, _AMD (Hygon counts as AMD) or _ANY (neither). */
+static inline uint8_t pmu_x86_vendor(void)
+{
+	uint32_t r[4];
+
+	pmu_cpuid(0, 0, r);
+	/* "Genu" "ineI" "ntel" in EBX, EDX, ECX */
+	if (r[1] == 0x756E6547u && r[3] == 0x49656E69u && r[2] == 0x6C65746Eu)
+		return BMPROF_VENDOR_INTEL;
+	/* "Auth" "enti" "cAMD", "Hygo" "nGen" "uine" */
+	if ((r[1] == 0x68747541u && r[3] == 0x69746E65u && r[2] == 0x444D4163u) ||
+	    (r[1] == 0x6F677948u && r[3] == 0x6E65476Eu && r[2] == 0x656E6975u))
+		return BMPROF_VENDOR_AMD;
+	return BMPROF_VENDOR_ANY;
+}
+
+#endif
