@@ -17,6 +17,7 @@ include mk/common.mk
 include mk/core.mk
 include mk/host.mk
 include mk/image.mk
+include mk/pmu-tests.mk
 include mk/image-aarch64.mk
 include mk/tests.mk
 include mk/bench.mk

@@ -151,6 +151,8 @@ static int set_period(struct parser *ps, struct mods *m, const char *v, size_t n
 /* ":period=N" and ":freq=HZ" modifiers, [s, s + n) without the first ':'. */
 static int parse_mods(struct parser *ps, const char *s, size_t n, struct mods *m)
 {
+	if (!n)
+		return fail(ps, "empty modifier after ':'");
 	while (n) {
 		size_t k = 0, eq;
 		const char *v;
@@ -658,4 +660,21 @@ const char *events_status_text(char *buf, size_t n, const struct profile_event *
 			 events_reason_text(e->reason));
 	}
 	return buf;
+}
+
+int events_sampling_fell_back(const struct profile *p)
+{
+	const char *asked = profile_meta(p, "events"), *mode = profile_meta(p, "mode");
+
+	if (!p->have_hello || p->hello.source != BMPROF_SOURCE_TIMER)
+		return 0;
+	for (unsigned i = 0; i < p->nevents; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		if (e->status == BMPROF_EVST_FALLBACK ||
+		    (e->source != BMPROF_SOURCE_TIMER && e->period &&
+		     !(e->flags & BMPROF_EVENT_COUNTING)))
+			return 1;
+	}
+	return asked && *asked && !(mode && !strcmp(mode, "count"));
 }

@@ -110,4 +110,9 @@ const char *events_counter_text(char *buf, size_t n, const struct profile_event 
  * on this CPU; sampled by the timer instead". Empty for an ACTIVE event. */
 const char *events_status_text(char *buf, size_t n, const struct profile_event *e);
 
+/* The run asked for events to sample on, but the timer sampled: HELLO says source timer
+ * and an event fell back to it (FALLBACK), or an event meant to sample says PMU, or the
+ * capture's "events" meta key asked for sampling events ("mode" is not "count"). */
+int events_sampling_fell_back(const struct profile *p);
+
 #endif

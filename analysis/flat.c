@@ -2,10 +2,11 @@
 #include <string.h>
 #include "flat.h"
 
-/* One sampled pc with its samples summed over CPUs (and events, when not filtered). */
+/* One sampled (pc, cpu) with its samples (summed over events, when not filtered). */
 struct agg {
 	struct flat_pcinfo in;
 	uint64_t count;
+	uint16_t cpu;
 };
 
 static int cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : a > b; }
@@ -23,9 +24,17 @@ static const char *func_of(const struct flat_pcinfo *in)
 	return in->function ? in->function : in->symbol;
 }
 
-static int cmp_pc(const void *a, const void *b)
+static int cmp_pc_cpu(const void *x, const void *y)
 {
-	return cmp_u64(((const struct agg *)a)->in.pc, ((const struct agg *)b)->in.pc);
+	const struct agg *a = x, *b = y;
+	int c = cmp_u64(a->in.pc, b->in.pc);
+	return c ? c : cmp_u64(a->cpu, b->cpu);
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	return cmp_u64(((const struct flat_cpu_samples *)a)->cpu,
+		       ((const struct flat_cpu_samples *)b)->cpu);
 }
 
 static int cmp_u64p(const void *a, const void *b)
@@ -66,12 +75,14 @@ static const struct flat_pcinfo *find_info(const struct flat_pcinfo *info, size_
 	return lo < n && info[lo].pc == pc ? &info[lo] : NULL;
 }
 
-/* The filtered samples summed per pc, sorted by pc, each with its resolved info. */
+/* The filtered samples summed per (pc, cpu), sorted by pc then cpu, each with the info of
+ * its pc. */
 static long aggregate(const struct profile *p, int event, const struct flat_pcinfo *info,
 		      size_t ninfo, struct agg **out, uint64_t *total)
 {
 	size_t n = 0, m = 0;
 	struct agg *a = p->nsamples ? calloc(p->nsamples, sizeof *a) : NULL;
+	const struct flat_pcinfo *in = NULL;
 
 	*out = a;
 	*total = 0;
@@ -82,19 +93,22 @@ static long aggregate(const struct profile *p, int event, const struct flat_pcin
 		if (event != FLAT_ALL_EVENTS && s->event != event)
 			continue;
 		a[n].in.pc = s->pc;
+		a[n].cpu = s->cpu;
 		a[n].count = s->count;
 		*total += s->count;
 		n++;
 	}
 	if (n)
-		qsort(a, n, sizeof *a, cmp_pc);
+		qsort(a, n, sizeof *a, cmp_pc_cpu);
 	for (size_t i = 0; i < n; i++) {
-		if (m && a[m - 1].in.pc == a[i].in.pc) {
+		if (m && !cmp_pc_cpu(&a[m - 1], &a[i])) {
 			a[m - 1].count += a[i].count;
 			continue;
 		}
 		uint64_t pc = a[i].in.pc, count = a[i].count;
-		const struct flat_pcinfo *in = find_info(info, ninfo, pc);
+		uint16_t cpu = a[i].cpu;
+		if (!m || a[m - 1].in.pc != pc)
+			in = find_info(info, ninfo, pc);
 		memset(&a[m], 0, sizeof a[m]);
 		if (in) {
 			a[m].in = *in;
@@ -102,6 +116,7 @@ static long aggregate(const struct profile *p, int event, const struct flat_pcin
 			a[m].in.pc = pc;
 			a[m].in.addr = pc;
 		}
+		a[m].cpu = cpu;
 		a[m].count = count;
 		m++;
 	}
@@ -116,6 +131,17 @@ static int key_function(const void *x, const void *y)
 	if (c || !a->symbol)
 		return c;
 	return cmp_u64(a->sym_lo, b->sym_lo);
+}
+
+static int key_address(const void *x, const void *y)
+{
+	return cmp_u64(((const struct agg *)x)->in.pc, ((const struct agg *)y)->in.pc);
+}
+
+static int key_cpu(const void *x, const void *y)
+{
+	int c = cmp_u64(((const struct agg *)x)->cpu, ((const struct agg *)y)->cpu);
+	return c ? c : key_function(x, y);
 }
 
 static int key_line(const void *x, const void *y)
@@ -162,6 +188,13 @@ static int row_address(const void *x, const void *y)
 	const struct flat_row *a = x, *b = y;
 	int c = cmp_samples(a, b);
 	return c ? c : cmp_u64(a->addr_lo, b->addr_lo);
+}
+
+static int row_cpu(const void *x, const void *y)
+{
+	const struct flat_row *a = x, *b = y;
+	int c = cmp_u64((uint64_t)a->cpu, (uint64_t)b->cpu);
+	return c ? c : row_function(x, y);
 }
 
 struct line_count {
@@ -221,7 +254,11 @@ static void fill_row(const struct agg *g, size_t n, enum flat_sort sort,
 	memset(row, 0, sizeof *row);
 	for (size_t i = 0; i < n; i++)
 		row->samples += g[i].count;
+	row->cpu = -1;
 	switch (sort) {
+	case FLAT_BY_CPU:
+		row->cpu = g[0].cpu;
+		/* fall through */
 	case FLAT_BY_FUNCTION:
 		row->symbol = row->function = in->symbol;
 		if (in->symbol) {
@@ -250,19 +287,67 @@ static void fill_row(const struct agg *g, size_t n, enum flat_sort sort,
 	}
 }
 
+/* The (cpu, count) of g[0..n) summed per CPU into out, by CPU ascending. Returns the
+ * entries written (at most n). */
+static size_t per_cpu(const struct agg *g, size_t n, struct flat_cpu_samples *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct flat_cpu_samples){ g[i].cpu, g[i].count };
+	qsort(out, n, sizeof *out, cmp_cpu);
+	for (size_t i = 0; i < n; i++) {
+		if (m && out[m - 1].cpu == out[i].cpu)
+			out[m - 1].samples += out[i].samples;
+		else
+			out[m++] = out[i];
+	}
+	return m;
+}
+
+static int (*const keys[])(const void *, const void *) = {
+	[FLAT_BY_FUNCTION] = key_function, [FLAT_BY_LINE] = key_line,
+	[FLAT_BY_ADDRESS] = key_address, [FLAT_BY_CPU] = key_cpu,
+};
+
+static int (*const orders[])(const void *, const void *) = {
+	[FLAT_BY_FUNCTION] = row_function, [FLAT_BY_LINE] = row_line,
+	[FLAT_BY_ADDRESS] = row_address, [FLAT_BY_CPU] = row_cpu,
+};
+
+/* Rows from the aggregates a[0..n), grouped by key. */
+static void group(struct agg *a, size_t n, enum flat_sort sort, struct line_count *tmp,
+		  struct flat_result *res)
+{
+	int (*key)(const void *, const void *) = keys[sort];
+	size_t used = 0;
+
+	qsort(a, n, sizeof *a, key);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		struct flat_row *row = &res->rows[res->nrows++];
+
+		while (j < n && !key(&a[i], &a[j]))
+			j++;
+		fill_row(a + i, j - i, sort, tmp, row);
+		row->per_cpu = res->split + used;
+		row->nper_cpu = per_cpu(a + i, j - i, res->split + used);
+		used += row->nper_cpu;
+		i = j;
+	}
+}
+
 int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *info,
 		 size_t ninfo, enum flat_sort sort, struct flat_result *res)
 {
-	int (*key)(const void *, const void *) = sort == FLAT_BY_FUNCTION ? key_function
-		: sort == FLAT_BY_LINE ? key_line : NULL;
-	int (*order)(const void *, const void *) = sort == FLAT_BY_FUNCTION ? row_function
-		: sort == FLAT_BY_LINE ? row_line : row_address;
 	struct agg *a;
 	struct line_count *tmp = NULL;
-	long n = aggregate(p, event, info, ninfo, &a, &res->total);
+	long n;
 
-	res->rows = NULL;
-	res->nrows = 0;
+	memset(res, 0, sizeof *res);
+	if ((unsigned)sort >= sizeof keys / sizeof keys[0])
+		return -1;
+	n = aggregate(p, event, info, ninfo, &a, &res->total);
 	if (n < 0)
 		return -1;
 	if (n == 0) {
@@ -270,25 +355,25 @@ int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *i
 		return 0;
 	}
 	res->rows = calloc((size_t)n, sizeof *res->rows);
+	res->split = calloc((size_t)n, sizeof *res->split);
+	res->cpus = calloc((size_t)n, sizeof *res->cpus);
 	tmp = calloc((size_t)n, sizeof *tmp);
-	if (!res->rows || !tmp) {
+	if (!res->rows || !res->split || !res->cpus || !tmp) {
 		free(a);
 		free(tmp);
 		flat_free(res);
 		return -1;
 	}
-	if (key)
-		qsort(a, (size_t)n, sizeof *a, key);
-	for (size_t i = 0; i < (size_t)n;) {
-		size_t j = i + 1;
-		while (key && j < (size_t)n && !key(&a[i], &a[j]))
-			j++;
-		fill_row(a + i, j - i, sort, tmp, &res->rows[res->nrows++]);
-		i = j;
+	res->ncpus = per_cpu(a, (size_t)n, res->cpus);
+	group(a, (size_t)n, sort, tmp, res);
+	for (size_t i = 0; i < res->nrows; i++) {
+		struct flat_row *r = &res->rows[i];
+		uint64_t all = r->cpu >= 0 ? flat_cpu_total(res, (unsigned)r->cpu) : 0;
+
+		r->percent = res->total ? 100.0 * (double)r->samples / (double)res->total : 0;
+		r->cpu_percent = all ? 100.0 * (double)r->samples / (double)all : 0;
 	}
-	for (size_t i = 0; i < res->nrows; i++)
-		res->rows[i].percent = res->total ? 100.0 * (double)res->rows[i].samples / (double)res->total : 0;
-	qsort(res->rows, res->nrows, sizeof *res->rows, order);
+	qsort(res->rows, res->nrows, sizeof *res->rows, orders[sort]);
 	free(a);
 	free(tmp);
 	return 0;
@@ -297,7 +382,33 @@ int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *i
 void flat_free(struct flat_result *res)
 {
 	free(res->rows);
-	res->rows = NULL;
-	res->nrows = 0;
-	res->total = 0;
+	free(res->split);
+	free(res->cpus);
+	memset(res, 0, sizeof *res);
+}
+
+uint64_t flat_cpu_total(const struct flat_result *res, unsigned cpu)
+{
+	for (size_t i = 0; i < res->ncpus; i++)
+		if (res->cpus[i].cpu == cpu)
+			return res->cpus[i].samples;
+	return 0;
+}
+
+static int has_samples(const struct profile *p, uint16_t id)
+{
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (p->samples[i].event == id && p->samples[i].count)
+			return 1;
+	return 0;
+}
+
+int flat_default_event(const struct profile *p)
+{
+	if (p->nevents < 2)
+		return FLAT_ALL_EVENTS;
+	for (unsigned i = 0; i < p->nevents; i++)
+		if (has_samples(p, p->events[i].id))
+			return p->events[i].id;
+	return p->events[0].id;
 }

@@ -9,8 +9,14 @@
  *   FLAT_BY_LINE      the innermost source line (file, line) and the function it belongs to
  *                     (inlined code is charged to the line it came from)
  *   FLAT_BY_ADDRESS   the pc itself
+ *   FLAT_BY_CPU       the CPU, then the function as FLAT_BY_FUNCTION: one row per
+ *                     (cpu, function)
  * Rows are sorted by samples, descending; ties by key (name, then address / file, line),
- * with [unknown] last among equals, so the order is the same on every run.
+ * with [unknown] last among equals, so the order is the same on every run. FLAT_BY_CPU
+ * rows are sorted by CPU first, then so.
+ *
+ * Every row also says how its samples split over the CPUs (per_cpu), and the result has
+ * the samples of each CPU (cpus).
  */
 #ifndef BMPROF_FLAT_H
 #define BMPROF_FLAT_H
@@ -31,7 +37,13 @@ struct flat_pcinfo {
 	unsigned line;          /* 0 if unknown */
 };
 
-enum flat_sort { FLAT_BY_FUNCTION, FLAT_BY_LINE, FLAT_BY_ADDRESS };
+enum flat_sort { FLAT_BY_FUNCTION, FLAT_BY_LINE, FLAT_BY_ADDRESS, FLAT_BY_CPU };
+
+/* Samples on one CPU. */
+struct flat_cpu_samples {
+	uint16_t cpu;
+	uint64_t samples;
+};
 
 struct flat_row {
 	uint64_t samples;
@@ -45,13 +57,22 @@ struct flat_row {
 	 * address rows: the address (hi = addr + 1). */
 	uint64_t addr_lo, addr_hi;
 	uint64_t offset;        /* address rows: addr_lo - symbol start */
-	uint64_t line_samples;  /* function rows: samples on the hottest line */
+	uint64_t line_samples;  /* function and cpu rows: samples on the hottest line */
+	int cpu;                /* cpu rows: the CPU; -1 for the other sorts */
+	double cpu_percent;     /* cpu rows: of that CPU's samples */
+	/* The row's samples per CPU: one entry per CPU with samples in the row, by CPU
+	 * ascending; they add up to samples. Points into the flat_result. */
+	const struct flat_cpu_samples *per_cpu;
+	size_t nper_cpu;
 };
 
 struct flat_result {
 	struct flat_row *rows;
 	size_t nrows;
 	uint64_t total;         /* samples counted (all rows together) */
+	struct flat_cpu_samples *cpus;   /* samples per CPU, by CPU ascending (CPUs with any) */
+	size_t ncpus;
+	struct flat_cpu_samples *split;  /* private: the rows' per_cpu entries */
 };
 
 /* Event filter for flat_compute: every event. */
@@ -63,6 +84,13 @@ struct flat_result {
 int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *info,
 		 size_t ninfo, enum flat_sort sort, struct flat_result *res);
 void flat_free(struct flat_result *res);
+/* The samples of cpu in res (0 if it has none). */
+uint64_t flat_cpu_total(const struct flat_result *res, unsigned cpu);
+
+/* The event a report is about when none is named: FLAT_ALL_EVENTS when the profile has at
+ * most one event; else the first event the target described that has samples, or the first
+ * event when none has. */
+int flat_default_event(const struct profile *p);
 
 /* The distinct pcs of a profile's samples, sorted ascending, for the caller to resolve.
  * Returns the count (malloc'd array in *out, NULL when 0), or -1 if out of memory. */

@@ -464,6 +464,9 @@ static int apply_counts(struct profile *p, const uint8_t *b, uint16_t len)
 
 		*(slot ? slot : &p->counts[p->ncounts++]) = c;
 	}
+	p->cpus[cpu].seen = 1;
+	if (cpu >= p->ncpus_seen)
+		p->ncpus_seen = cpu + 1u;
 	return 0;
 }
 

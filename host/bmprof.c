@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "qemu", cmd_qemu, "boot an image in QEMU and profile it" },
+	{ "stat", cmd_stat, "boot an image in QEMU and count hardware events (like perf stat)" },
 	{ "record", cmd_record, "capture a stream from a serial port, file or FIFO" },
 	{ "report", cmd_report, "the flat profile of a recorded run (text or JSON)" },
 	{ "annotate", cmd_annotate, "one function's disassembly and source with its samples" },
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 	      "Typical use:\n"
 	      "  bmprof qemu build/x86_64/demo.elf     run it, write bmprof.data, show the top\n"
 	      "  bmprof report                         the flat profile\n"
+	      "  bmprof stat build/aarch64/demo.elf    count cycles, instructions, branches\n"
 	      "  bmprof annotate FUNCTION              where in FUNCTION the time goes\n", f);
 }
 

@@ -32,7 +32,8 @@ static const char usage[] =
 	"\n"
 	"  -i, --input FILE   profile file (default " PROFILE_DEFAULT_PATH ")\n"
 	"      --elf ELF      the image's ELF (default: the one the profile names)\n"
-	"  -e, --event NAME   annotate this event (default: the first the target sampled)\n"
+	"  -e, --event NAME   annotate this event (default: as bmprof report, the first\n"
+	"                     event with samples)\n"
 	"  -h, --help         this text\n";
 
 struct line_row {
@@ -523,7 +524,7 @@ static int annotate(struct annotate *a, const char *input, const char *elf, cons
 {
 	char err[1024];
 
-	if (resolve_event(a->p, event, &a->event, err, sizeof err) ||
+	if (report_event(a->p, event, &a->event, err, sizeof err) ||
 	    resolve_open(&a->r, a->p, input, elf, err, sizeof err)) {
 		bm_err("%s", err);
 		return 1;

@@ -1,5 +1,6 @@
 /* bmprof qemu: boot an image in QEMU, show its console, record its profile, print a
- * summary and the hottest functions. docs/bmprof-qemu.md is its manual. */
+ * summary and the hottest functions. docs/bmprof-qemu.md is its manual. The runner below
+ * (image_run) is bmprof stat's too. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -7,42 +8,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
-#include "capture.h"
-#include "qemu.h"
+#include "events.h"
 #include "summary.h"
 #include "util.h"
-
-/* Exit statuses besides main's own return value (docs/bmprof.md). */
-#define EXIT_USAGE 2
-#define EXIT_TIMEOUT 124
-#define EXIT_FAILED 125        /* bmprof could not do its job */
-#define EXIT_CRASHED 126       /* the image did not end normally */
-#define EXIT_INTERRUPTED 130
 
 #define DEFAULT_FREQ 1000
 #define DEFAULT_TIMEOUT 600
 #define TOP_FUNCTIONS 10
+/* QEMU's PMU cycle counter (AArch64 virt) counts virtual nanoseconds: 1 GHz. */
+#define QEMU_CYCLES_HZ 1000000000ull
 
 static const char usage[] =
-	"usage: bmprof qemu [--accel auto|kvm|tcg] [--icount] [--freq HZ] [--timeout SEC]\n"
-	"                   [-o FILE] [--qemu PATH] IMAGE [-- QEMU-ARGS...]\n"
+	"usage: bmprof qemu [--accel auto|kvm|tcg] [--icount] [--freq HZ] [--event SPEC]...\n"
+	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH] IMAGE\n"
+	"                   [-- QEMU-ARGS...]\n"
 	"\n"
-	"Boot IMAGE (an ELF built with bmprof) in QEMU and profile it. The image's console\n"
-	"goes to stdout as it arrives; bmprof's own messages, the summary and the hottest\n"
-	"functions go to stderr. The exit status is the image's main() return value.\n"
+	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. The\n"
+	"image's console goes to stdout as it arrives; bmprof's own messages, the summary and\n"
+	"the hottest functions go to stderr. The exit status is the image's main() return value.\n"
 	"\n"
 	"  -a, --accel A      auto (default): KVM when it is hardware-assisted, else TCG;\n"
 	"                     kvm or tcg to choose\n"
 	"      --icount       -icount shift=0: guest time follows instructions executed, so\n"
 	"                     timer samples are deterministic\n"
-	"  -f, --freq HZ      sampling frequency (default 1000)\n"
+	"  -f, --freq HZ      timer sampling frequency (default 1000); with --event, the rate\n"
+	"                     the PMU rotates multiplexed events at, and the timer's rate if\n"
+	"                     the CPU has no PMU\n"
+	"  -e, --event SPEC   sample on hardware events instead of the timer: NAME[:period=N|\n"
+	"                     :freq=HZ], rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, or a group\n"
+	"                     {A,B}; comma-separated, repeatable (docs/events.md)\n"
+	"      --smp N        give QEMU N CPUs (1 to 8); each sends its own samples\n"
 	"  -t, --timeout SEC  stop QEMU after SEC seconds, keeping what arrived (default 600;\n"
 	"                     0: no timeout)\n"
 	"  -o, --output FILE  profile file (default " PROFILE_DEFAULT_PATH "; an existing one is\n"
 	"                     renamed to FILE.old)\n"
-	"      --qemu PATH    the QEMU binary (default: qemu-system-x86_64 from $PATH)\n"
+	"      --qemu PATH    the QEMU binary (default: qemu-system-x86_64 or\n"
+	"                     qemu-system-aarch64 from $PATH, after the ELF's machine)\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -54,10 +58,13 @@ struct qemu_cmd {
 	const char *image, *out, *qemu;
 	enum qemu_accel accel;
 	int icount;
+	unsigned smp;
 	unsigned long freq;
 	unsigned timeout;
 	char **extra;
 	int nextra;
+	struct event_list events;
+	char specs[1024];        /* the --event arguments, space-separated, for the meta */
 };
 
 static int parse_ulong(const char *opt, const char *s, unsigned long max, unsigned long *out)
@@ -73,6 +80,21 @@ static int parse_ulong(const char *opt, const char *s, unsigned long max, unsign
 	return 0;
 }
 
+/* One --event argument: parsed into c->events and remembered for the meta. 0 or -1. */
+static int add_events(struct qemu_cmd *c, const char *spec)
+{
+	const struct events_opts o = { 0, QEMU_CYCLES_HZ };
+	char err[1024];
+	size_t len = strlen(c->specs);
+
+	if (events_parse(&c->events, spec, &o, err, sizeof err)) {
+		bm_err("qemu: %s", err);
+		return -1;
+	}
+	snprintf(c->specs + len, sizeof c->specs - len, "%s%s", len ? " " : "", spec);
+	return 0;
+}
+
 /* -1 when parsed, else the exit status (0 for --help). */
 static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 {
@@ -80,6 +102,8 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "icount", no_argument, NULL, 'I' },
 		{ "freq", required_argument, NULL, 'f' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "smp", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "qemu", required_argument, NULL, 'Q' },
@@ -87,6 +111,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
+	char err[128];
 	int ch, nargs = argc;
 
 	/* Everything after "--" belongs to QEMU. */
@@ -100,7 +125,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 	}
 	optind = 0;
 	opterr = 0;
-	while ((ch = getopt_long(nargs, argv, ":a:f:t:o:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(nargs, argv, ":a:f:e:t:o:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			if (!strcmp(optarg, "auto"))
@@ -120,6 +145,16 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 				return EXIT_USAGE;
 			if (!c->freq) {
 				bm_err("qemu: --freq must be at least 1 Hz");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'e':
+			if (add_events(c, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'S':
+			if (qemu_parse_smp(optarg, &c->smp, err, sizeof err)) {
+				bm_err("qemu: %s", err);
 				return EXIT_USAGE;
 			}
 			break;
@@ -159,6 +194,8 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 	return -1;
 }
 
+/* ---- the runner ---- */
+
 static void print_text(void *ctx, const char *text, size_t len)
 {
 	fwrite(text, 1, len, stdout);
@@ -176,12 +213,14 @@ static void on_serial(void *ctx, const void *buf, size_t n)
 }
 
 /* QEMU binary for this image: 0 with the path, or -1 (reported). */
-static int find_qemu(const struct qemu_cmd *c, const struct qemu_machine *m, char *path, size_t n)
+static int find_qemu(const struct image_run *r, char *path, size_t n)
 {
-	if (c->qemu) {
-		if (qemu_find_binary(c->qemu, path, n) == 0)
+	const struct qemu_machine *m = r->machine;
+
+	if (r->qemu) {
+		if (qemu_find_binary(r->qemu, path, n) == 0)
 			return 0;
-		bm_err("--qemu %s: no such executable", c->qemu);
+		bm_err("--qemu %s: no such executable", r->qemu);
 		return -1;
 	}
 	if (qemu_find_binary(m->binary, path, n) == 0)
@@ -192,169 +231,249 @@ static int find_qemu(const struct qemu_cmd *c, const struct qemu_machine *m, cha
 
 /* The checks before starting QEMU: a readable ELF of a machine bmprof can boot, a QEMU,
  * an accelerator. 0, or -1 (reported). */
-static int prepare(const struct qemu_cmd *c, char *abs_image, const struct qemu_machine **m,
-		   char *qemu_path, size_t qlen, int *accel)
+static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 {
 	char err[PATH_MAX + 128], why[256];
 	struct qemu_facts facts;
 	int machine;
 
-	if (qemu_elf_machine(c->image, &machine, err, sizeof err)) {
+	if (qemu_elf_machine(r->image, &machine, err, sizeof err)) {
 		bm_err("%s", err);
 		return -1;
 	}
-	if (!realpath(c->image, abs_image)) {
-		bm_err("%s: %s", c->image, strerror(errno));
+	if (!realpath(r->image, r->abs_image)) {
+		bm_err("%s: %s", r->image, strerror(errno));
 		return -1;
 	}
-	*m = qemu_machine_for(machine);
-	if (!*m) {
-		bm_err("%s is an ELF for machine %d, which bmprof qemu cannot boot (x86-64 only)",
-		       c->image, machine);
+	r->machine = qemu_machine_for(machine);
+	if (!r->machine) {
+		bm_err("%s is an ELF for machine %d, which bmprof cannot boot (it boots x86-64 and "
+		       "AArch64 images)", r->image, machine);
 		return -1;
 	}
-	if (!(*m)->ready) {
-		bm_err("%s is an %s image: bmprof qemu cannot boot %s images yet", c->image,
-		       (*m)->arch, (*m)->arch);
+	if (!r->machine->ready) {
+		bm_err("%s is an %s image: bmprof cannot boot %s images yet", r->image,
+		       r->machine->arch, r->machine->arch);
 		return -1;
 	}
-	if (find_qemu(c, *m, qemu_path, qlen))
+	if (find_qemu(r, qemu_path, qlen))
 		return -1;
 	qemu_probe(&facts);
-	*accel = qemu_choose_accel(c->accel, &facts, why, sizeof why);
-	if (*accel < 0) {
+	r->accel_used = qemu_choose_accel(r->accel, &facts, r->machine, why, sizeof why);
+	if (r->accel_used < 0) {
 		bm_err("%s", why);
 		return -1;
 	}
-	fprintf(stderr, "bmprof: accel %s (%s)\n", qemu_accel_name(*accel), why);
+	fprintf(stderr, "bmprof: accel %s (%s)\n", qemu_accel_name(r->accel_used), why);
 	return 0;
 }
 
-static int exit_status(const struct profile *p, const struct qemu_result *res)
+/* The config text into a new temporary file: 0 with its path, or -1 (reported). */
+static int write_config(const char *text, char *path, size_t n)
 {
-	if (res->how == QEMU_INTERRUPTED)
+	const char *dir = getenv("TMPDIR");
+	size_t len = strlen(text);
+	int fd;
+
+	snprintf(path, n, "%s/bmprof-config-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		bm_err("cannot create the config file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (write(fd, text, len) != (ssize_t)len) {
+		bm_err("cannot write the config file %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int image_run(struct image_run *r)
+{
+	char qemu_path[PATH_MAX], err[PATH_MAX + 256], cfg[PATH_MAX] = "";
+	char freq[32], timeout[32], smp[16], *line = NULL, **qargv = NULL;
+	struct bm_kv *meta = NULL;
+	int rc = -1;
+
+	r->cap = NULL;
+	if (prepare(r, qemu_path, sizeof qemu_path))
+		return -1;
+	if (r->config && write_config(r->config, cfg, sizeof cfg))
+		return -1;
+	struct qemu_opts o = {
+		.machine = r->machine, .qemu = qemu_path, .image = r->abs_image,
+		.accel = r->accel_used, .icount = r->icount, .smp = r->smp, .freq = r->freq,
+		.config_file = cfg[0] ? cfg : NULL, .extra = r->extra, .nextra = r->nextra,
+	};
+	qargv = qemu_build_argv(&o);
+	line = qargv ? qemu_argv_string(qargv) : NULL;
+	meta = calloc(r->nmeta + 6, sizeof *meta);
+	if (!line || !meta) {
+		bm_err("out of memory");
+		goto out;
+	}
+	snprintf(freq, sizeof freq, "%lu", r->freq);
+	snprintf(timeout, sizeof timeout, "%u", r->timeout);
+	meta[0] = (struct bm_kv){ "qemu", line };
+	meta[1] = (struct bm_kv){ "icount", r->icount ? "1" : "0" };
+	meta[2] = (struct bm_kv){ "freq", freq };
+	meta[3] = (struct bm_kv){ "timeout", timeout };
+	size_t nmeta = 4;
+	snprintf(smp, sizeof smp, "%u", r->smp);
+	if (r->smp)
+		meta[nmeta++] = (struct bm_kv){ "smp", smp };
+	if (r->config)
+		meta[nmeta++] = (struct bm_kv){ "config", r->config };
+	if (r->nmeta)
+		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
+	nmeta += r->nmeta;
+	struct capture_opts co = {
+		.path = r->out, .elf = r->abs_image, .accel = qemu_accel_name(r->accel_used),
+		.command = r->command, .meta = meta, .nmeta = nmeta, .on_text = print_text,
+	};
+	r->cap = capture_open(&co, err, sizeof err);
+	if (!r->cap) {
+		bm_err("%s", err);
+		goto out;
+	}
+	if (qemu_run(qargv, r->timeout, on_serial, r->cap, &r->res, err, sizeof err)) {
+		bm_err("%s", err);
+		goto out;
+	}
+	capture_finish(r->cap);
+	fflush(stdout);
+	rc = 0;
+out:
+	if (rc && r->cap) {
+		capture_free(r->cap);
+		r->cap = NULL;
+	}
+	if (cfg[0])
+		unlink(cfg);
+	free(meta);
+	free(line);
+	qemu_free_argv(qargv);
+	return rc;
+}
+
+void image_run_free(struct image_run *r)
+{
+	if (r->cap)
+		capture_free(r->cap);
+	r->cap = NULL;
+}
+
+int image_exit_status(const struct image_run *r)
+{
+	const struct profile *p = capture_profile(r->cap);
+
+	if (r->res.how == QEMU_INTERRUPTED)
 		return EXIT_INTERRUPTED;
-	if (res->how == QEMU_TIMEOUT)
+	if (r->res.how == QEMU_TIMEOUT)
 		return EXIT_TIMEOUT;
 	if (!p->have_end || p->end.reason != BMPROF_END_EXIT)
 		return EXIT_CRASHED;
 	return p->end.exit_code & 0xff;
 }
 
-static void say_how_it_ended(const struct qemu_cmd *c, const struct profile *p,
-			     const struct qemu_result *res)
+void image_say_how_it_ended(const struct image_run *r)
 {
-	switch (res->how) {
+	const struct profile *p = capture_profile(r->cap);
+	const char *kept = r->out ? "the profile keeps what arrived" : "showing what arrived";
+
+	switch (r->res.how) {
 	case QEMU_TIMEOUT:
-		bm_err("timeout after %u s: stopped QEMU; the profile keeps what arrived "
-		       "(--timeout SEC to wait longer, 0 for no limit)", c->timeout);
+		bm_err("timeout after %u s: stopped QEMU; %s (--timeout SEC to wait longer, 0 for "
+		       "no limit)", r->timeout, kept);
 		break;
 	case QEMU_INTERRUPTED:
-		bm_err("interrupted: stopped QEMU; the profile keeps what arrived");
+		bm_err("interrupted: stopped QEMU; %s", kept);
 		break;
 	case QEMU_KILLED:
-		bm_err("QEMU was killed by signal %d", res->status);
+		bm_err("QEMU was killed by signal %d", r->res.status);
 		break;
 	case QEMU_EXITED:
 		if (!p->have_end)
 			bm_err("QEMU exited (status %d) without the image's END frame: it crashed, "
 			       "reset or stopped without going through the bmprof runtime's exit",
-			       res->status);
+			       r->res.status);
 		break;
 	}
 }
 
+/* ---- bmprof qemu ---- */
+
 /* After QEMU is gone: save, summarize, pick the exit status. */
-static int conclude(const struct qemu_cmd *c, struct capture *cap, const char *abs_image,
-		    const struct qemu_result *res)
+static int conclude(const struct qemu_cmd *c, struct image_run *r)
 {
-	const struct profile *p;
+	const struct profile *p = capture_profile(r->cap);
 	char err[PATH_MAX + 256];
 
-	capture_finish(cap);
-	p = capture_profile(cap);
 	if (!p->have_hello) {
-		if (res->how != QEMU_EXITED)
-			say_how_it_ended(c, p, res);
+		if (r->res.how != QEMU_EXITED)
+			image_say_how_it_ended(r);
 		bm_err("no bmprof stream from %s: it sent no HELLO frame (did it crash at boot? is "
 		       "it built with bmprof?)", c->image);
-		if (!res->bytes && res->how == QEMU_EXITED)
+		if (!r->res.bytes && r->res.how == QEMU_EXITED)
 			bm_err("QEMU exited with status %d and nothing came out of the serial port: "
-			       "if QEMU printed an error above, that is the cause", res->status);
+			       "if QEMU printed an error above, that is the cause", r->res.status);
 		return EXIT_FAILED;
 	}
-	if (capture_save(cap, err, sizeof err)) {
+	if (capture_save(r->cap, err, sizeof err)) {
 		bm_err("%s", err);
 		return EXIT_FAILED;
 	}
-	fflush(stdout);
-	say_how_it_ended(c, p, res);
+	image_say_how_it_ended(r);
 	summary_print(stderr, p, "QEMU serial");
 	fprintf(stderr, "bmprof: wrote %s (%.1f s); hottest functions (bmprof report -i %s for "
-		"more):\n", c->out, res->seconds, c->out);
-	report_top_functions(stderr, p, c->out, abs_image, TOP_FUNCTIONS);
-	return exit_status(p, res);
+		"more):\n", c->out, r->res.seconds, c->out);
+	report_top_functions(stderr, p, c->out, r->abs_image, TOP_FUNCTIONS);
+	return image_exit_status(r);
 }
 
-static int run(const struct qemu_cmd *c, char *command)
+static int run(struct qemu_cmd *c, char *command)
 {
-	char abs_image[PATH_MAX], qemu_path[PATH_MAX], err[PATH_MAX + 256];
-	char freq[32], timeout[32], *line = NULL, **qargv = NULL;
-	const struct qemu_machine *m;
-	struct capture *cap = NULL;
-	struct qemu_result res;
-	int accel, rc = EXIT_FAILED;
+	char config[EVENTS_CONFIG_MAX + 1];
+	struct bm_kv meta[] = { { "events", c->specs }, { "mode", "sample" } };
+	struct image_run r = {
+		.image = c->image, .qemu = c->qemu, .out = c->out, .accel = c->accel,
+		.icount = c->icount, .smp = c->smp, .timeout = c->timeout, .freq = c->freq,
+		.extra = c->extra,
+		.nextra = c->nextra, .command = command, .meta = meta,
+		.nmeta = c->events.n ? 2 : 0,
+	};
+	int rc;
 
-	if (prepare(c, abs_image, &m, qemu_path, sizeof qemu_path, &accel))
+	if (c->events.n) {
+		if (events_config(&c->events, 0, c->freq, config, sizeof config) < 0) {
+			bm_err("qemu: the events do not fit the runtime's %d-byte configuration: "
+			       "ask for fewer, or give them shorter names", EVENTS_CONFIG_MAX);
+			return EXIT_USAGE;
+		}
+		r.config = config;
+	}
+	if (image_run(&r))
 		return EXIT_FAILED;
-	struct qemu_opts o = {
-		.machine = m, .qemu = qemu_path, .image = abs_image, .accel = accel,
-		.icount = c->icount, .freq = c->freq, .extra = c->extra, .nextra = c->nextra,
-	};
-	qargv = qemu_build_argv(&o);
-	line = qargv ? qemu_argv_string(qargv) : NULL;
-	if (!line) {
-		bm_err("out of memory");
-		goto out;
-	}
-	snprintf(freq, sizeof freq, "%lu", c->freq);
-	snprintf(timeout, sizeof timeout, "%u", c->timeout);
-	struct bm_kv meta[] = {
-		{ "qemu", line }, { "icount", c->icount ? "1" : "0" }, { "freq", freq },
-		{ "timeout", timeout },
-	};
-	struct capture_opts co = {
-		.path = c->out, .elf = abs_image, .accel = qemu_accel_name(accel),
-		.command = command, .meta = meta, .nmeta = sizeof meta / sizeof meta[0],
-		.on_text = print_text,
-	};
-	cap = capture_open(&co, err, sizeof err);
-	if (!cap) {
-		bm_err("%s", err);
-		goto out;
-	}
-	if (qemu_run(qargv, c->timeout, on_serial, cap, &res, err, sizeof err)) {
-		bm_err("%s", err);
-		goto out;
-	}
-	rc = conclude(c, cap, abs_image, &res);
-out:
-	if (cap)
-		capture_free(cap);
-	free(line);
-	qemu_free_argv(qargv);
+	rc = conclude(c, &r);
+	image_run_free(&r);
 	return rc;
 }
 
 int cmd_qemu(int argc, char **argv)
 {
-	struct qemu_cmd c = {
-		.out = PROFILE_DEFAULT_PATH, .accel = QEMU_ACCEL_AUTO, .freq = DEFAULT_FREQ,
-		.timeout = DEFAULT_TIMEOUT,
-	};
-	int rc = parse_opts(argc, argv, &c);
+	static struct qemu_cmd c;
+	int rc;
 	char *args, *command;
 
+	memset(&c, 0, sizeof c);
+	c.out = PROFILE_DEFAULT_PATH;
+	c.accel = QEMU_ACCEL_AUTO;
+	c.freq = DEFAULT_FREQ;
+	c.timeout = DEFAULT_TIMEOUT;
+	rc = parse_opts(argc, argv, &c);
 	if (rc >= 0)
 		return rc;
 	args = bm_join_args(argc, argv);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "events.h"
 #include "flat.h"
 #include "json.h"
 #include "profile_io.h"
@@ -20,9 +22,11 @@
 #define REPORT_JSON_VERSION 1
 #define DEFAULT_LIMIT 20
 #define WARN_LEN 600
+#define MAX_CPU_LINES 16         /* per-CPU header lines before "... more" */
+#define MAX_CPU_COLUMNS 4        /* per-CPU sample columns; more CPUs: a "cpus" list */
 
 static const char usage[] =
-	"usage: bmprof report [-i FILE] [--elf ELF] [--sort function|line|address]\n"
+	"usage: bmprof report [-i FILE] [--elf ELF] [--sort function|line|address|cpu]\n"
 	"                     [--format text|json] [--event NAME] [--min-percent P]\n"
 	"                     [--limit N | --all]\n"
 	"\n"
@@ -33,11 +37,14 @@ static const char usage[] =
 	"                       file of that name beside the profile); its build-id must match\n"
 	"  -s, --sort KEY       function (default): one row per function, with its hottest\n"
 	"                       source line; line: one row per source line; address: one row\n"
-	"                       per sampled address\n"
+	"                       per sampled address; cpu: one row per CPU and function,\n"
+	"                       grouped by CPU\n"
 	"  -F, --format FMT     text (default) or json (docs/report-json.md)\n"
-	"  -e, --event NAME     report this event (default: the first the target sampled)\n"
+	"  -e, --event NAME     report this event, by name or id (default: the first event\n"
+	"                       with samples)\n"
 	"      --min-percent P  leave out rows below P percent\n"
-	"  -n, --limit N        print at most N rows (default: 20 for text, all for JSON)\n"
+	"  -n, --limit N        print at most N rows (default: 20 for text, all for JSON);\n"
+	"                       with --sort cpu, N per CPU\n"
 	"  -a, --all            print every row\n"
 	"  -h, --help           this text\n";
 
@@ -72,7 +79,8 @@ static const char *source_name(uint8_t src)
 
 static const char *sort_name(enum flat_sort s)
 {
-	return s == FLAT_BY_LINE ? "line" : s == FLAT_BY_ADDRESS ? "address" : "function";
+	return s == FLAT_BY_LINE ? "line" : s == FLAT_BY_ADDRESS ? "address"
+		: s == FLAT_BY_CPU ? "cpu" : "function";
 }
 
 static const char *end_reason(uint8_t reason)
@@ -95,6 +103,7 @@ static double event_hz(const struct profile *p, const struct profile_event *e)
 
 struct totals {
 	uint64_t taken, delivered, lost_full, lost_transport, received, in_transit;
+	uint64_t received_untold;    /* received from CPUs without TOTALS */
 	unsigned with_totals, seen;
 };
 
@@ -107,8 +116,10 @@ static void sum_cpus(const struct profile *p, struct totals *t)
 			continue;
 		t->seen++;
 		t->received += c->received;
-		if (!c->have_totals)
+		if (!c->have_totals) {
+			t->received_untold += c->received;
 			continue;
+		}
 		t->with_totals++;
 		t->taken += c->totals[BMPROF_TOTAL_TAKEN];
 		t->delivered += c->totals[BMPROF_TOTAL_DELIVERED];
@@ -146,34 +157,99 @@ static unsigned warnings(const struct report *rp, char out[][WARN_LEN], unsigned
 	if (p->hello_mismatch)
 		WARN("%" PRIu64 " later HELLO frames named another image: the first one is used",
 		     p->hello_mismatch);
-	for (unsigned i = 0; i < p->ncpus_seen; i++) {
-		const struct profile_cpu *c = &p->cpus[i];
-		uint64_t lost = c->totals[BMPROF_TOTAL_LOST_FULL] + c->totals[BMPROF_TOTAL_LOST_TRANSPORT];
-		uint64_t transit = profile_cpu_lost_in_transit(c);
-		if (!c->seen)
-			continue;
-		if (!c->have_totals && p->have_end)
-			WARN("cpu %u sent no TOTALS frame: its losses are unknown", i);
-		if (c->have_totals && lost)
-			WARN("cpu %u lost %" PRIu64 " samples on the target (%" PRIu64 " buffers full, %"
-			     PRIu64 " transport)", i, lost, c->totals[BMPROF_TOTAL_LOST_FULL],
-			     c->totals[BMPROF_TOTAL_LOST_TRANSPORT]);
-		if (transit)
-			WARN("cpu %u: %" PRIu64 " delivered samples did not arrive", i, transit);
-		if (c->seq_gaps)
-			WARN("cpu %u: %" PRIu64 " SAMPLES frames missing by sequence number", i, c->seq_gaps);
-	}
+	for (unsigned i = 0, end = summary_cpu_end(p); i < end && n < max; i++)
+		n += summary_cpu_warnings(p, i, out[n], sizeof out[0], max - n);
 	return n;
 #undef WARN
+}
+
+/* Samples of one event. */
+static uint64_t event_samples(const struct profile *p, uint16_t id)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (p->samples[i].event == id)
+			n += p->samples[i].count;
+	return n;
+}
+
+/* One "# event" line: where the event was counted and how, or why it was not. */
+static void print_event(FILE *f, const struct report *rp, const struct profile_event *e)
+{
+	const struct profile *p = rp->p;
+	double hz = event_hz(p, e);
+	char buf[200];
+	struct profile_count_sum s;
+	int counted = !profile_event_count(p, e->id, -1, &s);
+
+	fprintf(f, "# event %-3u %s: ", e->id, e->name[0] ? e->name : "?");
+	if (e->status != BMPROF_EVST_ACTIVE) {
+		fprintf(f, "%s", events_status_text(buf, sizeof buf, e));
+		if (e->status == BMPROF_EVST_FALLBACK && e->period)
+			fprintf(f, ", period %" PRIu64 " ticks", e->period);
+		if (hz > 0)
+			fprintf(f, " (%.6g Hz)", hz);
+	} else {
+		if (e->have_status && e->counter_kind != BMPROF_CTR_TIMER)
+			fprintf(f, "%s, ", events_counter_text(buf, sizeof buf, e, p->hello.arch));
+		if ((e->flags & BMPROF_EVENT_COUNTING) || !e->period)
+			fprintf(f, "counted, not sampled");
+		else
+			fprintf(f, "period %" PRIu64 " %s", e->period,
+				e->source == BMPROF_SOURCE_TIMER ? "ticks" : "events");
+		if (hz > 0)
+			fprintf(f, " (%.6g Hz)", hz);
+		if (e->jitter && e->period)
+			fprintf(f, ", randomized in [%" PRIu64 ", %" PRIu64 "]",
+				e->jitter < e->period ? e->period - e->jitter : 0, e->period);
+		if (e->reason != BMPROF_EVR_NONE)
+			fprintf(f, " (%s)", events_reason_text(e->reason));
+	}
+	if (e->ngroups > 1 && e->group != 0xff)
+		fprintf(f, ", group %u of %u", e->group + 1u, e->ngroups);
+	if (counted) {
+		fprintf(f, ", count %" PRIu64, s.value);
+		if (s.running < s.enabled)
+			fprintf(f, ", on the PMU %.1f%% of the time: multiplexed, samples scaled "
+				"x%.3g (count scaled to %.0f)", s.enabled ? 100.0 * (double)s.running /
+				(double)s.enabled : 0.0, profile_event_scale(p, e->id),
+				profile_count_scaled(&s));
+	}
+	fprintf(f, "%s\n", rp->event == e->id ? "  <- reported" : "");
+}
+
+/* One line per CPU when there is more than one: what became of its samples. */
+static void print_cpu_lines(FILE *f, const struct profile *p)
+{
+	unsigned named = summary_cpu_end(p), listed = 0, shown = 0;
+	char fate[400];
+
+	for (unsigned i = 0; i < named; i++)
+		listed += (unsigned)summary_cpu_listed(p, i);
+	if (listed < 2)
+		return;
+	for (unsigned i = 0; i < named; i++) {
+		if (!summary_cpu_listed(p, i))
+			continue;
+		if (shown++ == MAX_CPU_LINES) {
+			fprintf(f, "#           ... %u more CPUs (--format json has them all)\n",
+				listed - MAX_CPU_LINES);
+			break;
+		}
+		summary_cpu_fate(fate, sizeof fate, p, i);
+		fprintf(f, "#   cpu %-3u %s\n", i, fate);
+	}
 }
 
 static void print_header(FILE *f, const struct report *rp)
 {
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
-	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[24][WARN_LEN];
+	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN];
 	struct totals t;
 	const char *accel = profile_meta(p, "accel"), *icount = profile_meta(p, "icount");
+	const char *smp = profile_meta(p, "smp");
 
 	fprintf(f, "# profile   %s\n", rp->input);
 	fprintf(f, "# image     %s", rp->r.elf);
@@ -186,55 +262,35 @@ static void print_header(FILE *f, const struct report *rp)
 			", %u CPU%s, timebase %.6g MHz\n", arch_name(h->arch),
 			h->vendor[0] ? h->vendor : "unknown vendor", h->family, h->model, h->stepping,
 			h->ncpus, h->ncpus == 1 ? "" : "s", (double)h->timebase_hz / 1e6);
-		fprintf(f, "# source    %s\n", source_name(h->source));
+		fprintf(f, "# source    %s%s\n", source_name(h->source), events_sampling_fell_back(p) ?
+			" (events were requested, but none samples on the PMU: sampling fell back "
+			"to the timer)" : "");
 	}
-	for (unsigned i = 0; i < p->nevents; i++) {
-		const struct profile_event *e = &p->events[i];
-		double hz = event_hz(p, e);
-		fprintf(f, "# event %-3u %s: period %" PRIu64 " %s", e->id, e->name[0] ? e->name : "?",
-			e->period, e->source == BMPROF_SOURCE_TIMER ? "ticks" : "events");
-		if (hz > 0)
-			fprintf(f, " (%.6g Hz)", hz);
-		if (e->jitter)
-			fprintf(f, ", randomized in [%" PRIu64 ", %" PRIu64 "]", e->period - e->jitter,
-				e->period);
-		fprintf(f, "%s\n", rp->event == e->id ? "  <- reported" : "");
-	}
+	for (unsigned i = 0; i < p->nevents; i++)
+		print_event(f, rp, &p->events[i]);
 	sum_cpus(p, &t);
-	if (t.with_totals)
+	if (t.with_totals && t.with_totals < t.seen)
+		fprintf(f, "# samples   taken %" PRIu64 ", delivered %" PRIu64 ", lost %" PRIu64
+			"; received %" PRIu64 " of %" PRIu64 " delivered; and %" PRIu64 " from %u "
+			"CPU%s without TOTALS\n", t.taken, t.delivered, t.lost_full + t.lost_transport,
+			t.received - t.received_untold, t.delivered, t.received_untold,
+			t.seen - t.with_totals, t.seen - t.with_totals == 1 ? "" : "s");
+	else if (t.with_totals)
 		fprintf(f, "# samples   taken %" PRIu64 ", delivered %" PRIu64 ", lost %" PRIu64
 			"; received %" PRIu64 " of %" PRIu64 " delivered\n", t.taken, t.delivered,
 			t.lost_full + t.lost_transport, t.received, t.delivered);
 	else
 		fprintf(f, "# samples   received %" PRIu64 " (no TOTALS: taken and lost unknown)\n",
 			t.received);
-	if (t.seen > 1) {
-		unsigned shown = 0;
-		for (unsigned i = 0; i < p->ncpus_seen; i++) {
-			const struct profile_cpu *c = &p->cpus[i];
-			if (!c->seen)
-				continue;
-			if (shown++ == 4) {
-				fprintf(f, "#           ... %u more CPUs (--format json has them all)\n",
-					t.seen - 4);
-				break;
-			}
-			if (c->have_totals)
-				fprintf(f, "#           cpu %u: taken %" PRIu64 ", delivered %" PRIu64
-					", lost %" PRIu64 ", received %" PRIu64 "\n", i,
-					c->totals[BMPROF_TOTAL_TAKEN], c->totals[BMPROF_TOTAL_DELIVERED],
-					c->totals[BMPROF_TOTAL_LOST_FULL] + c->totals[BMPROF_TOTAL_LOST_TRANSPORT],
-					c->received);
-			else
-				fprintf(f, "#           cpu %u: received %" PRIu64 "\n", i, c->received);
-		}
-	}
+	print_cpu_lines(f, p);
 	summary_end(end, sizeof end, p);
 	fprintf(f, "# run       ");
 	if (accel)
 		fprintf(f, "accel %s, ", accel);
 	if (icount)
 		fprintf(f, "icount %s, ", strcmp(icount, "0") ? "on" : "off");
+	if (smp)
+		fprintf(f, "smp %s, ", smp);
 	fprintf(f, "%s\n", end);
 	unsigned nw = warnings(rp, warn, sizeof warn / sizeof warn[0]);
 	for (unsigned i = 0; i < nw; i++)
@@ -286,63 +342,194 @@ static const char *row_detail(char *buf, size_t n, const struct flat_row *r, enu
 	return where(buf, n, r);
 }
 
-static int shown(const struct flat_row *r, size_t nshown, long limit, double min_percent)
+/* Which rows are printed: those at min_percent or above (of their CPU, for cpu rows), at
+ * most limit of them (-1: all; per CPU, for cpu rows). Rows are offered in order. */
+struct picker {
+	long limit;
+	double min_percent;
+	size_t n;
+	int cpu;
+};
+
+static double share(const struct flat_row *r)
 {
-	return r->percent >= min_percent && (limit < 0 || nshown < (size_t)limit);
+	return r->cpu >= 0 ? r->cpu_percent : r->percent;
 }
 
-static void print_rows(FILE *f, const struct flat_result *res, enum flat_sort sort, long limit,
-		       double min_percent)
+static int pick(struct picker *k, const struct flat_row *r)
+{
+	if (r->cpu != k->cpu) {
+		k->cpu = r->cpu;
+		k->n = 0;
+	}
+	if (share(r) < k->min_percent || (k->limit >= 0 && k->n >= (size_t)k->limit))
+		return 0;
+	k->n++;
+	return 1;
+}
+
+/* The samples of row r on cpu. */
+static uint64_t row_on_cpu(const struct flat_row *r, unsigned cpu)
+{
+	for (size_t i = 0; i < r->nper_cpu; i++)
+		if (r->per_cpu[i].cpu == cpu)
+			return r->per_cpu[i].samples;
+	return 0;
+}
+
+/* "0:812 1:790": the row's samples per CPU, CPUs without any left out. */
+static const char *cpu_list(char *buf, size_t n, const struct flat_row *r)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < r->nper_cpu && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%u:%" PRIu64, i ? " " : "",
+					r->per_cpu[i].cpu, r->per_cpu[i].samples);
+	return buf;
+}
+
+/* How the per-CPU split is shown: a column per CPU, a list at the end, or neither. */
+enum split_view { SPLIT_NONE, SPLIT_COLUMNS, SPLIT_LIST };
+
+static enum split_view split_view(const struct flat_result *res, enum flat_sort sort)
+{
+	if (sort == FLAT_BY_CPU || res->ncpus < 2)
+		return SPLIT_NONE;
+	return res->ncpus <= MAX_CPU_COLUMNS ? SPLIT_COLUMNS : SPLIT_LIST;
+}
+
+/* One table: the column heads, rows[0..nrows) as picked, and how many were left out. */
+static void print_table(FILE *f, const struct flat_result *res, const struct flat_row *rows,
+			size_t nrows, enum flat_sort sort, long limit, double min_percent)
 {
 	static const char *const heads[][2] = {
 		[FLAT_BY_FUNCTION] = { "function", "hottest line" },
 		[FLAT_BY_LINE] = { "line", "function" },
 		[FLAT_BY_ADDRESS] = { "function+offset", "line" },
+		[FLAT_BY_CPU] = { "function", "hottest line" },
 	};
-	char name[PATH_MAX + 32], detail[PATH_MAX + 32];
-	size_t n = 0, below = 0, more = 0;
-	int w = 16;
+	char name[PATH_MAX + 32], detail[PATH_MAX + 32], list[16 * PROFILE_MAX_CPUS];
+	enum split_view split = split_view(res, sort);
+	struct picker k = { limit, min_percent, 0, -1 };
+	size_t below = 0, more = 0;
+	int w = 16, dw = 12;
 
-	for (size_t i = 0; i < res->nrows; i++) {
-		const struct flat_row *r = &res->rows[i];
-		if (r->percent < min_percent) {
+	for (size_t i = 0; i < nrows; i++) {
+		const struct flat_row *r = &rows[i];
+		if (share(r) < min_percent) {
 			below++;
-		} else if (!shown(r, n, limit, min_percent)) {
+		} else if (!pick(&k, r)) {
 			more++;
 		} else {
 			int len = (int)strlen(row_name(name, sizeof name, r, sort));
+			int dlen = (int)strlen(row_detail(detail, sizeof detail, r, sort));
 			w = len > w ? len : w;
-			n++;
+			dw = dlen > dw ? dlen : dw;
 		}
 	}
 	w = w > 48 ? 48 : w;
-	fprintf(f, "%9s %8s  ", "samples", "percent");
+	dw = dw > 48 ? 48 : dw;
+	fprintf(f, "%9s %8s", "samples", sort == FLAT_BY_CPU ? "of cpu" : "percent");
+	if (sort == FLAT_BY_CPU)
+		fprintf(f, " %8s", "of all");
+	fputs("  ", f);
+	for (size_t c = 0; split == SPLIT_COLUMNS && c < res->ncpus; c++) {
+		snprintf(list, sizeof list, "cpu%u", res->cpus[c].cpu);
+		fprintf(f, "%9s  ", list);
+	}
 	if (sort == FLAT_BY_ADDRESS)
 		fprintf(f, "%-18s  ", "address");
-	fprintf(f, "%-*s  %s\n", w, heads[sort][0], heads[sort][1]);
-	n = 0;
-	for (size_t i = 0; i < res->nrows; i++) {
-		const struct flat_row *r = &res->rows[i];
-		if (!shown(r, n, limit, min_percent))
+	if (split == SPLIT_LIST)
+		fprintf(f, "%-*s  %-*s  cpus (cpu:samples)\n", w, heads[sort][0], dw, heads[sort][1]);
+	else
+		fprintf(f, "%-*s  %s\n", w, heads[sort][0], heads[sort][1]);
+	k = (struct picker){ limit, min_percent, 0, -1 };
+	for (size_t i = 0; i < nrows; i++) {
+		const struct flat_row *r = &rows[i];
+		if (!pick(&k, r))
 			continue;
-		n++;
-		fprintf(f, "%9" PRIu64 " %7.2f%%  ", r->samples, r->percent);
+		fprintf(f, "%9" PRIu64 " %7.2f%%", r->samples, share(r));
+		if (sort == FLAT_BY_CPU)
+			fprintf(f, " %7.2f%%", r->percent);
+		fputs("  ", f);
+		for (size_t c = 0; split == SPLIT_COLUMNS && c < res->ncpus; c++)
+			fprintf(f, "%9" PRIu64 "  ", row_on_cpu(r, res->cpus[c].cpu));
 		if (sort == FLAT_BY_ADDRESS)
 			fprintf(f, "0x%-16" PRIx64 "  ", r->addr_lo);
-		fprintf(f, "%-*s  %s\n", w, row_name(name, sizeof name, r, sort),
-			row_detail(detail, sizeof detail, r, sort));
+		fprintf(f, "%-*s  ", w, row_name(name, sizeof name, r, sort));
+		if (split == SPLIT_LIST)
+			fprintf(f, "%-*s  %s\n", dw, row_detail(detail, sizeof detail, r, sort),
+				cpu_list(list, sizeof list, r));
+		else
+			fprintf(f, "%s\n", row_detail(detail, sizeof detail, r, sort));
 	}
-	if (!res->nrows)
+	if (!nrows)
 		fprintf(f, "# no samples\n");
 	if (more)
-		fprintf(f, "# %zu more rows (--all or --limit N shows them)\n", more);
+		fprintf(f, "# %zu more rows (--all or --limit N shows them%s)\n", more,
+			sort == FLAT_BY_CPU ? "; the limit is per CPU" : "");
 	if (below)
-		fprintf(f, "# %zu rows below %.4g%% left out (--min-percent)\n", below, min_percent);
+		fprintf(f, "# %zu rows below %.4g%% %sleft out (--min-percent)\n", below, min_percent,
+			sort == FLAT_BY_CPU ? "of their CPU " : "");
+}
+
+/* With --sort cpu: CPUs that have samples of the event or that the header accounts for. */
+static int cpu_group_shown(const struct profile *p, const struct flat_result *res, unsigned i)
+{
+	return flat_cpu_total(res, i) || (i < PROFILE_MAX_CPUS && summary_cpu_listed(p, i));
+}
+
+/* --sort cpu: a header line per CPU (its samples, and what became of the ones it took),
+ * then its table. */
+static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat_result *res,
+			     long limit, double min_percent)
+{
+	unsigned end = summary_cpu_end(p), groups = 0;
+	size_t at = 0;
+	char fate[400];
+
+	if (res->ncpus && res->cpus[res->ncpus - 1].cpu >= end)
+		end = res->cpus[res->ncpus - 1].cpu + 1u;
+	for (unsigned i = 0; i < end; i++) {
+		uint64_t n = flat_cpu_total(res, i);
+		size_t from;
+
+		while (at < res->nrows && res->rows[at].cpu < (int)i)
+			at++;
+		if (!cpu_group_shown(p, res, i))
+			continue;
+		groups++;
+		for (from = at; at < res->nrows && res->rows[at].cpu == (int)i; at++)
+			;
+		if (i < PROFILE_MAX_CPUS)
+			summary_cpu_fate(fate, sizeof fate, p, i);
+		else
+			fate[0] = 0;
+		fprintf(f, "#\n# cpu %u: %" PRIu64 " samples (%.2f%% of all)%s%s\n", i, n,
+			res->total ? 100.0 * (double)n / (double)res->total : 0.0,
+			fate[0] ? "; " : "", fate);
+		print_table(f, res, res->rows + from, at - from, FLAT_BY_CPU, limit, min_percent);
+	}
+	if (!groups)
+		fprintf(f, "# no samples\n");
+}
+
+static void print_rows(FILE *f, const struct profile *p, const struct flat_result *res,
+		       enum flat_sort sort, long limit, double min_percent)
+{
+	if (sort == FLAT_BY_CPU)
+		print_cpu_groups(f, p, res, limit, min_percent);
+	else
+		print_table(f, res, res->rows, res->nrows, sort, limit, min_percent);
 }
 
 static void json_event(struct json *j, const struct profile *p, const struct profile_event *e)
 {
-	double hz = event_hz(p, e);
+	double hz = event_hz(p, e), scale = profile_event_scale(p, e->id);
+	uint64_t samples = event_samples(p, e->id);
+	struct profile_count_sum s;
+	int counted = !profile_event_count(p, e->id, -1, &s);
 
 	json_begin_object(j);
 	json_kv_u64(j, "id", e->id);
@@ -352,13 +539,36 @@ static void json_event(struct json *j, const struct profile *p, const struct pro
 	json_kv_u64(j, "period", e->period);
 	json_kv_u64(j, "jitter", e->jitter);
 	json_kv_bool(j, "randomized", e->flags & BMPROF_EVENT_RANDOMIZED);
+	json_kv_bool(j, "counting", e->flags & BMPROF_EVENT_COUNTING);
 	if (hz > 0)
 		json_kv_double(j, "period_hz", hz);
+	json_kv_string(j, "status", events_status_name(e->status));
+	json_kv_string(j, "reason", events_reason_name(e->reason));
+	json_kv_string(j, "counter_kind", events_counter_kind_name(e->counter_kind));
+	json_key(j, "counter");
+	e->counter != 0xff ? json_u64(j, e->counter) : json_null(j);
+	json_key(j, "group");
+	e->group != 0xff ? json_u64(j, e->group) : json_null(j);
+	json_kv_u64(j, "ngroups", e->ngroups);
+	json_key(j, "count");
+	counted ? json_u64(j, s.value) : json_null(j);
+	json_key(j, "enabled");
+	counted ? json_u64(j, s.enabled) : json_null(j);
+	json_key(j, "running");
+	counted ? json_u64(j, s.running) : json_null(j);
+	json_key(j, "scaled");
+	counted ? json_double(j, profile_count_scaled(&s)) : json_null(j);
+	json_kv_bool(j, "multiplexed", counted && s.running < s.enabled);
+	json_kv_u64(j, "samples", samples);
+	json_kv_double(j, "scale", scale);
+	json_kv_double(j, "samples_scaled", (double)samples * scale);
 	json_end_object(j);
 }
 
-static void json_cpus(struct json *j, const struct profile *p)
+static void json_cpus(struct json *j, const struct report *rp)
 {
+	const struct profile *p = rp->p;
+
 	json_key(j, "cpus");
 	json_begin_array(j);
 	for (unsigned i = 0; i < p->ncpus_seen; i++) {
@@ -380,6 +590,7 @@ static void json_cpus(struct json *j, const struct profile *p)
 		json_kv_u64(j, "frames_received", c->frames);
 		json_kv_u64(j, "lost_in_transit", profile_cpu_lost_in_transit(c));
 		json_kv_u64(j, "seq_gaps", c->seq_gaps);
+		json_kv_u64(j, "samples", flat_cpu_total(&rp->flat, i));
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -389,7 +600,7 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 {
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
-	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[24][WARN_LEN];
+	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN];
 	struct totals t;
 
 	json_key(j, "meta");
@@ -411,6 +622,7 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	}
 	json_kv_u64(j, "ncpus", p->have_hello ? h->ncpus : 0);
 	json_kv_string(j, "source", p->have_hello ? source_name(h->source) : NULL);
+	json_kv_bool(j, "fell_back_to_timer", events_sampling_fell_back(p));
 	json_key(j, "events");
 	json_begin_array(j);
 	for (unsigned i = 0; i < p->nevents; i++)
@@ -441,7 +653,7 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_kv_u64(j, "reported", rp->flat.total);
 	json_kv_bool(j, "have_totals", t.with_totals > 0 && t.with_totals == t.seen);
 	json_end_object(j);
-	json_cpus(j, p);
+	json_cpus(j, rp);
 
 	json_key(j, "stream");
 	json_begin_object(j);
@@ -510,6 +722,10 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 	json_kv_hex(j, "addr_lo", r->addr_lo);
 	json_kv_hex(j, "addr_hi", r->addr_hi);
 	switch (sort) {
+	case FLAT_BY_CPU:
+		json_kv_u64(j, "cpu", (uint64_t)r->cpu);
+		json_kv_double(j, "cpu_percent", r->cpu_percent);
+		/* fall through */
 	case FLAT_BY_FUNCTION:
 		json_kv_u64(j, "line_samples", r->line_samples);
 		break;
@@ -527,26 +743,34 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 		break;
 	}
 	json_kv_bool(j, "unknown", is_unknown(r, sort));
+	if (sort != FLAT_BY_CPU) {
+		json_key(j, "per_cpu");
+		json_begin_array(j);
+		for (size_t i = 0; i < r->nper_cpu; i++) {
+			json_begin_object(j);
+			json_kv_u64(j, "cpu", r->per_cpu[i].cpu);
+			json_kv_u64(j, "samples", r->per_cpu[i].samples);
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
 	json_end_object(j);
 }
 
 static int print_json(FILE *f, const struct report *rp, enum flat_sort sort, long limit,
 		      double min_percent)
 {
+	struct picker k = { limit, min_percent, 0, -1 };
 	struct json j;
-	size_t n = 0;
 
 	json_init(&j, f, 1);
 	json_begin_object(&j);
 	json_meta(&j, rp, sort);
 	json_key(&j, "rows");
 	json_begin_array(&j);
-	for (size_t i = 0; i < rp->flat.nrows; i++) {
-		if (!shown(&rp->flat.rows[i], n, limit, min_percent))
-			continue;
-		n++;
-		json_row(&j, &rp->flat.rows[i], sort);
-	}
+	for (size_t i = 0; i < rp->flat.nrows; i++)
+		if (pick(&k, &rp->flat.rows[i]))
+			json_row(&j, &rp->flat.rows[i], sort);
 	json_end_array(&j);
 	json_end_object(&j);
 	if (json_finish(&j)) {
@@ -556,12 +780,35 @@ static int print_json(FILE *f, const struct report *rp, enum flat_sort sort, lon
 	return 0;
 }
 
+/* A name the profile does not have, but an alias of one it has ("branch-instructions" for
+ * "branches"), as that name. */
+static const char *canonical_event(const struct profile *p, const char *name)
+{
+	const struct event_def *d = name ? events_lookup(name) : NULL;
+
+	if (!d)
+		return name;
+	for (unsigned i = 0; i < p->nevents; i++)
+		if (!strcasecmp(p->events[i].name, name))
+			return name;
+	return d->name;
+}
+
+int report_event(const struct profile *p, const char *name, int *event, char *err, size_t n)
+{
+	if (!name) {
+		*event = flat_default_event(p);
+		return 0;
+	}
+	return resolve_event(p, canonical_event(p, name), event, err, n);
+}
+
 /* Resolve and compute: 0, or -1 with the reason printed. */
 static int build(struct report *rp, const char *elf, const char *event, enum flat_sort *sort)
 {
 	char err[1024];
 
-	if (resolve_event(rp->p, event, &rp->event, err, sizeof err) ||
+	if (report_event(rp->p, event, &rp->event, err, sizeof err) ||
 	    resolve_open(&rp->r, rp->p, rp->input, elf, err, sizeof err)) {
 		bm_err("%s", err);
 		return -1;
@@ -571,7 +818,7 @@ static int build(struct report *rp, const char *elf, const char *event, enum fla
 		return -1;
 	}
 	/* With no symbols, a function or line table would be one [unknown] row. */
-	if (rp->r.no_symbols)
+	if (rp->r.no_symbols && *sort != FLAT_BY_CPU)
 		*sort = FLAT_BY_ADDRESS;
 	if (flat_compute(rp->p, rp->event, rp->r.info, rp->r.ninfo, *sort, &rp->flat)) {
 		bm_err("out of memory");
@@ -596,7 +843,7 @@ int report_top_functions(FILE *f, const struct profile *p, const char *profile_p
 	if (!build(&rp, elf, NULL, &sort)) {
 		for (unsigned i = 0; i < rp.r.nnotes; i++)
 			fprintf(f, "# note      %s\n", rp.r.notes[i]);
-		print_rows(f, &rp.flat, sort, limit, 0);
+		print_rows(f, p, &rp.flat, sort, limit, 0);
 		rc = 0;
 	}
 	report_free(&rp);
@@ -611,6 +858,8 @@ static int parse_sort(const char *s, enum flat_sort *out)
 		*out = FLAT_BY_LINE;
 	else if (!strcmp(s, "address") || !strcmp(s, "addr"))
 		*out = FLAT_BY_ADDRESS;
+	else if (!strcmp(s, "cpu"))
+		*out = FLAT_BY_CPU;
 	else
 		return -1;
 	return 0;
@@ -642,7 +891,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		case 'e': o->event = optarg; break;
 		case 's':
 			if (parse_sort(optarg, &o->sort)) {
-				bm_err("report: --sort takes function, line or address, not '%s'", optarg);
+				bm_err("report: --sort takes function, line, address or cpu, not '%s'",
+				       optarg);
 				return 2;
 			}
 			break;
@@ -719,10 +969,14 @@ int cmd_report(int argc, char **argv)
 	fprintf(stdout, "#\n# %" PRIu64 " samples", rp.flat.total);
 	if (rp.event != FLAT_ALL_EVENTS) {
 		const struct profile_event *e = profile_event(&prof, (uint16_t)rp.event);
+		double scale = profile_event_scale(&prof, (uint16_t)rp.event);
 		fprintf(stdout, " of event %s", e && e->name[0] ? e->name : "?");
+		if (scale > 1)
+			fprintf(stdout, " (multiplexed: scaled x%.3g to %.0f; percentages are "
+				"unchanged)", scale, (double)rp.flat.total * scale);
 	}
 	fprintf(stdout, ", by %s\n", sort_name(o.sort));
-	print_rows(stdout, &rp.flat, o.sort, o.limit, o.min_percent);
+	print_rows(stdout, &prof, &rp.flat, o.sort, o.limit, o.min_percent);
 	rc = fflush(stdout) || ferror(stdout) ? 1 : 0;
 out:
 	report_free(&rp);

@@ -3,10 +3,14 @@
 #ifndef BMPROF_BUILTIN_H
 #define BMPROF_BUILTIN_H
 
+#include <limits.h>
 #include <stdio.h>
+#include "capture.h"
+#include "qemu.h"
 
 int cmd_record(int argc, char **argv);
 int cmd_qemu(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
@@ -15,5 +19,60 @@ int cmd_annotate(int argc, char **argv);
 struct profile;
 int report_top_functions(FILE *f, const struct profile *p, const char *profile_path,
 			 const char *elf, long limit);
+/* The event bmprof report and bmprof annotate are about: name (an event's name, an alias
+ * of one, or its id) or, when NULL, flat_default_event's choice. 0 with *event set (an id
+ * or FLAT_ALL_EVENTS), or -1 with the reason in err. */
+int report_event(const struct profile *p, const char *name, int *event, char *err, size_t n);
+
+/* Exit statuses of bmprof qemu and bmprof stat besides main's own return value
+ * (docs/bmprof.md). */
+#define EXIT_USAGE 2
+#define EXIT_TIMEOUT 124
+#define EXIT_FAILED 125        /* bmprof could not do its job */
+#define EXIT_CRASHED 126       /* the image did not end normally */
+#define EXIT_INTERRUPTED 130
+
+/* Booting an image in QEMU and capturing its stream, for bmprof qemu and bmprof stat
+ * (builtin-qemu.c). The image's console goes to stdout as it arrives.
+ *
+ *   struct image_run r = { .image = ..., .accel = ..., ... };
+ *   if (image_run(&r)) return EXIT_FAILED;     (the reason is printed)
+ *   ... capture_profile(r.cap), r.res ...
+ *   rc = image_exit_status(&r);
+ *   image_run_free(&r);
+ */
+struct image_run {
+	const char *image;       /* the ELF as given */
+	const char *qemu;        /* --qemu PATH, or NULL: from the ELF's machine */
+	const char *out;         /* profile file to write; NULL keeps the stream in memory */
+	enum qemu_accel accel;
+	int icount;
+	unsigned smp;            /* CPUs (-smp N, meta "smp"); 0: not given */
+	unsigned timeout;        /* seconds; 0: none */
+	unsigned long freq;      /* the timer's rate (config freq=) */
+	const char *config;      /* the whole opt/bmprof/config text, or NULL: freq= alone */
+	char **extra;            /* QEMU arguments after -- */
+	int nextra;
+	const char *command;     /* meta "command" */
+	const struct bm_kv *meta;  /* more meta keys */
+	size_t nmeta;
+	/* filled in by image_run */
+	char abs_image[PATH_MAX];
+	const struct qemu_machine *machine;
+	int accel_used;          /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
+	struct qemu_result res;
+	struct capture *cap;     /* finished when image_run returns */
+};
+
+/* Check the image, pick QEMU and the accelerator, write the config to a temporary file
+ * (removed afterwards), run QEMU and capture its stream. 0 when QEMU ran (r->res and
+ * r->cap are set; the profile is not saved), or -1 with the reason printed. */
+int image_run(struct image_run *r);
+/* The messages for a run that did not end with the image's END frame. */
+void image_say_how_it_ended(const struct image_run *r);
+/* main()'s return value (low 8 bits) when the image exited normally, else EXIT_TIMEOUT,
+ * EXIT_CRASHED or EXIT_INTERRUPTED. */
+int image_exit_status(const struct image_run *r);
+void image_run_free(struct image_run *r);
 
 #endif

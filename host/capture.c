@@ -86,7 +86,8 @@ static int write_meta(struct capture *c, const struct capture_opts *o)
 		kv[n++] = (struct bm_kv){ "date", date };
 	if (!gethostname(host, sizeof(host) - 1) && host[0])
 		kv[n++] = (struct bm_kv){ "host", host };
-	memcpy(kv + n, o->meta, o->nmeta * sizeof(*kv));
+	if (o->nmeta)
+		memcpy(kv + n, o->meta, o->nmeta * sizeof(*kv));
 	n += o->nmeta;
 	r = profile_meta_frames(kv, n, emit_meta, c);
 	free(kv);

@@ -235,6 +235,17 @@ static const char *type_name(uint8_t t)
 	}
 }
 
+/* A string from the file that can go into a one-line message as it is. */
+static int printable(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (n == 64 || s[n] < 0x20 || s[n] > 0x7e)
+			return 0;
+	return 1;
+}
+
 static int not_profile_err(const char *path, struct load *l, char *err, size_t errlen)
 {
 	const char *tn = type_name(l->first_type);
@@ -243,7 +254,7 @@ static int not_profile_err(const char *path, struct load *l, char *err, size_t e
 		snprintf(err, errlen, "%s is empty: not a bmprof profile", path);
 	else if (!l->first_seen)
 		snprintf(err, errlen, "%s is not a bmprof profile (no bmprof frames in it)", path);
-	else if (l->format && !strncmp(l->format, "bmprof-profile-", 15))
+	else if (l->format && !strncmp(l->format, "bmprof-profile-", 15) && printable(l->format))
 		snprintf(err, errlen, "%s has profile format %s; this bmprof reads %s: use a newer "
 			 "bmprof", path, l->format, PROFILE_FORMAT);
 	else if (l->first_type == BMPROF_FRAME_HELLO)
@@ -258,20 +269,64 @@ static int not_profile_err(const char *path, struct load *l, char *err, size_t e
 	return -1;
 }
 
+/* Push bytes until the first frame shows the input is not a profile. */
+static void load_push(struct load *l, const uint8_t *data, size_t n)
+{
+	const size_t piece = 65536;
+
+	while (n && !l->not_profile) {
+		size_t k = n < piece ? n : piece;
+
+		reader_push(&l->r, data, k);
+		data += k;
+		n -= k;
+	}
+}
+
 static int read_all(FILE *f, struct load *l)
 {
 	uint8_t buf[65536];
 	size_t n;
 
 	while (!l->not_profile && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		reader_push(&l->r, buf, n);
+		load_push(l, buf, n);
 	return ferror(f) ? -1 : 0;
+}
+
+/* After the last push: finish the reader and judge what was loaded. */
+static int load_end(const char *name, struct load *l, char *err, size_t errlen)
+{
+	struct reader_stats *st = &l->r.st;
+	struct profile *p = l->p;
+
+	reader_finish(&l->r);
+	reader_free(&l->r);
+	if (l->not_profile || !l->first_seen)
+		return not_profile_err(name, l, err, errlen);
+
+	/* damage to the file itself, counted with what the capture rejected; a profile file
+	 * holds no text, so bytes outside frames are damage too */
+	p->frames_bad_crc += st->frames_bad_crc;
+	p->bytes_skipped += st->bytes_skipped + st->text_bytes;
+	if (st->truncated || !p->have_stream)
+		p->file_truncated = 1;
+	if (p->file_truncated) {
+		snprintf(err, errlen, "%s is cut short: loaded the %llu intact frames before the "
+			 "cut", name, (unsigned long long)st->frames_ok);
+		return 1;
+	}
+	if (st->frames_bad_crc || st->bytes_skipped || st->text_bytes) {
+		snprintf(err, errlen, "%s is damaged: skipped %llu bad frames (%llu bytes)", name,
+			 (unsigned long long)st->frames_bad_crc,
+			 (unsigned long long)(st->bytes_skipped + st->text_bytes));
+		return 1;
+	}
+	return 0;
 }
 
 int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
 {
 	struct load l = { .p = p };
-	struct reader_stats *st = &l.r.st;
 	FILE *f = fopen(path, "rb");
 	int e;
 
@@ -297,27 +352,18 @@ int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
 		return -1;
 	}
 	fclose(f);
-	reader_finish(&l.r);
-	reader_free(&l.r);
-	if (l.not_profile || !l.first_seen)
-		return not_profile_err(path, &l, err, errlen);
+	return load_end(path, &l, err, errlen);
+}
 
-	/* damage to the file itself, counted with what the capture rejected; a profile file
-	 * holds no text, so bytes outside frames are damage too */
-	p->frames_bad_crc += st->frames_bad_crc;
-	p->bytes_skipped += st->bytes_skipped + st->text_bytes;
-	if (st->truncated || !p->have_stream)
-		p->file_truncated = 1;
-	if (p->file_truncated) {
-		snprintf(err, errlen, "%s is cut short: loaded the %llu intact frames before the "
-			 "cut", path, (unsigned long long)st->frames_ok);
-		return 1;
+int profile_load_mem(const void *data, size_t len, const char *name, struct profile *p,
+		     char *err, size_t errlen)
+{
+	struct load l = { .p = p };
+
+	if (reader_init(&l.r, load_frame, NULL, &l)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	if (st->frames_bad_crc || st->bytes_skipped || st->text_bytes) {
-		snprintf(err, errlen, "%s is damaged: skipped %llu bad frames (%llu bytes)", path,
-			 (unsigned long long)st->frames_bad_crc,
-			 (unsigned long long)(st->bytes_skipped + st->text_bytes));
-		return 1;
-	}
-	return 0;
+	load_push(&l, data, len);
+	return load_end(name, &l, err, errlen);
 }

@@ -57,5 +57,8 @@ void profile_stream_encode(const struct reader_stats *st, uint8_t out[PROFILE_ST
  * cut-short file; err says what is wrong); -1 if it cannot be used (missing, unreadable,
  * not a bmprof profile; err says why). */
 int profile_load(const char *path, struct profile *p, char *err, size_t errlen);
+/* The same for a profile already in memory; name stands for the file in messages. */
+int profile_load_mem(const void *data, size_t len, const char *name, struct profile *p,
+		     char *err, size_t errlen);
 
 #endif

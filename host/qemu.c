@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +28,8 @@ void qemu_probe(struct qemu_facts *f)
 	f->kvm_intel = exists("/sys/module/kvm_intel");
 	f->kvm_amd = exists("/sys/module/kvm_amd");
 	f->kvm_pvm = exists("/sys/module/kvm_pvm");
+	struct utsname u;
+	snprintf(f->host_arch, sizeof f->host_arch, "%.15s", uname(&u) ? "" : u.machine);
 }
 
 const char *qemu_accel_name(int accel)
@@ -44,10 +48,30 @@ static int kvm_error(const struct qemu_facts *f, char *why, size_t n)
 	return -1;
 }
 
-int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f, char *why, size_t n)
+/* KVM runs only guests of the host's own architecture. */
+static int foreign(const struct qemu_facts *f, const struct qemu_machine *m)
 {
-	const char *hw = f->kvm_intel ? "kvm_intel" : "kvm_amd";
+	return m && m->kvm_host && f->host_arch[0] && strcmp(f->host_arch, m->kvm_host);
+}
 
+int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f,
+		      const struct qemu_machine *m, char *why, size_t n)
+{
+	/* On an Arm host KVM is the CPU's own virtualization; no module says so. */
+	int arm_host = !strcmp(f->host_arch, "aarch64");
+	const char *hw = f->kvm_intel ? "kvm_intel is loaded" : f->kvm_amd ? "kvm_amd is loaded"
+		: "KVM on an aarch64 host";
+
+	if (foreign(f, m)) {
+		if (want == QEMU_ACCEL_KVM) {
+			snprintf(why, n, "--accel kvm: an %s image needs an %s host for KVM; this "
+				 "host is %s: use --accel tcg", m->arch, m->kvm_host, f->host_arch);
+			return -1;
+		}
+		snprintf(why, n, "%s%s image on an %s host: KVM cannot run it",
+			 want == QEMU_ACCEL_TCG ? "--accel tcg; " : "", m->arch, f->host_arch);
+		return QEMU_ACCEL_TCG;
+	}
 	switch (want) {
 	case QEMU_ACCEL_TCG:
 		snprintf(why, n, "--accel tcg");
@@ -75,7 +99,7 @@ int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f, char *wh
 			 "slower than TCG; --accel kvm to force");
 		return QEMU_ACCEL_TCG;
 	}
-	if (!f->kvm_intel && !f->kvm_amd) {
+	if (!f->kvm_intel && !f->kvm_amd && !arm_host) {
 		snprintf(why, n, "/dev/kvm is not known to be hardware-assisted (neither kvm_intel "
 			 "nor kvm_amd is loaded); --accel kvm to force");
 		return QEMU_ACCEL_TCG;
@@ -85,7 +109,7 @@ int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f, char *wh
 			 "group to use KVM)");
 		return QEMU_ACCEL_TCG;
 	}
-	snprintf(why, n, "hardware-assisted: %s is loaded", hw);
+	snprintf(why, n, "hardware-assisted: %s", hw);
 	return QEMU_ACCEL_KVM;
 }
 
@@ -95,21 +119,21 @@ static const char *const x86_64_args[] = {
 	NULL,
 };
 
-/* AArch64: the virt board; the runtime will end the run through semihosting. */
+/* AArch64: the virt board; the runtime ends the run through semihosting's
+ * SYS_EXIT_EXTENDED, which gives the same exit status as x86's isa-debug-exit. */
 static const char *const aarch64_args[] = {
-	"-M", "virt", "-m", "256M",
-	"-semihosting-config", "enable=on,target=native",
+	"-M", "virt", "-m", "256M", "-semihosting",
 	NULL,
 };
 
 static const struct qemu_machine machines[] = {
 	{ EM_X86_64, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
-	  "host", "max", 1 },
+	  "host", "max", "x86_64", 1 },
 	/* a 32-bit multiboot wrapper of an x86-64 image boots the same way */
 	{ EM_386, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
-	  "host", "max", 1 },
+	  "host", "max", "x86_64", 1 },
 	{ EM_AARCH64, "aarch64", "qemu-system-aarch64", "qemu-system-arm", aarch64_args,
-	  "host", "max", 0 },
+	  "host", "max", "aarch64", 1 },
 };
 
 const struct qemu_machine *qemu_machine_for(int e_machine)
@@ -169,8 +193,18 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	push(&a, "-kernel");
 	push(&a, o->image);
 	push(&a, "-fw_cfg");
-	snprintf(buf, sizeof buf, "name=opt/bmprof/config,string=freq=%lu", o->freq);
-	push(&a, buf);
+	if (o->config_file) {
+		char *arg = qemu_fw_cfg_file(o->config_file);
+
+		if (!arg)
+			a.oom = 1;
+		else
+			push(&a, arg);
+		free(arg);
+	} else {
+		snprintf(buf, sizeof buf, "name=opt/bmprof/config,string=freq=%lu", o->freq);
+		push(&a, buf);
+	}
 	if (o->icount) {
 		push(&a, "-icount");
 		push(&a, "shift=0");
@@ -179,6 +213,11 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	push(&a, kvm ? "kvm" : "tcg");
 	push(&a, "-cpu");
 	push(&a, kvm ? o->machine->cpu_kvm : o->machine->cpu_tcg);
+	if (o->smp) {
+		snprintf(buf, sizeof buf, "%u", o->smp);
+		push(&a, "-smp");
+		push(&a, buf);
+	}
 	for (int i = 0; i < o->nextra; i++)
 		push(&a, o->extra[i]);
 	if (a.oom) {
@@ -188,6 +227,22 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	return a.v;
 }
 
+int qemu_parse_smp(const char *s, unsigned *n, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !isdigit((unsigned char)*s) || *end || v < 1 || v > QEMU_MAX_SMP) {
+		snprintf(err, errlen, "--smp takes a number of CPUs from 1 to %d, not '%s'",
+			 QEMU_MAX_SMP, s);
+		return -1;
+	}
+	*n = (unsigned)v;
+	return 0;
+}
+
 void qemu_free_argv(char **argv)
 {
 	if (!argv)
@@ -195,6 +250,23 @@ void qemu_free_argv(char **argv)
 	for (char **p = argv; *p; p++)
 		free(*p);
 	free(argv);
+}
+
+char *qemu_fw_cfg_file(const char *path)
+{
+	static const char head[] = "name=opt/bmprof/config,file=";
+	char *out = malloc(sizeof head + 2 * strlen(path)), *o;
+
+	if (!out)
+		return NULL;
+	o = stpcpy(out, head);
+	for (; *path; path++) {
+		*o++ = *path;
+		if (*path == ',')
+			*o++ = ',';
+	}
+	*o = 0;
+	return out;
 }
 
 static int shell_safe(const char *s)

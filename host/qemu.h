@@ -17,15 +17,22 @@ struct qemu_facts {
 	int dev_kvm_accessible;  /* and this user may open it read-write */
 	int kvm_intel, kvm_amd;  /* /sys/module/kvm_intel, /sys/module/kvm_amd */
 	int kvm_pvm;             /* /sys/module/kvm_pvm: KVM provided by a software virtualizer */
+	char host_arch[16];      /* uname -m: "x86_64", "aarch64" */
 };
 
 enum qemu_accel { QEMU_ACCEL_AUTO, QEMU_ACCEL_KVM, QEMU_ACCEL_TCG };
 
+struct qemu_machine;
+
 void qemu_probe(struct qemu_facts *f);
-/* The accelerator to use: QEMU_ACCEL_KVM or QEMU_ACCEL_TCG, with the reason in why
- * ("hardware-assisted: kvm_intel is loaded"); or -1 if the request cannot be met, with
- * the error in why. KVM is chosen by auto only when it is hardware-assisted. */
-int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f, char *why, size_t n);
+/* The accelerator to use for an image of machine m: QEMU_ACCEL_KVM or QEMU_ACCEL_TCG, with
+ * the reason in why ("hardware-assisted: kvm_intel is loaded"); or -1 if the request
+ * cannot be met, with the error in why. KVM is chosen by auto only when it is
+ * hardware-assisted, and only for an image of the host's own architecture (m's kvm_host:
+ * KVM does not run an AArch64 guest on an x86-64 host). An empty host_arch is not
+ * checked. */
+int qemu_choose_accel(enum qemu_accel want, const struct qemu_facts *f,
+		      const struct qemu_machine *m, char *why, size_t n);
 const char *qemu_accel_name(int accel);
 
 /* How to boot an image of one ELF machine. */
@@ -36,6 +43,7 @@ struct qemu_machine {
 	const char *package;     /* the Debian package that has it */
 	const char *const *args; /* board, memory and exit device, NULL-terminated */
 	const char *cpu_kvm, *cpu_tcg;
+	const char *kvm_host;    /* the host architecture (uname -m) KVM can run it on */
 	int ready;               /* the boot runtime for this machine exists */
 };
 
@@ -48,16 +56,26 @@ struct qemu_opts {
 	const char *image;
 	int accel;               /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
 	int icount;
+	unsigned smp;            /* CPUs (-smp N); 0: QEMU's default, one */
 	unsigned long freq;      /* sampling Hz, passed in fw_cfg "opt/bmprof/config" */
+	const char *config_file; /* or, when set, the whole config from this file */
 	char *const *extra;      /* appended verbatim */
 	int nextra;
 };
 
 #define QEMU_SERIAL_FD 3    /* the serial pipe's fd in QEMU */
+#define QEMU_MAX_SMP 8      /* the most CPUs the bmprof runtimes start */
+
+/* The value of an --smp option, 1 to QEMU_MAX_SMP: 0 with *n set, or -1 with the reason
+ * in err ("--smp takes ..."). */
+int qemu_parse_smp(const char *s, unsigned *n, char *err, size_t errlen);
 
 /* The full command line, NULL-terminated, malloc'd (qemu_free_argv); NULL if out of memory. */
 char **qemu_build_argv(const struct qemu_opts *o);
 void qemu_free_argv(char **argv);
+/* The -fw_cfg argument for a config file: "name=opt/bmprof/config,file=PATH" with the
+ * commas of PATH doubled (QEMU's option escaping). malloc'd; NULL if out of memory. */
+char *qemu_fw_cfg_file(const char *path);
 /* argv as one shell-quoted line (malloc'd), for messages and the profile's metadata. */
 char *qemu_argv_string(char *const *argv);
 

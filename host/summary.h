@@ -13,4 +13,18 @@ void summary_print(FILE *f, const struct profile *p, const char *source);
 /* One line: how the run ended ("exit code 0", "CPU exception 14 (#PF) at pc 0x..."). */
 void summary_end(char *buf, size_t len, const struct profile *p);
 
+/* The CPUs a run's accounting covers are every CPU that sent anything and every CPU HELLO
+ * named: all below summary_cpu_end(p); summary_cpu_listed(p, cpu) says if cpu is one. */
+unsigned summary_cpu_end(const struct profile *p);
+int summary_cpu_listed(const struct profile *p, unsigned cpu);
+/* One line, without the CPU's number: what became of its samples ("taken 1010, delivered
+ * 1000, lost 10 (10 buffers full, 0 transport failed); received 1000"), or that it sent no
+ * TOTALS (its stream was cut short), or nothing at all. */
+void summary_cpu_fate(char *buf, size_t len, const struct profile *p, unsigned cpu);
+/* The warnings about one CPU (sent nothing or no TOTALS, samples lost on the target and
+ * why, lost in transit, counters that disagree), at most max lines of len bytes each into
+ * out[0 .. len * max). Returns the number written. */
+unsigned summary_cpu_warnings(const struct profile *p, unsigned cpu, char *out, size_t len,
+			      unsigned max);
+
 #endif

@@ -96,7 +96,8 @@ int sym_cu_index(struct symbolizer *s)
 	s->ncu_norange = norange.n;
 	if (rc)
 		return -1;
-	qsort(s->cu_ranges, s->ncu_ranges, sizeof(*s->cu_ranges), cmp_cu_range);
+	if (s->ncu_ranges)
+		qsort(s->cu_ranges, s->ncu_ranges, sizeof(*s->cu_ranges), cmp_cu_range);
 	s->cu_range_maxhi = malloc((s->ncu_ranges ? s->ncu_ranges : 1) * sizeof(uint64_t));
 	if (!s->cu_range_maxhi)
 		return -1;
@@ -232,10 +233,15 @@ static int add_fn(struct walker *w, Dwarf_Die *die, int tag, uint32_t parent, ui
 	return 0;
 }
 
-static int walk(struct walker *w, Dwarf_Die *parent, uint32_t fn)
+/* Compilers nest functions and blocks a few dozen deep; a damaged file can nest a DIE per
+ * byte, which would overflow the stack here and cost libdw a subtree skip per level. What
+ * lies deeper than this is ignored. */
+#define MAX_DIE_DEPTH 256
+
+static int walk(struct walker *w, Dwarf_Die *parent, uint32_t fn, unsigned depth)
 {
 	Dwarf_Die c;
-	if (dwarf_child(parent, &c) != 0)
+	if (depth >= MAX_DIE_DEPTH || dwarf_child(parent, &c) != 0)
 		return 0;
 	do {
 		int tag = dwarf_tag(&c);
@@ -246,7 +252,7 @@ static int walk(struct walker *w, Dwarf_Die *parent, uint32_t fn)
 		case DW_TAG_entry_point:
 			if (add_fn(w, &c, tag, fn, &idx) < 0)
 				return -1;
-			if (dwarf_haschildren(&c) > 0 && walk(w, &c, idx) < 0)
+			if (dwarf_haschildren(&c) > 0 && walk(w, &c, idx, depth + 1) < 0)
 				return -1;
 			break;
 		case DW_TAG_lexical_block:
@@ -254,7 +260,7 @@ static int walk(struct walker *w, Dwarf_Die *parent, uint32_t fn)
 		case DW_TAG_module:
 		case DW_TAG_try_block:
 		case DW_TAG_catch_block:
-			if (dwarf_haschildren(&c) > 0 && walk(w, &c, fn) < 0)
+			if (dwarf_haschildren(&c) > 0 && walk(w, &c, fn, depth + 1) < 0)
 				return -1;
 			break;
 		default:
@@ -347,7 +353,7 @@ int sym_die_walk(struct symbolizer *s, struct sym_cu *cu, struct vec *fns, struc
 	Dwarf_Die cudie;
 	sym_lock(s);
 	struct walker w = { s, cu, fns, ranges };
-	int rc = dwarf_offdie(s->dw, cu->die_off, &cudie) ? walk(&w, &cudie, SYM_NONE) : -1;
+	int rc = dwarf_offdie(s->dw, cu->die_off, &cudie) ? walk(&w, &cudie, SYM_NONE, 0) : -1;
 	sym_unlock(s);
 	return rc;
 }

@@ -158,7 +158,7 @@ static int cmp_named(const void *a, const void *b)
 
 const struct sym_func *sym_func_named(struct symbolizer *s, const char *name)
 {
-	if (!s->byname_sorted) {
+	if (!s->byname_sorted && s->nbyname) {
 		qsort(s->byname, s->nbyname, sizeof(*s->byname), cmp_named);
 		s->byname_sorted = true;
 	}
@@ -284,6 +284,19 @@ static void find_build_id(struct symbolizer *s)
 	}
 }
 
+/* A name from the file that can go into a one-line message as it is. */
+static bool printable(const char *name)
+{
+	size_t n = 0;
+
+	if (!name)
+		return false;
+	for (; name[n]; n++)
+		if (n == 64 || name[n] < 0x20 || name[n] > 0x7e)
+			return false;
+	return n > 0;
+}
+
 static int load_sections(struct symbolizer *s, uint64_t file_size, char *err, size_t errlen)
 {
 	size_t shnum, shstrndx;
@@ -307,9 +320,9 @@ static int load_sections(struct symbolizer *s, uint64_t file_size, char *err, si
 		if (sh.sh_type != SHT_NOBITS && sh.sh_size &&
 		    (sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset)) {
 			snprintf(err, errlen,
-				 "truncated ELF file: section %s extends past the end; copy the "
-				 "complete file again",
-				 name ? name : "?");
+				 "truncated ELF file: section [%zu] %s extends past the end; copy "
+				 "the complete file again",
+				 elf_ndxscn(scn), printable(name) ? name : "?");
 			return -1;
 		}
 		s->secs[s->nsecs++] = (struct sym_section){

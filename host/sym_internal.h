@@ -59,9 +59,15 @@ struct rd {
 	bool be, err;
 };
 
+/* Bytes left; 0 if p has run past end. */
+static inline size_t rd_left(const struct rd *r)
+{
+	return r->p < r->end ? (size_t)(r->end - r->p) : 0;
+}
+
 static inline uint64_t rd_uN(struct rd *r, unsigned n)
 {
-	if (r->err || (size_t)(r->end - r->p) < n) {
+	if (r->err || rd_left(r) < n) {
 		r->err = true;
 		return 0;
 	}
@@ -115,7 +121,7 @@ static inline int64_t rd_sleb(struct rd *r)
 
 static inline void rd_skip(struct rd *r, uint64_t n)
 {
-	if (r->err || (uint64_t)(r->end - r->p) < n) {
+	if (r->err || rd_left(r) < n) {
 		r->err = true;
 		return;
 	}

@@ -249,7 +249,9 @@ static int read_header(struct decoder *d, struct hdr *h)
 		return -1;
 	h->std_len = r.p - 1;
 	rd_skip(&r, h->opcode_base - 1);
-	if (r.err)
+	/* the tables run from here to the program; a header_length short of the fields
+	 * already read leaves no room for them */
+	if (r.err || r.p > h->prog)
 		return -1;
 	r.end = h->prog;
 	if (h->version >= 5)
@@ -497,7 +499,8 @@ static int merge(struct decoder *d)
 	size_t ns = d->seqs.n;
 	for (size_t i = 0; i < ns; i++)
 		order_seq(rows, &seqs[i]);
-	qsort(seqs, ns, sizeof(*seqs), cmp_seq);
+	if (ns)
+		qsort(seqs, ns, sizeof(*seqs), cmp_seq);
 	struct sym_cu *cu = d->cu;
 	size_t cap = d->rows.n + 2 * ns + 1;
 	cu->row_addr = arena_alloc(&d->s->arena, cap * sizeof(*cu->row_addr));

@@ -235,7 +235,7 @@ void vec_free(struct vec *v)
 
 const char *rd_cstr(struct rd *r)
 {
-	const uint8_t *z = r->err ? NULL : memchr(r->p, 0, (size_t)(r->end - r->p));
+	const uint8_t *z = r->err ? NULL : memchr(r->p, 0, rd_left(r));
 	if (!z) {
 		r->err = true;
 		return NULL;

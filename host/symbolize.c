@@ -550,7 +550,7 @@ int symbolizer_lines(struct symbolizer *s, uint64_t lo, uint64_t hi,
 			rc = collect_lines(&s->cus[i], lo, hi, &hits);
 	free(want);
 	struct line_hit *h = hits.data;
-	if (!rc) {
+	if (!rc && hits.n) {
 		qsort(h, hits.n, sizeof(*h), cmp_line_hit);
 		for (size_t i = 0; i < hits.n; i++)
 			fn(ctx, h[i].addr, h[i].file ? h[i].file : "??", h[i].line);

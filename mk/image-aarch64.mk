@@ -25,7 +25,8 @@ A64_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-Itransport -Itarget/include -Iboot/include
 # The library and the runtime: warnings are errors, and no FP/SIMD so the interrupt path
 # never touches the program's FP/SIMD state.
-# A64_DEFS: -D overrides for the library, e.g. -DBMPROF_A64_TABLE_ENTRIES=4096 (use another
+# A64_DEFS: -D overrides for the library and the runtime, e.g.
+# -DBMPROF_A64_TABLE_ENTRIES=4096 or -DBMPROF_A64_MAX_CPUS=4 (use another
 # A64_OUT for a second configuration).
 A64_DEFS ?=
 A64_TARGET_CFLAGS := $(A64_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only $(A64_DEFS)

@@ -1,21 +1,15 @@
 /* Run-time configuration: the fw_cfg file opt/bmprof/config, key=value settings separated
  * by newlines, spaces, ';' or ','. '#' starts a comment to the end of the line.
- *   freq=N                    timer samples per second, 0..100000 (0: no sampling)
+ *   freq=N                    timer interrupts per second, 0..100000 (0: none)
  *   timer=T                   virtual | physical: the EL1 generic timer to use
- *   event=ID:ENC:PERIOD[:NAME]  sample on a PMU event instead of the timer (repeatable):
- *                             ID the event id in SAMPLES (0..65535), ENC a PMUv3 event
- *                             number in hex or "cycles" (the cycle counter), PERIOD events
- *                             between samples, NAME up to 31 characters
+ *   mode=M                    sample | count: sample, or only count events (COUNTS)
+ *   event=ID:ENC:PERIOD[:NAME[:GROUP]]   a PMU event (repeatable), bmprof_pmu.h
  * A bad setting prints one line and keeps the default. */
 #include "bmrt.h"
 #include "rt.h"
 
 #define CONFIG_FILE "opt/bmprof/config"
-#define CONFIG_MAX 1024
-#define NAME_MAX 31
-#define EVENT_USAGE "want ID:ENC:PERIOD[:NAME], e.g. event=1:cycles:1000000 or event=2:0x08:100000"
-
-static char names[BMPROF_A64_MAX_EVENTS][NAME_MAX + 1];
+#define CONFIG_MAX 4096
 
 static int is_sep(char c)
 {
@@ -48,101 +42,25 @@ static int parse_dec(const char *s, size_t n, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* hex, with or without 0x, at most 0xFFFF */
-static int parse_hex16(const char *s, size_t n, uint16_t *out)
-{
-	uint32_t v = 0;
-
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		n -= 2;
-	}
-	if (!n || n > 4)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		int d = hex_digit(s[i]);
-		if (d < 0)
-			return -1;
-		v = v << 4 | (uint32_t)d;
-	}
-	*out = (uint16_t)v;
-	return 0;
-}
-
-/* The next ':'-separated field of [*s, end): its start and length. */
-static size_t field(const char **s, const char *end, const char **start)
-{
-	size_t n = 0;
-
-	*start = *s;
-	while (*s + n < end && (*s)[n] != ':')
-		n++;
-	*s += n < (size_t)(end - *s) ? n + 1 : n;
-	return n;
-}
-
+/* Checked here, against a table of its own, so a bad one is named with its setting;
+ * bmprof_a64_init parses the kept text again. */
 static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 {
-	const char *p = v, *end = v + vn, *f[4];
-	size_t n[4] = { 0 };
-	unsigned nf = 0;
-	uint64_t id, period, max;
-	struct bmprof_a64_event e = { 0 };
+	static struct bmprof_pmu check;
 
-	while (p < end && nf < 4)
-		n[nf] = field(&p, end, &f[nf]), nf++;
-	if (p < end || nf < 3 || v[vn - 1] == ':' || parse_dec(f[0], n[0], 0xFFFF, &id)) {
-		bm_printf("bmprof: config: event=%.*s: %s; ignored\n", (int)vn, v, EVENT_USAGE);
+	if (vn >= BMRT_SPEC_MAX) {
+		bm_printf("bmprof: config: event=%.*s: longer than %d characters; ignored\n",
+			  (int)vn, v, BMRT_SPEC_MAX - 1);
 		return;
 	}
-	e.id = (uint16_t)id;
-	e.cycle_counter = same(f[1], n[1], "cycles");
-	if (!e.cycle_counter && parse_hex16(f[1], n[1], &e.number)) {
-		bm_printf("bmprof: config: event=%.*s: '%.*s' is not a PMUv3 event number "
-			  "(hex, 0..0xffff) or 'cycles'; ignored\n", (int)vn, v, (int)n[1], f[1]);
+	if (bmprof_pmu_parse_event(&check, v, (unsigned)vn, BMPROF_VENDOR_ARM)) {
+		bm_printf("bmprof: config: event=%.*s: %s; ignored\n", (int)vn, v, check.error);
 		return;
 	}
-	max = e.cycle_counter ? UINT64_MAX >> 1 : BMPROF_A64_MAX_PERIOD32;
-	if (parse_dec(f[2], n[2], max, &period) || period < BMPROF_A64_MIN_PERIOD) {
-		bm_printf("bmprof: config: event=%.*s: period '%.*s': want %u..%llu events; "
-			  "ignored\n", (int)vn, v, (int)n[2], f[2], BMPROF_A64_MIN_PERIOD,
-			  (unsigned long long)max);
-		return;
-	}
-	e.period = period;
-	if (nf == 4 && (n[3] == 0 || n[3] > NAME_MAX)) {
-		bm_printf("bmprof: config: event=%.*s: a name is 1..%d characters; ignored\n",
-			  (int)vn, v, NAME_MAX);
-		return;
-	}
-	for (unsigned i = 0; i < cfg->nevents; i++)
-		if (cfg->events[i].id == e.id) {
-			bm_printf("bmprof: config: event=%.*s: event id %u is taken; ignored\n",
-				  (int)vn, v, e.id);
-			return;
-		}
-	if (cfg->nevents == BMPROF_A64_MAX_EVENTS) {
-		bm_printf("bmprof: config: event=%.*s: at most %d events; ignored\n", (int)vn, v,
-			  BMPROF_A64_MAX_EVENTS);
-		return;
-	}
-	if (nf == 4) {
-		memcpy(names[cfg->nevents], f[3], n[3]);
-		names[cfg->nevents][n[3]] = 0;
-		e.name = names[cfg->nevents];
-	}
-	cfg->events[cfg->nevents++] = e;
+	memcpy(cfg->specs[cfg->nevents], v, vn);
+	cfg->specs[cfg->nevents][vn] = 0;
+	cfg->events[cfg->nevents] = cfg->specs[cfg->nevents];
+	cfg->nevents++;
 }
 
 static void setting(struct bmrt_config *cfg, const char *s, size_t n)
@@ -174,10 +92,17 @@ static void setting(struct bmrt_config *cfg, const char *s, size_t n)
 		else
 			bm_printf("bmprof: config: timer=%.*s: want virtual or physical\n",
 				  (int)vn, v);
+	} else if (same(s, k, "mode")) {
+		if (same(v, vn, "sample"))
+			cfg->mode = BMPROF_A64_SAMPLE;
+		else if (same(v, vn, "count"))
+			cfg->mode = BMPROF_A64_COUNT;
+		else
+			bm_printf("bmprof: config: mode=%.*s: want sample or count\n", (int)vn, v);
 	} else if (same(s, k, "event")) {
 		event_setting(cfg, v, vn);
 	} else {
-		bm_printf("bmprof: config: unknown key '%.*s' (known: freq, timer, event); "
+		bm_printf("bmprof: config: unknown key '%.*s' (known: freq, timer, mode, event); "
 			  "ignored\n", (int)k, s);
 	}
 }

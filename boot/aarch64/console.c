@@ -1,4 +1,6 @@
-/* Console output for programs: bm_putchar, bm_puts, bm_printf, straight to the UART. */
+/* Console output for programs: bm_putchar, bm_puts, bm_printf, straight to the UART. Each
+ * call's text goes out whole, never split by another CPU's text or by a frame
+ * (bmrt_out_begin holds the UART lock). */
 #include <stdarg.h>
 #include "bmrt.h"
 #include "rt.h"
@@ -14,15 +16,21 @@ struct spec {
 
 int bm_putchar(int c)
 {
+	int t = bmrt_out_begin();
+
 	uart_putc((char)c);
+	bmrt_out_end(t);
 	return (unsigned char)c;
 }
 
 int bm_puts(const char *s)
 {
+	int t = bmrt_out_begin();
+
 	while (*s)
 		uart_putc(*s++);
 	uart_putc('\n');
+	bmrt_out_end(t);
 	return 0;
 }
 
@@ -179,7 +187,7 @@ int bm_vprintf(const char *fmt, va_list ap)
 {
 	struct spec sp;
 	va_list aq;
-	int out = 0;
+	int out = 0, t = bmrt_out_begin();
 
 	va_copy(aq, ap);
 	while (*fmt) {
@@ -194,6 +202,7 @@ int bm_vprintf(const char *fmt, va_list ap)
 			fmt++;
 	}
 	va_end(aq);
+	bmrt_out_end(t);
 	return out;
 }
 

@@ -7,10 +7,17 @@
  * on (bmrt_mmu_init), then move to the program stack on SP_EL0 (EL1t) so that exceptions
  * and interrupts run on SP_EL1 even when the program overflowed its stack, and call
  * bmrt_start() in C. Entered at EL3 (-M virt,secure=on, not supported) it prints one line
- * and stops. */
+ * and stops.
+ *
+ * The other CPUs enter at bmrt_secondary_entry (PSCI CPU_ON, smp.c) with their index in
+ * x0, at the EL the boot CPU was entered at: the same EL2 hand-over, then VBAR_EL1, their
+ * own stacks, FP/SIMD, the MMU with the boot CPU's tables and register values
+ * (bmrt_mmu_regs, which the boot CPU wrote before its own MMU and caches were on, so they
+ * are in memory for a CPU whose caches are still off), TPIDR_EL1 = the index, and
+ * bmrt_secondary_start(index) in C. */
 
-#define STACK_SIZE (256 * 1024)
-#define EXC_STACK_SIZE (64 * 1024)
+#include "layout.h"
+
 #define SPSR_EL1H_MASKED 0x3c5          /* EL1h, D A I F masked */
 #define SCTLR_EL1_RES1 0x30d00800       /* MMU and caches off, little-endian */
 #define CPTR_EL2_RES1 0x33ff            /* and TFP clear: no FP/SIMD trap */
@@ -48,6 +55,7 @@ at_el1:
 	mov x0, #(3 << 20)              /* CPACR_EL1.FPEN: FP/SIMD at EL0 and EL1 */
 	msr cpacr_el1, x0
 	isb
+	msr tpidr_el1, xzr              /* CPU index 0 */
 	bl bmrt_mmu_init
 	ldr x0, =bmrt_stack_top
 	msr sp_el0, x0
@@ -71,6 +79,11 @@ unsupported_el:
 	b 4b
 
 from_el2:
+	adr x20, at_el1
+	b el2_to_el1
+
+/* Hand EL1 the machine and continue at x20 in EL1h, D A I F masked. */
+el2_to_el1:
 	mov x0, #0                      /* MDCR_EL2.HPMN = PMCR_EL0.N: EL1 owns every counter */
 	mrs x1, id_aa64dfr0_el1         /* PMUVer 0 (none) or 0xF (IMPDEF): no PMCR_EL0 */
 	ubfx x1, x1, #8, #4
@@ -103,24 +116,75 @@ from_el2:
 	msr sctlr_el1, x0
 	mov x0, #SPSR_EL1H_MASKED
 	msr spsr_el2, x0
-	adr x0, at_el1
-	msr elr_el2, x0
+	msr elr_el2, x20
 	isb
 	eret
 	.size _start, . - _start
 
-/* Stacks, each above an unmapped guard page (bmrt_mmu_init), so an overflow faults. */
+/* x0 = this CPU's index, from CPU_ON's context id */
+	.globl bmrt_secondary_entry
+	.type bmrt_secondary_entry, %function
+bmrt_secondary_entry:
+	msr daifset, #0xf
+	mov x21, x0
+	mrs x19, CurrentEL
+	ubfx x19, x19, #2, #2
+	adr x20, secondary_el1
+	cmp x19, #2
+	b.eq el2_to_el1
+	cmp x19, #1
+	b.ne stop
+secondary_el1:
+	ldr x0, =bmrt_vectors
+	msr vbar_el1, x0
+	ldr x1, =bmrt_cpu_stacks - CPU_STACKS
+	ldr x2, =CPU_STACKS
+	madd x1, x21, x2, x1            /* this CPU's guard page */
+	ldr x2, =GUARD_SIZE + CPU_EXC_STACK_SIZE
+	add x0, x1, x2
+	mov sp, x0
+	mov x0, #(3 << 20)
+	msr cpacr_el1, x0
+	ldr x0, =bmrt_mmu_regs
+	ldp x2, x3, [x0]                /* MAIR, TCR */
+	ldp x4, x5, [x0, #16]           /* TTBR0, SCTLR */
+	msr mair_el1, x2
+	msr tcr_el1, x3
+	msr ttbr0_el1, x4
+	dsb ish
+	tlbi vmalle1
+	dsb ish
+	isb
+	msr sctlr_el1, x5
+	isb
+	msr tpidr_el1, x21
+	ldr x2, =CPU_STACKS
+	add x0, x1, x2
+	msr sp_el0, x0
+	msr spsel, #0
+	mov x0, x21
+	mov x29, #0
+	mov x30, #0
+	bl bmrt_secondary_start
+	b stop
+	.size bmrt_secondary_entry, . - bmrt_secondary_entry
+
+/* Stacks, each above an unmapped guard page (bmrt_mmu_init), so an overflow faults
+ * (layout.h). */
 	.section .bss.boot, "aw", %nobits
 	.balign 4096
 	.globl bmrt_exc_stack_guard, bmrt_exc_stack_top, bmrt_stack_guard, bmrt_stack_top
+	.globl bmrt_cpu_stacks
 bmrt_exc_stack_guard:
-	.skip 4096
+	.skip GUARD_SIZE
 	.skip EXC_STACK_SIZE
 bmrt_exc_stack_top:
 bmrt_stack_guard:
-	.skip 4096
+	.skip GUARD_SIZE
 	.skip STACK_SIZE
 bmrt_stack_top:
+bmrt_cpu_stacks:
+	.skip (BMRT_MAX_CPUS - 1) * CPU_STACKS
 
 	.section .rodata
 el3_message:

@@ -1,8 +1,9 @@
-/* Unhandled exceptions: one console line with ESR, ELR and FAR, then the run ends like an
- * exit, with an END frame carrying the exception class (ESR_EL1.EC; 0x40 for an FIQ), the
- * faulting ELR and, for aborts, FAR. A second exception while handling one prints a line
- * and powers off at once; a third powers off silently. An undefined-instruction
- * exception at a probe instruction (trap.S) is not an error: it is skipped. */
+/* Unhandled exceptions: one console line with the CPU, ESR, ELR and FAR, then the run ends
+ * like an exit (bmrt_finish), with an END frame carrying the exception class (ESR_EL1.EC;
+ * 0x40 for an FIQ), the faulting ELR and, for aborts, FAR. A second exception on the same
+ * CPU while handling one prints a line and powers off at once; a third powers off
+ * silently. An undefined-instruction exception at a probe instruction (trap.S) is not an
+ * error: it is skipped. */
 #include "bmrt.h"
 #include "rt.h"
 
@@ -11,9 +12,6 @@
 #define VECTOR_FIQ 0x40
 #define EC_UNKNOWN 0x00
 #define ISS_FNV (1u << 10)   /* data/instruction abort: FAR not valid */
-#define PAGE 4096u
-
-extern char bmrt_stack_guard[], bmrt_exc_stack_guard[];
 extern const char bmrt_trap_semihost[], bmrt_trap_hvc[], bmrt_trap_smc[];
 
 static const char *ec_name(uint32_t ec)
@@ -55,8 +53,6 @@ static int far_valid(uint32_t ec, uint64_t esr)
 	}
 }
 
-static int in_page(uint64_t a, const char *page) { return a - (uintptr_t)page < PAGE; }
-
 int bmrt_probe_skip(struct bmrt_regs *r)
 {
 	uint64_t pc = r->elr;
@@ -73,20 +69,21 @@ int bmrt_probe_skip(struct bmrt_regs *r)
 
 void bmrt_exception(struct bmrt_regs *r)
 {
-	static volatile int depth;
+	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
 	uint32_t ec = r->kind == KIND_FIQ ? VECTOR_FIQ : (uint32_t)(r->esr >> 26 & 0x3F);
-	int has_far = r->kind != KIND_FIQ && far_valid(ec, r->esr);
+	int has_far = r->kind != KIND_FIQ && far_valid(ec, r->esr), t;
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
 
 	if (bmrt_probe_skip(r))
 		return;
 	if (r->kind == KIND_SERROR)
 		ec = 0x2F;
-	if (++depth > 2)
+	if (++c->exc_depth > 2)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
+	t = bmrt_out_begin();
 	if (!uart_at_line_start())
 		uart_putc('\n');
-	if (depth == 2) {
+	if (c->exc_depth == 2) {
 		bm_printf("bmprof: CPU exception EC 0x%02x (%s) at elr=0x%016lx while handling "
 			  "an earlier one; exiting\n", ec, ec_name(ec), r->elr);
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
@@ -96,9 +93,12 @@ void bmrt_exception(struct bmrt_regs *r)
 	if (has_far)
 		bm_printf(" far=0x%016lx", r->far);
 	bm_printf(" sp=0x%016lx", r->sp);
-	if (has_far && (in_page(r->far, bmrt_stack_guard) || in_page(r->far, bmrt_exc_stack_guard)))
+	if (bm_ncpus() > 1)
+		bm_printf(" cpu=%u", bmrt_cpu());
+	if (has_far && bmrt_in_guard(r->far))
 		bm_printf(" (stack overflow)");
 	bm_putchar('\n');
+	bmrt_out_end(t);
 	e.vector = ec;
 	e.fault_pc = r->elr;
 	e.fault_addr = has_far ? r->far : 0;

@@ -1,16 +1,29 @@
-/* The end of a run: stop sampling, send what was sampled and the END frame, power off.
- * Entered a second time (a fault inside the flush lands here again through
+/* The end of a run, on whichever CPU ends it (main returned, bm_exit, an exception): stop
+ * sampling on every CPU and wait until each has parked (smp.c), send every parked CPU's
+ * state (COUNTS, SAMPLES, TOTALS, CPU by CPU), the END frame, and power off. A second CPU
+ * that tries to end the run meanwhile stops its own sampling and parks instead. Entered
+ * a second time on the ending CPU (a fault inside the flush lands here again through
  * bmrt_exception), it skips the flush so it cannot loop. */
 #include "bmrt.h"
 #include "rt.h"
 
 _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 {
-	static volatile int entered;
+	static int ender = -1;
+	int me = (int)bmrt_cpu(), was = -1;
 
 	irq_off();
-	if (!entered++)
-		bmprof_a64_flush();
+	if (__atomic_compare_exchange_n(&ender, &was, me, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		uart_unlock_mine();   /* output a fault cut short: others may wait for it */
+		bmrt_smp_stop();
+		for (unsigned i = 0; i < bm_ncpus(); i++)
+			if ((int)i == me || bmrt_cpu_parked(i))
+				bmprof_a64_flush_cpu(i);
+	} else if (was != me) {
+		bmprof_a64_stop();
+		bmrt_park();
+	}
 	bmprof_emit_end(&bmrt_out, end);
 	bmrt_poweroff(exit_value);
 }

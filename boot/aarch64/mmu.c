@@ -3,9 +3,11 @@
  *   0x00000000-0x07FFFFFF  flash: not mapped, so a NULL dereference faults
  *   0x08000000-0x3FFFFFFF  device nGnRnE, never executable (GIC, PL011, fw_cfg, PCIe, ...)
  *   0x40000000-0xFFFFFFFF  RAM: normal write-back cacheable, inner shareable
- * with the guard pages below the two stacks left out. Runs with the MMU off, so it is
- * built with -mstrict-align and touches nothing but the tables. */
+ * with the guard pages below every stack left out (layout.h). Runs with the MMU off, so it
+ * is built with -mstrict-align and touches nothing but the tables. The register values go
+ * to bmrt_mmu_regs too, where the other CPUs' entry (entry.S) takes them. */
 #include "rt.h"
+#include "layout.h"
 
 #define GIB (1ull << 30)
 #define BLOCK2M (1ull << 21)
@@ -37,7 +39,9 @@
 #define SCTLR_EE (1ull << 25)
 #define L3_POOL 4
 
-extern char bmrt_stack_guard[], bmrt_exc_stack_guard[];
+extern char bmrt_stack_guard[], bmrt_exc_stack_guard[], bmrt_cpu_stacks[];
+
+uint64_t bmrt_mmu_regs[4];      /* MAIR_EL1, TCR_EL1, TTBR0_EL1, SCTLR_EL1 */
 
 static uint64_t l1[512] __attribute__((aligned(4096)));
 static uint64_t l2_low[512] __attribute__((aligned(4096)));
@@ -79,13 +83,39 @@ void bmrt_mmu_init(void)
 	l1[3] = 3 * GIB | NORMAL | D_BLOCK;
 	unmap_page((uintptr_t)bmrt_stack_guard);
 	unmap_page((uintptr_t)bmrt_exc_stack_guard);
+	for (unsigned i = 1; i < BMRT_MAX_CPUS; i++) {
+		uintptr_t g = (uintptr_t)bmrt_cpu_stacks + (i - 1) * (uintptr_t)CPU_STACKS;
+		unmap_page(g);
+		unmap_page(g + GUARD_SIZE + CPU_EXC_STACK_SIZE);
+	}
 
+	__asm__ volatile("mrs %0, sctlr_el1" : "=r"(sctlr));
+	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA;
+	sctlr &= ~(SCTLR_A | SCTLR_WXN | SCTLR_EE);
+	bmrt_mmu_regs[0] = MAIR_VALUE;
+	bmrt_mmu_regs[1] = TCR_VALUE;
+	bmrt_mmu_regs[2] = (uintptr_t)l1;
+	bmrt_mmu_regs[3] = sctlr;
 	__asm__ volatile("msr mair_el1, %0" : : "r"(MAIR_VALUE));
 	__asm__ volatile("msr tcr_el1, %0" : : "r"(TCR_VALUE));
 	__asm__ volatile("msr ttbr0_el1, %0" : : "r"((uintptr_t)l1));
 	__asm__ volatile("dsb ish; tlbi vmalle1; dsb ish; isb" : : : "memory");
-	__asm__ volatile("mrs %0, sctlr_el1" : "=r"(sctlr));
-	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA;
-	sctlr &= ~(SCTLR_A | SCTLR_WXN | SCTLR_EE);
 	__asm__ volatile("msr sctlr_el1, %0; isb" : : "r"(sctlr) : "memory");
+}
+
+/* Whether addr is in a stack guard page (layout.h). */
+int bmrt_in_guard(uint64_t addr)
+{
+	uintptr_t base = (uintptr_t)bmrt_cpu_stacks;
+
+	if (addr - (uintptr_t)bmrt_stack_guard < GUARD_SIZE ||
+	    addr - (uintptr_t)bmrt_exc_stack_guard < GUARD_SIZE)
+		return 1;
+	if (addr < base || addr - base >= (BMRT_MAX_CPUS - 1) * (uintptr_t)CPU_STACKS)
+		return 0;
+	addr = (addr - base) % CPU_STACKS;
+	if (addr < GUARD_SIZE)
+		return 1;
+	addr -= GUARD_SIZE + CPU_EXC_STACK_SIZE;
+	return addr < GUARD_SIZE;
 }

@@ -7,6 +7,7 @@
 #include "bmprof.h"
 #include "bmprof_aarch64.h"
 #include "wire.h"
+#include "layout.h"
 
 static inline void irq_off(void) { __asm__ volatile("msr daifset, #2" : : : "memory"); }
 static inline void irq_on(void) { __asm__ volatile("msr daifclr, #2" : : : "memory"); }
@@ -42,30 +43,91 @@ void bmrt_exception(struct bmrt_regs *r);
 /* trap.S: instructions that may be absent. Each returns -1 if it raised an undefined
  * instruction exception (semihosting off, no PSCI conduit). */
 int64_t bmrt_semihost(uint64_t op, const void *arg);
-int64_t bmrt_psci_hvc(uint64_t fn);
-int64_t bmrt_psci_smc(uint64_t fn);
+int64_t bmrt_psci_hvc(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
+int64_t bmrt_psci_smc(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 int bmrt_probe_skip(struct bmrt_regs *r);
+
+/* psci.c: a PSCI call through the conduit QEMU offers at the entry EL */
+#define PSCI_CPU_OFF 0x84000002u
+#define PSCI_SYSTEM_OFF 0x84000008u
+#define PSCI_CPU_ON 0xC4000003u
+#define PSCI_AFFINITY_INFO 0xC4000004u
+#define PSCI_AFFINITY_OFF 1
+#define PSCI_INVALID_PARAMETERS (-2)
+#define PSCI_ALREADY_ON (-4)
+int64_t bmrt_psci(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 
 /* mmu.c */
 void bmrt_mmu_init(void);
+int bmrt_in_guard(uint64_t addr);
+extern uint64_t bmrt_mmu_regs[4];
 
-/* uart.c: the PL011 at 0x09000000; uart_write() is the bmprof_out sink */
+/* uart.c: the PL011 at 0x09000000; uart_write() is the bmprof_out sink. One CPU writes at
+ * a time: uart_lock() takes the lock (1), or finds this CPU holding it already (0), and
+ * uart_unlock() is given that result. uart_write() takes it around each write, so a frame
+ * (one write) is never split. */
 void uart_init(void);
 void uart_putc(char c);
 int uart_at_line_start(void);
 void uart_drain(void);
+int uart_lock(void);
+void uart_unlock(int taken);
+void uart_unlock_mine(void);
 extern const struct bmprof_out bmrt_out;
+
+/* smp.c: each CPU's runtime state, indexed by bm_cpu_id() (TPIDR_EL1), in its own cache
+ * line. The fields a CPU shares are written with release stores and read with acquire
+ * loads; the rest belong to the CPU itself (its program and its interrupts). */
+#define BMRT_SGI 1          /* the one SGI: work was posted, a job finished, or stop */
+struct bmrt_cpu {
+	void (*fn)(void *);          /* the posted job */
+	void *arg;
+	volatile uint32_t busy;      /* a job was claimed and has not finished */
+	volatile uint32_t posted;    /* jobs posted (the claimant publishes fn, arg with it) */
+	volatile uint32_t stop_req;  /* the run ends: stop sampling and park */
+	volatile uint32_t booted;    /* came up; init_err says how it went */
+	volatile uint32_t parked;    /* stopped and waits with IRQs masked for the power-off */
+	int init_err;
+	uint32_t started;            /* jobs this CPU has picked up */
+	volatile uint32_t stopped;   /* it stopped its sampling when told to (bmrt_sgi) */
+	volatile uint32_t irq_depth; /* bmrt_irq() calls running */
+	volatile uint32_t out_busy;  /* console output (or its drain) runs in program context */
+	uint32_t exc_depth;          /* bmrt_exception() calls running */
+} __attribute__((aligned(BMPROF_CACHE_LINE)));
+extern struct bmrt_cpu bmrt_cpus[BMRT_MAX_CPUS];
+static inline unsigned bmrt_cpu(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(v));
+	return (unsigned)v;
+}
+void bmrt_smp_boot(void);           /* start the other CPUs; each sets up its sampler */
+void bmrt_smp_go(void);             /* let them start sampling and wait for work */
+void bmrt_smp_stop(void);           /* IRQs masked: stop sampling on every CPU, wait for them */
+int bmrt_cpu_parked(unsigned cpu);
+void bmrt_sgi(uint32_t intid);      /* the sampler's other_irq */
+_Noreturn void bmrt_park(void);     /* stopped: wait for the power-off with IRQs masked */
+
+/* irq.c: the IRQ path (vectors.S), and console output's side of it: between
+ * bmrt_out_begin() and bmrt_out_end() the interrupt-exit drain is skipped (this CPU may
+ * hold the UART) and a stop request waits. */
+void bmrt_irq(uint64_t elr);
+int bmrt_out_begin(void);
+void bmrt_out_end(int taken);
 
 /* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
  * length, or -1 if there is no fw_cfg or no such file */
 int fwcfg_read_file(const char *name, char *buf, size_t cap);
 
 /* config.c */
+#define BMRT_SPEC_MAX 128    /* an event spec's bytes, with the NUL */
 struct bmrt_config {
 	uint32_t freq;
 	uint8_t timer;
+	uint8_t mode;                   /* enum bmprof_a64_mode */
 	uint8_t nevents;
-	struct bmprof_a64_event events[BMPROF_A64_MAX_EVENTS];
+	char specs[BMPROF_A64_MAX_EVENTS][BMRT_SPEC_MAX];
+	const char *events[BMPROF_A64_MAX_EVENTS];   /* specs[i], for bmprof_a64_config */
 };
 void bmrt_config_load(struct bmrt_config *cfg);
 

@@ -1,4 +1,6 @@
-/* bmrt_start: from the configuration to main(), with the MMU on, on the program stack. */
+/* bmrt_start: from the configuration to main(), with the MMU on, on the program stack:
+ * the sampler on this CPU, then the other CPUs (smp.c), HELLO with their number, and
+ * sampling on every CPU. */
 #include "bmrt.h"
 #include "rt.h"
 
@@ -20,53 +22,55 @@ _Noreturn static void panic(const char *why)
 	bmrt_poweroff(BMRT_EXIT_PANIC);
 }
 
-/* Keep the events that fit: the first on the cycle counter and the first N others. */
-static void fit_counters(struct bmrt_config *rc, unsigned n)
+static const char *reason(uint8_t r)
 {
-	unsigned kept = 0, others = 0, cycles = 0;
-
-	for (unsigned i = 0; i < rc->nevents; i++) {
-		const struct bmprof_a64_event *e = &rc->events[i];
-		if (e->cycle_counter ? cycles++ == 0 : others++ < n)
-			rc->events[kept++] = *e;
-		else
-			bm_printf("bmprof: config: event id %u: no counter left (this PMU has %u "
-				  "event counters and one cycle counter); dropped\n", e->id, n);
+	switch (r) {
+	case BMPROF_EVR_NO_PMU: return "this CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)";
+	case BMPROF_EVR_UNSUPPORTED: return "this PMU does not implement it (PMCEID0/1_EL0)";
+	case BMPROF_EVR_NO_COUNTER: return "its group needs more counters than the PMU has";
+	case BMPROF_EVR_BAD_ENCODING: return "no arm. alternative in its encoding";
+	case BMPROF_EVR_NO_OVERFLOW: return "its counter does not interrupt on overflow here";
 	}
-	rc->nevents = (uint8_t)kept;
+	return "no reason given";
 }
 
-static int init(struct bmrt_config *rc)
+/* One line per event that does not run as asked. */
+static void report_events(void)
 {
-	struct bmprof_a64_config c = {
-		.hz = rc->freq, .timer = rc->timer, .gic = BMPROF_A64_GIC_AUTO,
-		.nevents = rc->nevents, .events = rc->events, .out = &bmrt_out,
-	};
+	const struct bmprof_pmu *p = bmprof_a64_pmu();
 
-	return bmprof_a64_init(&c);
+	for (unsigned i = 0; i < p->nevents; i++) {
+		const struct bmprof_pmu_event *e = &p->ev[i];
+		if (e->status == BMPROF_EVST_UNAVAILABLE)
+			bm_printf("bmprof: event %u (%s): not counted: %s\n", e->id, e->name,
+				  reason(e->reason));
+		else if (e->status == BMPROF_EVST_FALLBACK)
+			bm_printf("bmprof: event %u (%s): the timer samples instead: %s\n", e->id,
+				  e->name, reason(e->reason));
+		else if (e->reason)
+			bm_printf("bmprof: event %u (%s): counted, not sampled: %s\n", e->id,
+				  e->name, reason(e->reason));
+	}
+	if (p->ngroups > 1)
+		bm_printf("bmprof: %u event groups take turns on the PMU at each timer tick\n",
+			  p->ngroups);
 }
 
 static void setup(struct bmrt_config *rc)
 {
-	const struct bmprof_a64_info *info = bmprof_a64_info();
-	int err = init(rc);
+	struct bmprof_a64_config c = {
+		.hz = rc->freq, .timer = rc->timer, .gic = BMPROF_A64_GIC_AUTO, .mode = rc->mode,
+		.nevents = rc->nevents, .events = rc->events, .out = &bmrt_out,
+		.other_irq = bmrt_sgi,
+	};
+	int err = bmprof_a64_init(&c);
 
-	if (err == BMPROF_A64_E_NOPMU) {
-		bm_printf("bmprof: config: event: this CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer "
-			  "= %u); sampling with the timer at %u Hz\n", info->pmu_version, rc->freq);
-		rc->nevents = 0;
-		err = init(rc);
-	} else if (err == BMPROF_A64_E_COUNTERS) {
-		fit_counters(rc, info->pmu_counters);
-		err = init(rc);
-	}
 	if (err)
 		panic(bmprof_a64_strerror(err));
-	for (unsigned i = 0; i < info->nevents; i++)
-		if (info->unsupported >> i & 1)
-			bm_printf("bmprof: event id %u: this PMU does not implement event 0x%x "
-				  "(PMCEID); it will count nothing\n", bmprof_a64_events()[i].id,
-				  bmprof_a64_events()[i].number);
+	report_events();
+	if (bmprof_a64_info()->period_ticks == 0 && bmprof_a64_info()->timer_runs)
+		bm_printf("bmprof: freq=0: event groups do not rotate and 32-bit counts may "
+			  "wrap unseen\n");
 }
 
 _Noreturn void bmrt_start(void)
@@ -80,8 +84,10 @@ _Noreturn void bmrt_start(void)
 	serror_on();
 	bmrt_config_load(&rc);
 	setup(&rc);
+	bmrt_smp_boot();
 	idlen = bmrt_build_id(&id);
 	bmprof_a64_announce(id, idlen);
+	bmrt_smp_go();
 	bmprof_a64_start();
 	irq_on();
 	bm_exit(main());

@@ -14,7 +14,7 @@ bmrt_trap_semihost:
 	ret
 	.size bmrt_semihost, . - bmrt_semihost
 
-/* w0 = PSCI function id (SMCCC: x1..x3 arguments, x0 result) */
+/* x0 = PSCI function id, x1..x3 its arguments (SMCCC); returns x0 */
 	.type bmrt_psci_hvc, %function
 bmrt_psci_hvc:
 bmrt_trap_hvc:

@@ -1,12 +1,16 @@
 /* The PL011 UART at 0x09000000 (QEMU virt), 115200 8N1 with its FIFOs on, polled.
- * Console text and the profile stream share it.
+ * Console text and the profile stream share it, from every CPU.
  *
- * A frame's bytes are never split by console text, by construction rather than by masking
- * interrupts for the length of a frame: frames are written only by a drain or the final
- * flush, which the core and bmprof_a64_irq_exit() serialize per CPU; the sampling
- * handlers write nothing; console text is written only by the program, which cannot run
- * while an interrupt-exit drain holds the CPU; and the fatal exception path stops
- * sampling first. */
+ * One lock, never taken by the sampling handlers (they write nothing), keeps the writers
+ * apart: uart_write() holds it for one write, which is one whole frame (bmprof's frames
+ * are at most 1036 bytes and go out in one write), and console output (console.c) holds
+ * it for one bm_printf, bm_puts or bm_putchar. A CPU never waits for itself: a CPU that
+ * finds the lock its own (an exception in the middle of console output, the final flush
+ * after one) writes on, and the interrupt-exit drain never runs while the interrupted
+ * code holds it (irq.c). It is a ticket lock (first come, first served, so a CPU that
+ * drains often cannot starve another's console), its ticket taken with an exclusive
+ * load/store pair (the MMU is on whenever the UART is used); a waiter sleeps in WFE until
+ * a holder lets go with SEV. */
 #include "rt.h"
 
 #define PL011 0x09000000u
@@ -29,6 +33,11 @@
 
 static int uart_dead;
 static char last_char = '\n';   /* of console text, not of frames */
+static struct {
+	volatile uint32_t next;      /* the next ticket */
+	volatile uint32_t serving;   /* the ticket that holds the lock */
+	volatile uint32_t owner;     /* the holder's CPU index + 1; 0: none */
+} lk;
 
 static int wait_clear(uint32_t bits)
 {
@@ -66,17 +75,48 @@ int uart_at_line_start(void) { return last_char == '\n'; }
 /* Waits until the last byte has left the shift register. */
 void uart_drain(void) { wait_clear(FR_BUSY); }
 
+int uart_lock(void)
+{
+	uint32_t me = bmrt_cpu() + 1, t;
+
+	if (__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == me)
+		return 0;
+	t = __atomic_fetch_add(&lk.next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&lk.serving, __ATOMIC_ACQUIRE) != t)
+		__asm__ volatile("wfe");
+	lk.owner = me;
+	return 1;
+}
+
+void uart_unlock(int taken)
+{
+	if (!taken)
+		return;
+	lk.owner = 0;
+	__atomic_store_n(&lk.serving, lk.serving + 1, __ATOMIC_RELEASE);
+	__asm__ volatile("dsb ish; sev" : : : "memory");
+}
+
+void uart_unlock_mine(void)
+{
+	uart_unlock(__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == bmrt_cpu() + 1);
+}
+
 static int uart_write(void *ctx, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
+	int taken = uart_lock(), r = 0;
 
 	(void)ctx;
 	while (len--) {
-		if (wait_clear(FR_TXFF))
-			return -1;
+		if (wait_clear(FR_TXFF)) {
+			r = -1;
+			break;
+		}
 		mmio_write32(PL011 + DR, *p++);
 	}
-	return 0;
+	uart_unlock(taken);
+	return r;
 }
 
 const struct bmprof_out bmrt_out = { uart_write, 0 };

@@ -1,7 +1,10 @@
-/* The EL1 exception vectors. IRQs branch to bmprof_a64_irq_entry (the sampler). Every
- * other exception saves the whole register file (struct bmrt_regs) on SP_EL1 and calls
- * bmrt_exception(), which reports it and ends the run, or returns after skipping a probe
- * instruction (trap.S): then the registers are restored and the exception returns. */
+/* The EL1 exception vectors. IRQs go to irq_entry, which saves what the C ABI lets a callee
+ * clobber (x0-x18, x29, x30; the runtime is built with -mgeneral-regs-only, so no FP/SIMD)
+ * and ELR_EL1/SPSR_EL1 (a nested interrupt during the interrupt-exit drain overwrites
+ * them), calls bmrt_irq(ELR_EL1) and returns with ERET. Every other exception saves the
+ * whole register file (struct bmrt_regs) on SP_EL1 and calls bmrt_exception(), which
+ * reports it and ends the run, or returns after skipping a probe instruction (trap.S):
+ * then the registers are restored and the exception returns. */
 
 #define FRAME 304
 #define OFF_SP (31 * 8)
@@ -19,7 +22,7 @@
 
 .macro irq_slot
 	.balign 0x80
-	b bmprof_a64_irq_entry
+	b irq_entry
 .endm
 
 	.text
@@ -45,6 +48,42 @@ bmrt_vectors:
 	irq_slot
 	slot 2
 	slot 3
+
+/* The frame starts with a frame record (x29, x30) so x29 chains through it. */
+irq_entry:
+	sub sp, sp, #192
+	stp x29, x30, [sp, #0]
+	stp x0, x1, [sp, #16]
+	stp x2, x3, [sp, #32]
+	stp x4, x5, [sp, #48]
+	stp x6, x7, [sp, #64]
+	stp x8, x9, [sp, #80]
+	stp x10, x11, [sp, #96]
+	stp x12, x13, [sp, #112]
+	stp x14, x15, [sp, #128]
+	stp x16, x17, [sp, #144]
+	mrs x0, elr_el1
+	mrs x1, spsr_el1
+	stp x18, x0, [sp, #160]
+	str x1, [sp, #176]
+	mov x29, sp
+	bl bmrt_irq
+	ldp x18, x0, [sp, #160]
+	ldr x1, [sp, #176]
+	msr elr_el1, x0
+	msr spsr_el1, x1
+	ldp x0, x1, [sp, #16]
+	ldp x2, x3, [sp, #32]
+	ldp x4, x5, [sp, #48]
+	ldp x6, x7, [sp, #64]
+	ldp x8, x9, [sp, #80]
+	ldp x10, x11, [sp, #96]
+	ldp x12, x13, [sp, #112]
+	ldp x14, x15, [sp, #128]
+	ldp x16, x17, [sp, #144]
+	ldp x29, x30, [sp, #0]
+	add sp, sp, #192
+	eret
 
 exc_save:
 	stp x2, x3, [sp, #16]

@@ -3,7 +3,8 @@
  * The runtime boots, starts sampling, calls the program's `int main(void)`, and when main
  * returns (or bm_exit is called) stops sampling, sends what was sampled, and powers QEMU
  * off with main's return value. Console text goes to the UART (x86-64: COM1; AArch64: the
- * PL011), interleaved with the profile stream; the host separates the two.
+ * PL011), interleaved with the profile stream; the host separates the two. Each console
+ * call (bm_printf, bm_puts, bm_putchar) reaches it whole, whichever CPU makes it.
  *
  * Programs are freestanding: no libc. memcpy, memmove, memset and memcmp are provided.
  */
@@ -21,8 +22,28 @@ int bm_vprintf(const char *fmt, va_list ap);
 int bm_puts(const char *s);          /* s and a newline */
 int bm_putchar(int c);
 
-/* Ends the program as if main returned code. */
+/* Ends the program as if main returned code, from any CPU. */
 _Noreturn void bm_exit(int code);
+
+/* CPUs. The runtime starts every CPU the firmware lists (x86-64: the ACPI MADT), up to
+ * the image's maximum (8 unless built otherwise), and samples on each. CPU 0 runs main;
+ * the others (1 .. bm_ncpus()-1) idle, and are sampled idling, until bm_run_on gives them
+ * a function. When the run ends (main returns, bm_exit, an exception), every CPU is
+ * stopped where it is, whatever it runs: wait for the functions you started (bm_wait)
+ * before returning from main if their work matters.
+ *
+ *   bm_ncpus()             the number of CPUs running (1 if there is only the boot CPU)
+ *   bm_cpu_id()            the calling CPU's index, 0 .. bm_ncpus()-1
+ *   bm_run_on(cpu, fn, a)  start fn(a) on idle CPU cpu (not 0) and return at once;
+ *                          0, or -1 if cpu is out of range, 0, or busy with a function
+ *   bm_wait(cpu)           return when the function last started on cpu has returned (at
+ *                          once if none runs; not for cpu 0 or the calling CPU)
+ *
+ * Functions on different CPUs run concurrently: share data with the __atomic builtins. */
+unsigned bm_ncpus(void);
+unsigned bm_cpu_id(void);
+int bm_run_on(unsigned cpu, void (*fn)(void *), void *arg);
+void bm_wait(unsigned cpu);
 
 /* A free-running counter, and its rate in Hz: on x86-64 the TSC, as calibrated at boot;
  * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0. */

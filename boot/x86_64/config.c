@@ -1,7 +1,12 @@
 /* Run-time configuration: the fw_cfg file opt/bmprof/config, key=value settings separated
  * by newlines, spaces, ';' or ','. '#' starts a comment to the end of the line.
- *   freq=N     samples per second, 0..100000 (0: no sampling)
+ *   freq=N     timer frequency, 0..100000 (0: no timer): the sampling rate when no event
+ *              samples on the PMU, else the rate groups rotate and counters are read
  *   timer=M    auto | deadline | oneshot
+ *   mode=M     sample | count (count: no sampling, event totals at the end)
+ *   pmi=P      nmi | irq: how the PMU's overflow interrupt is delivered
+ *   event=SPEC ID:ENC:PERIOD[:NAME[:GROUP]], repeatable (parsed by the PMU layer, which
+ *              reports a malformed one when the sampler starts)
  * A bad setting prints one line and keeps the default. */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
@@ -9,6 +14,10 @@
 
 #define CONFIG_FILE "opt/bmprof/config"
 #define CONFIG_MAX 1024
+
+/* event= values, each NUL-terminated */
+static char pool[CONFIG_MAX + BMRT_MAX_EVENTS];
+static size_t pool_used;
 
 static int is_sep(char c)
 {
@@ -41,6 +50,21 @@ static int parse_u32(const char *s, size_t n, uint32_t max, uint32_t *out)
 	return 0;
 }
 
+static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
+{
+	char *e = pool + pool_used;
+
+	if (cfg->nevents == BMRT_MAX_EVENTS) {
+		bm_printf("bmprof: config: event=%.*s: at most %d events; ignored\n", (int)vn, v,
+			  BMRT_MAX_EVENTS);
+		return;
+	}
+	memcpy(e, v, vn);
+	e[vn] = 0;
+	pool_used += vn + 1;
+	cfg->events[cfg->nevents++] = e;
+}
+
 static void setting(struct bmrt_config *cfg, const char *s, size_t n)
 {
 	size_t k = 0;
@@ -69,9 +93,25 @@ static void setting(struct bmrt_config *cfg, const char *s, size_t n)
 		else
 			bm_printf("bmprof: config: timer=%.*s: want auto, deadline or oneshot\n",
 				  (int)vn, v);
+	} else if (same(s, k, "mode")) {
+		if (same(v, vn, "sample"))
+			cfg->mode = BMPROF_PMU_SAMPLE;
+		else if (same(v, vn, "count"))
+			cfg->mode = BMPROF_PMU_COUNT;
+		else
+			bm_printf("bmprof: config: mode=%.*s: want sample or count\n", (int)vn, v);
+	} else if (same(s, k, "pmi")) {
+		if (same(v, vn, "nmi"))
+			cfg->pmi = BMPROF_X86_PMI_NMI;
+		else if (same(v, vn, "irq"))
+			cfg->pmi = BMPROF_X86_PMI_IRQ;
+		else
+			bm_printf("bmprof: config: pmi=%.*s: want nmi or irq\n", (int)vn, v);
+	} else if (same(s, k, "event")) {
+		event_setting(cfg, v, vn);
 	} else {
-		bm_printf("bmprof: config: unknown key '%.*s' (known: freq, timer); ignored\n",
-			  (int)k, s);
+		bm_printf("bmprof: config: unknown key '%.*s' (known: freq, timer, mode, pmi, "
+			  "event); ignored\n", (int)k, s);
 	}
 }
 

@@ -1,4 +1,6 @@
-/* Console output for programs: bm_putchar, bm_puts, bm_printf, straight to the UART. */
+/* Console output for programs: bm_putchar, bm_puts, bm_printf, straight to the UART.
+ * Each call holds the UART lock for all its characters, so text from one call is never
+ * split by a frame or by another CPU's text. */
 #include <stdarg.h>
 #include "bmrt.h"
 #include "rt.h"
@@ -14,15 +16,19 @@ struct spec {
 
 int bm_putchar(int c)
 {
+	bmrt_uart_lock();
 	uart_putc((char)c);
+	bmrt_uart_unlock();
 	return (unsigned char)c;
 }
 
 int bm_puts(const char *s)
 {
+	bmrt_uart_lock();
 	while (*s)
 		uart_putc(*s++);
 	uart_putc('\n');
+	bmrt_uart_unlock();
 	return 0;
 }
 
@@ -182,6 +188,7 @@ int bm_vprintf(const char *fmt, va_list ap)
 	int out = 0;
 
 	va_copy(aq, ap);
+	bmrt_uart_lock();
 	while (*fmt) {
 		if (*fmt != '%') {
 			uart_putc(*fmt++);
@@ -193,6 +200,7 @@ int bm_vprintf(const char *fmt, va_list ap)
 		if (*fmt)
 			fmt++;
 	}
+	bmrt_uart_unlock();
 	va_end(aq);
 	return out;
 }

@@ -1,11 +1,15 @@
-/* The 64-bit GDT (with a TSS for the IST stacks) and the IDT. #DF runs on IST1 and NMI and
- * #MC on IST2, so they are reported even when the faulting code wrecked its stack. */
+/* The 64-bit GDT, one TSS per CPU for the IST stacks, and the IDT all CPUs share. #DF runs
+ * on IST1 and NMI and #MC on IST2 (each CPU its own), so they are reported even when the
+ * faulting code wrecked its stack. The NMI is the PMU's interrupt (bmprof_x86_nmi_entry);
+ * in IRQ delivery it comes at BMPROF_X86_DEFAULT_PMI_VECTOR. BMRT_IPI_VECTOR is the
+ * runtime's own IPI (smp.c). */
 #include "bmprof_x86_64.h"
 #include "rt.h"
 
 #define SEL_CODE 0x08
-#define SEL_TSS 0x18
+#define SEL_TSS 0x18     /* CPU i's TSS descriptor: SEL_TSS + 16 * i */
 #define GATE_INTR 0x8E   /* present, DPL 0, 64-bit interrupt gate */
+#define IST_SIZE 16384
 
 struct tss {
 	uint32_t reserved0;
@@ -32,12 +36,14 @@ struct dtr {
 	uint64_t base;
 } __attribute__((packed));
 
-extern char bmrt_ist1_top[], bmrt_ist2_top[];
 extern void (*const bmrt_exc_stubs[32])(void);
 void bmrt_isr_ignore(void);
+void bmrt_isr_ipi(void);
 
-static struct tss tss;
-static uint64_t gdt[5];
+/* Each TSS in a cache line of its own: the CPU writes nothing there, but keep CPUs apart. */
+static struct tss tss[BMPROF_X86_MAX_CPUS] __attribute__((aligned(64)));
+static uint8_t ist_stack[BMPROF_X86_MAX_CPUS][2][IST_SIZE] __attribute__((aligned(16)));
+static uint64_t gdt[3 + 2 * BMPROF_X86_MAX_CPUS];
 static struct gate idt[256];
 
 static void set_gate(unsigned vec, void (*fn)(void), uint8_t ist)
@@ -50,32 +56,41 @@ static void set_gate(unsigned vec, void (*fn)(void), uint8_t ist)
 	};
 }
 
-static void gdt_init(void)
+/* A 16-byte available 64-bit TSS descriptor for CPU i. */
+static void set_tss(unsigned i)
 {
-	uintptr_t t = (uintptr_t)&tss;
-	struct dtr d = { sizeof gdt - 1, (uintptr_t)gdt };
+	uintptr_t t = (uintptr_t)&tss[i];
 
-	tss.ist[0] = (uintptr_t)bmrt_ist1_top;
-	tss.ist[1] = (uintptr_t)bmrt_ist2_top;
-	tss.iomap = sizeof tss;
-	gdt[1] = 0x00AF9A000000FFFFull;
-	gdt[2] = 0x00CF92000000FFFFull;
-	/* 16-byte available 64-bit TSS descriptor */
-	gdt[3] = (sizeof tss - 1) | (t & 0xFFFFFF) << 16 | 0x89ull << 40 | (t >> 24 & 0xFF) << 56;
-	gdt[4] = t >> 32;
-	__asm__ volatile("lgdt %0" : : "m"(d));
-	__asm__ volatile("ltr %w0" : : "r"(SEL_TSS));
+	tss[i].ist[0] = (uintptr_t)ist_stack[i][0] + IST_SIZE;
+	tss[i].ist[1] = (uintptr_t)ist_stack[i][1] + IST_SIZE;
+	tss[i].iomap = sizeof tss[i];
+	gdt[3 + 2 * i] = (sizeof tss[i] - 1) | (t & 0xFFFFFF) << 16 | 0x89ull << 40 |
+			 (t >> 24 & 0xFF) << 56;
+	gdt[4 + 2 * i] = t >> 32;
+}
+
+void bmrt_desc_load(unsigned cpu)
+{
+	struct dtr g = { sizeof gdt - 1, (uintptr_t)gdt }, d = { sizeof idt - 1, (uintptr_t)idt };
+
+	__asm__ volatile("lgdt %0" : : "m"(g));
+	__asm__ volatile("ltr %w0" : : "r"(SEL_TSS + 16 * cpu));
+	__asm__ volatile("lidt %0" : : "m"(d));
 }
 
 void bmrt_desc_init(void)
 {
-	struct dtr d = { sizeof idt - 1, (uintptr_t)idt };
-
-	gdt_init();
+	gdt[1] = 0x00AF9A000000FFFFull;
+	gdt[2] = 0x00CF92000000FFFFull;
+	for (unsigned i = 0; i < BMPROF_X86_MAX_CPUS; i++)
+		set_tss(i);
 	for (unsigned v = 0; v < 32; v++)
 		set_gate(v, bmrt_exc_stubs[v], v == 8 ? 1 : v == 2 || v == 18 ? 2 : 0);
 	for (unsigned v = 32; v < 256; v++)
 		set_gate(v, bmrt_isr_ignore, 0);
+	set_gate(2, bmprof_x86_nmi_entry, 2);
 	set_gate(BMPROF_X86_DEFAULT_VECTOR, bmprof_x86_timer_entry, 0);
-	__asm__ volatile("lidt %0" : : "m"(d));
+	set_gate(BMPROF_X86_DEFAULT_PMI_VECTOR, bmprof_x86_pmi_entry, 0);
+	set_gate(BMRT_IPI_VECTOR, bmrt_isr_ipi, 0);
+	bmrt_desc_load(0);
 }

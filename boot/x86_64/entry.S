@@ -1,10 +1,12 @@
 /* PVH entry: QEMU's -kernel loads this ELF64 at its physical addresses and jumps to the
  * address in the Xen PHYS32_ENTRY note in 32-bit protected mode, paging off, EBX pointing
- * at the hvm_start_info (unused here), ESP undefined.
+ * at the hvm_start_info (kept in bmrt_start_info: it may give the ACPI RSDP), ESP
+ * undefined.
  *
  * From there: zero .bss (it holds the page tables and stacks), identity-map the first
  * 4 GiB with 2 MiB pages, enable PAE + SSE (OSFXSR, OSXMMEXCPT), EFER.LME, paging, and
- * far-jump into 64-bit code, which calls bmrt_start() in C. */
+ * far-jump into 64-bit code, which calls bmrt_start() in C. The other CPUs come up
+ * through ap.S onto the same page tables. */
 
 #define XEN_ELFNOTE_PHYS32_ENTRY 18
 #define MSR_EFER 0xC0000080
@@ -35,6 +37,7 @@ bmrt_pvh_entry:
 	subl %edi, %ecx
 	xorl %eax, %eax
 	rep stosb
+	movl %ebx, bmrt_start_info
 
 	/* PML4[0] -> PDPT, PDPT[0..3] -> four page directories */
 	movl $(bmrt_pdpt + PTE_P + PTE_RW), bmrt_pml4
@@ -102,24 +105,21 @@ boot_gdt_ptr:
 	.word boot_gdt_end - boot_gdt - 1
 	.long boot_gdt
 
-/* Page tables and stacks, zeroed above. The page below the main stack stays unmapped
- * (bmrt_paging_init), so a stack overflow faults instead of overwriting .bss. */
+/* Page tables and the main stack, zeroed above. The page below the main stack stays
+ * unmapped (bmrt_paging_init), so a stack overflow faults instead of overwriting .bss
+ * (the other CPUs' stacks are in smp.c, each with a guard page of its own). */
 	.section .bss.boot, "aw", @nobits
 	.balign 4096
-	.globl bmrt_pml4, bmrt_pdpt, bmrt_pd, bmrt_pt_low, bmrt_pt_guard
-	.globl bmrt_stack_guard, bmrt_stack_top, bmrt_ist1_top, bmrt_ist2_top
+	.globl bmrt_pml4, bmrt_pdpt, bmrt_pd
+	.globl bmrt_stack_guard, bmrt_stack_top, bmrt_start_info
 bmrt_pml4:	.skip 4096
 bmrt_pdpt:	.skip 4096
 bmrt_pd:	.skip 4 * 4096
-bmrt_pt_low:	.skip 4096
-bmrt_pt_guard:	.skip 4096
 bmrt_stack_guard:
 	.skip 4096
 	.skip STACK_SIZE
 bmrt_stack_top:
-	.skip 16384
-bmrt_ist1_top:
-	.skip 16384
-bmrt_ist2_top:
+bmrt_start_info:
+	.skip 8
 
 	.section .note.GNU-stack, "", @progbits

@@ -1,15 +1,16 @@
-/* Unhandled CPU exceptions: one console line, then the run ends like an exit, with an END
- * frame carrying the vector, the faulting RIP and (for #PF and #DF) CR2. A second
- * exception while handling one prints a line and powers off at once; a third powers off
- * silently. */
+/* Unhandled CPU exceptions, on any CPU: one console line, then the run ends like an exit
+ * (bmrt_finish), with an END frame carrying the vector, the faulting RIP and (for #PF and
+ * #DF) CR2. A second exception on the same CPU while handling one prints a line and
+ * powers off at once; a third powers off silently. The line is written under the UART lock
+ * as a whole. The one exception handled is the #GP of the sampler's probing MSR accesses
+ * (a hypervisor without the MSR): execution resumes at their recovery path. */
+#include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
 
 #define VEC_DF 8
+#define VEC_GP 13
 #define VEC_PF 14
-#define PAGE 4096u
-
-extern char bmrt_stack_guard[];
 
 static const char *const names[32] = {
 	"DE", "DB", "NMI", "BP", "OF", "BR", "UD", "NM", "DF", "CSO", "TS", "NP", "SS", "GP",
@@ -22,19 +23,23 @@ static int has_error_code(uint64_t v)
 	return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
 }
 
-_Noreturn void bmrt_exception(struct bmrt_regs *r)
+void bmrt_exception(struct bmrt_regs *r)
 {
-	static volatile int depth;
+	static volatile int depth[BMPROF_X86_MAX_CPUS];
+	volatile int *d = &depth[bmrt_cpu()];
 	uint64_t cr2;
 	const char *name = names[r->vector & 31];
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
 
+	if (r->vector == VEC_GP && bmprof_x86_gp_fixup(&r->rip))
+		return;
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
-	if (++depth > 2)
+	if (++*d > 2)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
+	bmrt_uart_lock();
 	if (!uart_at_line_start())
 		uart_putc('\n');
-	if (depth == 2) {
+	if (*d == 2) {
 		bm_printf("bmprof: CPU exception #%s (%lu) at rip=0x%016lx while handling an "
 			  "earlier one; exiting\n", name, r->vector, r->rip);
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
@@ -47,9 +52,10 @@ _Noreturn void bmrt_exception(struct bmrt_regs *r)
 	if (has_error_code(r->vector))
 		bm_printf(" error=0x%lx", r->error);
 	bm_printf(" rsp=0x%016lx", r->rsp);
-	if (cr2 - (uintptr_t)bmrt_stack_guard < PAGE)
+	if (bmrt_is_guard_page(cr2))
 		bm_printf(" (stack overflow)");
 	bm_putchar('\n');
+	bmrt_uart_unlock();
 	e.vector = (uint32_t)r->vector;
 	e.fault_pc = r->rip;
 	e.fault_addr = r->vector == VEC_PF || r->vector == VEC_DF ? cr2 : 0;

@@ -1,17 +1,45 @@
-/* The end of a run: stop sampling, send what was sampled and the END frame, power off.
- * Entered a second time (a fault inside the flush lands here again through
- * bmrt_exception), it skips the flush so it cannot loop. */
+/* The end of a run, on whichever CPU ends it (main returning on CPU 0, bm_exit or an
+ * exception anywhere): stop this CPU's sampling, stop and park every other CPU
+ * (smp.c), then, holding the UART lock, flush each CPU's quiescent state in turn (COUNTS,
+ * SAMPLES, TOTALS), send the END frame and power off.
+ *
+ * A second CPU that ends the run meanwhile parks instead. The finishing CPU entered a
+ * second time (a fault inside the flush lands here again through bmrt_exception) skips
+ * the flush, so it cannot loop. */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
 
+#define NOBODY 0xFFFFFFFFu
+
 _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 {
-	static volatile int entered;
+	static volatile uint32_t finisher = NOBODY;
+	uint32_t nobody = NOBODY;
+	unsigned me, n;
+	uint64_t quiet;
 
 	cli();
-	if (!entered++)
-		bmprof_x86_flush();
+	me = bmrt_cpu();
+	if (!__atomic_compare_exchange_n(&finisher, &nobody, me, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		if (finisher != me)
+			bmrt_smp_park();
+		bmprof_emit_end(&bmrt_out, end);
+		bmrt_poweroff(exit_value);
+	}
+	bmprof_x86_stop();
+	bmrt_uart_force_unlock();   /* an exception may have come while this CPU wrote */
+	quiet = bmrt_smp_stop_others();
+	n = bm_ncpus();
+	bmrt_uart_lock();
+	for (unsigned i = 0; i < n; i++)
+		if (!(quiet >> i & 1))
+			bm_printf("bmprof: CPU %u did not stop (interrupts disabled?); its samples "
+				  "are not sent\n", i);
+	for (unsigned i = 0; i < n; i++)
+		if (quiet >> i & 1)
+			bmprof_x86_flush_cpu(i);
 	bmprof_emit_end(&bmrt_out, end);
 	bmrt_poweroff(exit_value);
 }

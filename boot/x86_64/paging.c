@@ -1,36 +1,68 @@
-/* Refines the boot identity map: the 2 MiB regions holding page 0 and the stack guard page
- * get 4 KiB page tables with those pages left out, so a NULL dereference and a stack
- * overflow fault; the LAPIC's region is mapped uncached. */
+/* Refines the boot identity map: the 2 MiB regions holding page 0 and the stack guard
+ * pages get 4 KiB page tables with those pages left out, so a NULL dereference and a stack
+ * overflow (on any CPU) fault; the LAPIC's region is mapped uncached. The other CPUs load
+ * these tables when they start. */
+#include "bmprof_x86_64.h"
 #include "rt.h"
 
 #define PTE_P 0x1ull
 #define PTE_RW 0x2ull
 #define PTE_PWT 0x8ull
 #define PTE_PCD 0x10ull
+#define PTE_PS 0x80ull
 #define PAGE 4096ull
 #define LARGE (2ull << 20)
 #define LAPIC_PHYS 0xFEE00000ull
+/* page 0, the main stack's guard, and the regions the other CPUs' stacks span */
+#define TABLES (4 + (BMPROF_X86_MAX_CPUS * (PAGE + BMRT_AP_STACK)) / LARGE)
 
-extern uint64_t bmrt_pml4[512], bmrt_pd[4 * 512], bmrt_pt_low[512], bmrt_pt_guard[512];
+extern uint64_t bmrt_pml4[512], bmrt_pd[4 * 512];
 extern char bmrt_stack_guard[];
+extern uint8_t bmrt_ap_stack[][4096 + BMRT_AP_STACK];
 
-static void split(uint64_t *pt, unsigned pdi)
+static uint64_t tables[TABLES][512] __attribute__((aligned(4096)));
+static unsigned used;
+
+/* The 4 KiB table of 2 MiB region pdi, made on first use; 0 if none is left. */
+static uint64_t *table_of(unsigned pdi)
 {
+	uint64_t *pt;
+
+	if (!(bmrt_pd[pdi] & PTE_PS))
+		return (uint64_t *)(uintptr_t)(bmrt_pd[pdi] & ~(PAGE - 1));
+	if (used == TABLES)
+		return 0;
+	pt = tables[used++];
 	for (unsigned i = 0; i < 512; i++)
 		pt[i] = (pdi * LARGE + i * PAGE) | PTE_P | PTE_RW;
 	bmrt_pd[pdi] = (uintptr_t)pt | PTE_P | PTE_RW;
+	return pt;
+}
+
+static void unmap(uintptr_t a)
+{
+	uint64_t *pt = table_of((unsigned)(a / LARGE));
+
+	if (pt)
+		pt[a / PAGE % 512] = 0;
+}
+
+int bmrt_is_guard_page(uint64_t addr)
+{
+	if (addr - (uintptr_t)bmrt_stack_guard < PAGE)
+		return 1;
+	for (unsigned i = 0; i + 1 < BMPROF_X86_MAX_CPUS; i++)
+		if (addr - (uintptr_t)bmrt_ap_stack[i] < PAGE)
+			return 1;
+	return 0;
 }
 
 void bmrt_paging_init(void)
 {
-	uintptr_t g = (uintptr_t)bmrt_stack_guard;
-	unsigned gpd = (unsigned)(g / LARGE);
-
-	split(bmrt_pt_low, 0);
-	bmrt_pt_low[0] = 0;
-	if (gpd != 0)
-		split(bmrt_pt_guard, gpd);
-	(gpd ? bmrt_pt_guard : bmrt_pt_low)[g / PAGE % 512] = 0;
+	unmap(0);
+	unmap((uintptr_t)bmrt_stack_guard);
+	for (unsigned i = 0; i + 1 < BMPROF_X86_MAX_CPUS; i++)
+		unmap((uintptr_t)bmrt_ap_stack[i]);
 	bmrt_pd[LAPIC_PHYS / LARGE] |= PTE_PCD | PTE_PWT;
 	__asm__ volatile("mov %0, %%cr3" : : "r"((uintptr_t)bmrt_pml4) : "memory");
 }

@@ -23,6 +23,18 @@ static inline uint8_t inb(uint16_t port)
 }
 static inline void cli(void) { __asm__ volatile("cli" : : : "memory"); }
 static inline void sti(void) { __asm__ volatile("sti" : : : "memory"); }
+static inline void cpu_relax(void) { __asm__ volatile("pause" : : : "memory"); }
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return (uint64_t)hi << 32 | lo;
+}
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32))
+			 : "memory");
+}
 
 /* Saved by isr.S, lowest address first. */
 struct bmrt_regs {
@@ -38,27 +50,81 @@ struct bmrt_regs {
 #define BMRT_EXIT_PANIC 126       /* the runtime could not set up sampling */
 #define BMRT_EXIT_EXCEPTION 127   /* an unhandled CPU exception */
 
-/* exception.c */
-_Noreturn void bmrt_exception(struct bmrt_regs *r);
+/* exception.c: returns only when the fault was a probing MSR access (its RIP moved to
+ * the recovery path); else ends the run */
+void bmrt_exception(struct bmrt_regs *r);
 
-/* desc.c, paging.c */
-void bmrt_desc_init(void);
+/* desc.c: the IDT and the GDT with one TSS per CPU (IST1 #DF, IST2 NMI and #MC) */
+#define BMRT_IPI_VECTOR 0xF0      /* the runtime's wake-up and stop IPI */
+void bmrt_desc_init(void);        /* first CPU: build the tables and load them */
+void bmrt_desc_load(unsigned cpu);   /* any other CPU: load them with its own TSS */
+
+/* paging.c: page 0 and every CPU's stack guard page unmapped, the LAPIC uncached */
 void bmrt_paging_init(void);
+int bmrt_is_guard_page(uint64_t addr);
 
-/* uart.c: the 16550 at COM1; uart_write() is the bmprof_out sink */
+/* uart.c: the 16550 at COM1; uart_write() is the bmprof_out sink. Callers hold the UART
+ * lock (uartlock.c) */
 void uart_init(void);
 void uart_putc(char c);
 int uart_at_line_start(void);
 extern const struct bmprof_out bmrt_out;
+
+/* uartlock.c: one CPU at a time writes the UART, whole frames and whole console calls. A
+ * ticket lock, taken and held with interrupts enabled; a CPU that holds it may take it
+ * again (an exception while it writes). bmrt_uart_out_begin/end are the sampler's
+ * out_begin/out_end: its interrupt-exit drain skips (leaves the buffers full) when this
+ * CPU waits for or holds the lock already. */
+void bmrt_uart_lock(void);
+void bmrt_uart_unlock(void);
+int bmrt_uart_out_begin(void);
+void bmrt_uart_out_end(void);
+int bmrt_uart_busy(unsigned cpu);     /* cpu waits for or holds the lock */
+void bmrt_uart_force_unlock(void);    /* release it if this CPU holds it, at any depth */
+
+/* apic.c: this CPU's APIC ID, the EOI, and inter-processor interrupts */
+#define BMRT_ICR_FIXED 0x4000u        /* | vector; level assert */
+#define BMRT_ICR_INIT 0x4500u
+#define BMRT_ICR_STARTUP 0x4600u      /* | the start page (address >> 12) */
+void bmrt_apic_init(void);
+uint32_t bmrt_apic_id(void);
+void bmrt_apic_eoi(void);
+void bmrt_apic_send(uint32_t apic_id, uint32_t icr);
+
+/* acpi.c: the APIC IDs of the enabled processors the ACPI MADT lists, in its order, at
+ * most cap of them; returns how many it lists (may be more than cap), or -1 if no valid
+ * RSDP and MADT were found. Reads the BIOS data area: call before bmrt_paging_init. */
+int bmrt_acpi_cpus(uint32_t *ids, unsigned cap);
+
+/* smp.c: the other CPUs. bmrt_smp_start brings up every CPU the MADT lists (up to
+ * BMPROF_X86_MAX_CPUS in all), each sets itself up for sampling and waits;
+ * bmrt_smp_go starts their sampling. bmrt_smp_stop_others stops every other CPU (a CPU
+ * that holds the UART lock or drains first finishes that) and returns the mask of CPUs
+ * now quiescent (parked with sampling stopped), this CPU included. */
+#define BMRT_AP_TRAMPOLINE 0x8000u
+#define BMRT_AP_STACK (64u * 1024)
+void bmrt_smp_find(void);
+void bmrt_smp_start(void);
+void bmrt_smp_go(void);
+unsigned bmrt_cpu(void);              /* this CPU's index (0 before the sampler is set up) */
+uint64_t bmrt_smp_stop_others(void);
+_Noreturn void bmrt_smp_park(void);   /* this CPU: stop sampling, never run again */
+void bmrt_smp_ipi(void);              /* the IPI handler (isr.S), interrupts disabled */
+void bmrt_smp_after_unlock(unsigned cpu);   /* parks cpu if a stop waited for the lock */
 
 /* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
  * length, or -1 if there is no fw_cfg or no such file */
 int fwcfg_read_file(const char *name, char *buf, size_t cap);
 
 /* config.c */
+#define BMRT_MAX_EVENTS 16
 struct bmrt_config {
 	uint32_t freq;
 	uint8_t timer;
+	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
+	uint8_t pmi;                 /* enum bmprof_x86_pmi */
+	uint8_t nevents;
+	const char *events[BMRT_MAX_EVENTS];   /* event= values, NUL-terminated */
 };
 void bmrt_config_load(struct bmrt_config *cfg);
 

@@ -1,4 +1,6 @@
-/* bmrt_start: the 64-bit side of boot, from the descriptor tables to main(). */
+/* bmrt_start: the 64-bit side of boot on the first CPU, from the descriptor tables to
+ * main(): the sampler is set up here first (calibration), then on the other CPUs as they
+ * start (smp.c), HELLO announces them all, and every CPU starts sampling. */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
@@ -32,8 +34,35 @@ _Noreturn static void panic(const char *why)
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
 
 	bm_printf("bmprof: cannot sample: %s\n", why);
+	bmrt_uart_lock();
 	bmprof_emit_end(&bmrt_out, &e);
 	bmrt_poweroff(BMRT_EXIT_PANIC);
+}
+
+static const char *const reasons[] = {
+	"", "no usable PMU", "this CPU does not implement it", "no counter can hold it",
+	"no encoding for this CPU's vendor", "its counter cannot interrupt",
+};
+
+/* One console line per event that will not count or sample as asked. */
+static void report_events(const struct bmrt_config *rc)
+{
+	const struct bmprof_pmu *p = bmprof_x86_pmu();
+
+	for (unsigned i = 0; i < rc->nevents; i++)
+		if (bmprof_x86_info()->bad_events >> i & 1)
+			bm_printf("bmprof: config: event=%s: %s; ignored\n", rc->events[i],
+				  bmprof_x86_event_error(i));
+	for (unsigned i = 0; i < p->nevents; i++) {
+		const struct bmprof_pmu_event *e = &p->ev[i];
+		const char *why = e->reason < sizeof reasons / sizeof reasons[0] ?
+				  reasons[e->reason] : "unknown reason";
+		if (e->status == BMPROF_EVST_UNAVAILABLE)
+			bm_printf("bmprof: event %u (%s): not counted: %s\n", e->id, e->name, why);
+		else if (e->status == BMPROF_EVST_FALLBACK)
+			bm_printf("bmprof: event %u (%s): %s; the timer samples instead\n", e->id,
+				  e->name, why);
+	}
 }
 
 _Noreturn void bmrt_start(void)
@@ -45,23 +74,32 @@ _Noreturn void bmrt_start(void)
 	int err;
 
 	uart_init();
+	bmrt_apic_init();
+	bmrt_smp_find();
 	bmrt_desc_init();
 	bmrt_paging_init();
 	pic_off();
 	bmrt_config_load(&rc);
 	xc = (struct bmprof_x86_config){
 		.hz = rc.freq, .vector = BMPROF_X86_DEFAULT_VECTOR, .timer = rc.timer,
-		.out = &bmrt_out,
+		.out = &bmrt_out, .events = rc.events, .nevents = rc.nevents, .mode = rc.mode,
+		.pmi = rc.pmi, .pmi_vector = BMPROF_X86_DEFAULT_PMI_VECTOR, .msr_fixup = 1,
+		.out_begin = bmrt_uart_out_begin, .out_end = bmrt_uart_out_end,
 	};
 	err = bmprof_x86_init(&xc);
 	if (err)
 		panic(bmprof_x86_strerror(err));
+	report_events(&rc);
 	if (rc.timer == BMPROF_X86_TIMER_DEADLINE && bmprof_x86_info()->timer != rc.timer)
 		bm_puts("bmprof: config: timer=deadline: this CPU has no TSC-deadline timer "
 			"(CPUID.1:ECX[24]); using one-shot");
+	bmrt_smp_start();
 	idlen = bmrt_build_id(&id);
+	bmrt_uart_lock();
 	bmprof_x86_announce(id, idlen);
+	bmrt_uart_unlock();
 	bmprof_x86_start();
+	bmrt_smp_go();
 	sti();
 	bm_exit(main());
 }

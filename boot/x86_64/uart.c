@@ -1,12 +1,11 @@
 /* The 16550 UART at COM1 (0x3F8), 115200 8N1, FIFOs on, polled. Console text and the
- * profile stream share it.
+ * profile stream of every CPU share it.
  *
- * A frame's bytes are never split by console text, by construction rather than by masking
- * interrupts for the length of a frame (which, at serial speed, would hide the drain's own
- * cost from the profile): frames are written only by a drain or the final flush, which the
- * core and bmprof_x86_irq_exit() serialize per CPU; the timer handler itself writes
- * nothing; console text is written only by the program, which cannot run while an
- * interrupt-exit drain holds the CPU; and the fatal exception path stops sampling first. */
+ * A frame's bytes are never split by console text or by another CPU's frame: every
+ * writer holds the UART lock (uartlock.c) for a whole frame or a whole console call. The
+ * drains write from interrupt exit or poll through the sampler's out_begin/out_end
+ * (which take the lock), the final flush holds it for all of its frames, and the timer
+ * and PMU handlers themselves write nothing. */
 #include "rt.h"
 
 #define COM1 0x3F8

@@ -1,5 +1,4 @@
 /* EVENT frames for the configured events and COUNTS for one CPU. */
-#include "core.h"
 #include "pmu_internal.h"
 
 static void describe(const struct bmprof_pmu *p, const struct bmprof_pmu_event *e,

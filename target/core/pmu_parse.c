@@ -13,10 +13,10 @@ static const struct {
 	uint64_t gp[4];          /* by enum bmprof_pmu_vendor; 0: none */
 } words[] = {
 	/* Intel: architectural events 3CH/00H, C0H/00H, 3CH/01H; AMD: PMCx076, PMCx0C0;
-	 * Arm: CPU_CYCLES, INST_RETIRED */
+	 * Arm: CPU_CYCLES, INST_RETIRED, CNT_CYCLES (constant frequency cycles) */
 	{ "cycles", BMPROF_FIXED_CYCLES, { 0, 0x3c, 0x76, 0x11 } },
 	{ "instructions", BMPROF_FIXED_INSTRUCTIONS, { 0, 0xc0, 0xc0, 0x08 } },
-	{ "ref-cycles", BMPROF_FIXED_REF_CYCLES, { 0, 0x13c, 0, 0 } },
+	{ "ref-cycles", BMPROF_FIXED_REF_CYCLES, { 0, 0x13c, 0, 0x4004 } },
 };
 
 static const char *const vendors[] = { 0, "intel", "amd", "arm" };

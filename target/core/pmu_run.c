@@ -1,18 +1,17 @@
 /* Counting and sampling: start, stop, the timer tick (fold, rotate) and the PMI.
  * What may run concurrently and why it is safe: bmprof_pmu.h. */
-#include "core.h"
 #include "pmu_internal.h"
+
+static uint64_t draw(struct bmprof_pmu *p, const struct bmprof_pmu_event *e)
+{
+	return p->cpu ? bmprof_random_period(p->cpu, e->period, e->jitter) : e->period;
+}
 
 /* The counter value that makes the next overflow come `next` events after the last one,
  * keeping the v events counted since (unless they already exceed it). */
 static uint64_t rearm_value(uint64_t v, uint64_t next, uint64_t mask)
 {
 	return (v < next ? v - next : 0 - next) & mask;
-}
-
-static uint64_t draw(struct bmprof_pmu *p, const struct bmprof_pmu_event *e)
-{
-	return p->cpu ? bmprof_random_period(p->cpu, e->period, e->jitter) : e->period;
 }
 
 /* Add what the counter counted since the last read. Returns the raw value. */
@@ -28,9 +27,20 @@ static uint64_t fold(struct bmprof_pmu *p, struct bmprof_pmu_event *e)
 	return v;
 }
 
-static int in_group(const struct bmprof_pmu_event *e, unsigned g)
+static int pinned(const struct bmprof_pmu_event *e)
 {
-	return pmu_placed(e) && e->group == g;
+	return pmu_placed(e) && e->group == BMPROF_PMU_NONE;
+}
+
+/* The rotating group on the PMU now, and with all, the pinned events too. */
+static int selected(const struct bmprof_pmu *p, const struct bmprof_pmu_event *e, int all)
+{
+	return pmu_placed(e) && (e->group == p->cur || (all && e->group == BMPROF_PMU_NONE));
+}
+
+static uint64_t selected_mask(const struct bmprof_pmu *p, int all)
+{
+	return (p->ngroups ? p->group_mask[p->cur] : 0) | (all ? p->pinned_mask : 0);
 }
 
 static void account(struct bmprof_pmu *p, uint64_t now)
@@ -42,35 +52,35 @@ static void account(struct bmprof_pmu *p, uint64_t now)
 		if (!pmu_placed(e))
 			continue;
 		e->enabled += dt;
-		if (e->group == p->cur)
+		if (selected(p, e, 1))
 			e->running += dt;
 	}
 	p->last_tick = now;
 }
 
-static void switch_in(struct bmprof_pmu *p)
+/* Program and load the counters; the caller enables them. */
+static void load(struct bmprof_pmu *p, int all)
 {
 	for (unsigned i = 0; i < p->nevents; i++) {
 		struct bmprof_pmu_event *e = &p->ev[i];
-		if (!in_group(e, p->cur))
+		if (!selected(p, e, all))
 			continue;
 		p->ops->program(e->counter, e->encoding, pmu_samples(e));
 		p->ops->write(e->counter, e->last);
 	}
-	p->ops->enable(p->group_mask[p->cur]);
 }
 
-/* Stop the group on the PMU and fold its counts. A sampling counter that overflowed since
- * its last PMI (the PMI came too late, or found busy set) is re-armed for its next period:
- * that sample is not taken, its events are counted. */
-static void switch_out(struct bmprof_pmu *p)
+/* Stop the counters and fold their counts. A sampling counter that overflowed since its
+ * last PMI (the PMI came too late, or found the counter busy) is re-armed for its next
+ * period: that sample is not taken, its events are counted. */
+static void unload(struct bmprof_pmu *p, int all)
 {
-	uint64_t m = p->group_mask[p->cur], pending;
+	uint64_t m = selected_mask(p, all), pending;
 
 	p->ops->disable(m);
 	for (unsigned i = 0; i < p->nevents; i++) {
 		struct bmprof_pmu_event *e = &p->ev[i];
-		if (!in_group(e, p->cur))
+		if (!selected(p, e, all))
 			continue;
 		uint64_t before = e->last, v = fold(p, e);
 		if (pmu_samples(e) && v < before) {
@@ -88,53 +98,72 @@ static void switch_out(struct bmprof_pmu *p)
 
 void bmprof_pmu_start(struct bmprof_pmu *p, uint64_t now)
 {
+	uint64_t stale;
+
 	if (!p->ops || p->running || !p->ngroups)
 		return;
-	p->busy = 1;
+	p->busy = BMPROF_PMU_BUSY_ALL;
 	pmu_barrier();
 	p->last_tick = now;
-	switch_in(p);
+	stale = p->ops->overflow() & selected_mask(p, 1);   /* left by earlier users */
+	if (stale)
+		p->ops->ack(stale);
+	load(p, 1);
 	p->running = 1;
 	pmu_barrier();
-	p->busy = 0;
+	p->busy = BMPROF_PMU_IDLE;
+	pmu_barrier();
+	p->ops->enable(selected_mask(p, 1));
 }
 
 void bmprof_pmu_stop(struct bmprof_pmu *p, uint64_t now)
 {
 	if (!p->ops || !p->running)
 		return;
-	p->busy = 1;
+	p->busy = BMPROF_PMU_BUSY_ALL;
 	pmu_barrier();
 	account(p, now);
-	switch_out(p);
+	unload(p, 1);
 	p->running = 0;
 	pmu_barrier();
-	p->busy = 0;
+	p->busy = BMPROF_PMU_IDLE;
 }
 
 void bmprof_pmu_tick(struct bmprof_pmu *p, uint64_t now)
 {
 	if (!p->ops || !p->running)
 		return;
-	if (p->ngroups == 1) {
-		/* the PMI folds sampling counters; counting ones are read here before they
-		 * can wrap twice */
-		account(p, now);
-		for (unsigned i = 0; i < p->nevents; i++)
-			if (in_group(&p->ev[i], p->cur) && !pmu_samples(&p->ev[i]))
-				fold(p, &p->ev[i]);
-		return;
-	}
-	p->busy = 1;
-	pmu_barrier();
 	account(p, now);
-	switch_out(p);
-	p->cur = (uint8_t)((p->cur + 1) % p->ngroups);
-	switch_in(p);
+	/* the PMI folds sampling counters; counting ones are read here, before they can wrap
+	 * twice */
+	for (unsigned i = 0; i < p->nevents; i++)
+		if (pinned(&p->ev[i]) && !pmu_samples(&p->ev[i]))
+			fold(p, &p->ev[i]);
+	if (p->ngroups < 2)
+		return;
+	p->busy = BMPROF_PMU_BUSY_GROUP;
 	pmu_barrier();
-	p->busy = 0;
+	unload(p, 0);
+	p->cur = (uint8_t)((p->cur + 1) % p->ngroups);
+	load(p, 0);
+	pmu_barrier();
+	p->busy = BMPROF_PMU_IDLE;
+	pmu_barrier();
+	p->ops->enable(selected_mask(p, 0));
 }
 
+/* Whether the PMI may handle e now. */
+static int pmi_owns(const struct bmprof_pmu *p, const struct bmprof_pmu_event *e, uint8_t busy)
+{
+	if (!pmu_samples(e) || busy == BMPROF_PMU_BUSY_ALL)
+		return 0;
+	return pinned(e) || (busy == BMPROF_PMU_IDLE && selected(p, e, 0));
+}
+
+/* The status is acknowledged before the counters are re-armed, as Linux does: QEMU's
+ * PMUv3 was seen to lose later overflows of a counter re-armed before its bit was
+ * cleared. The events a counter counts between its read and its re-arm are lost (a few
+ * dozen instructions per sample), so the write comes before the sample is recorded. */
 uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc)
 {
 	if (!p->ops)
@@ -142,20 +171,19 @@ uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc)
 	uint64_t m = p->ops->overflow();
 	if (!m)
 		return 0;
-	if (p->running && !p->busy) {
-		for (unsigned i = 0; i < p->nevents; i++) {
-			struct bmprof_pmu_event *e = &p->ev[i];
-			if (!in_group(e, p->cur) || !pmu_samples(e) || !(m >> e->counter & 1))
-				continue;
-			uint64_t v = fold(p, e);
-			if (p->cpu)
-				bmprof_record(p->cpu, pc, e->id);
-			e->samples++;
-			e->next = draw(p, e);
-			e->last = rearm_value(v, e->next, pmu_width_mask(p, e->counter));
-			p->ops->write(e->counter, e->last);
-		}
-	}
+	uint8_t busy = p->busy;
 	p->ops->ack(m);
+	for (unsigned i = 0; p->running && i < p->nevents; i++) {
+		struct bmprof_pmu_event *e = &p->ev[i];
+		if (!(m >> (e->counter & 63) & 1) || !pmi_owns(p, e, busy))
+			continue;
+		uint64_t v = fold(p, e);
+		e->next = draw(p, e);
+		e->last = rearm_value(v, e->next, pmu_width_mask(p, e->counter));
+		p->ops->write(e->counter, e->last);
+		e->samples++;
+		if (p->cpu)
+			bmprof_record(p->cpu, pc, e->id);
+	}
 	return m;
 }

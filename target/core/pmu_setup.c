@@ -1,11 +1,6 @@
 /* Probing, and placing events on counters in groups that each fit the PMU. */
 #include "pmu_internal.h"
 
-/* Counters taken in one group while it is being filled. */
-struct slots {
-	uint64_t used;
-};
-
 static void set_unavailable(struct bmprof_pmu_event *e, uint8_t reason)
 {
 	e->status = BMPROF_EVST_UNAVAILABLE;
@@ -20,20 +15,20 @@ static uint32_t gp_allowed(const struct bmprof_pmu_caps *c)
 	return c->gp_mask_for_event ? c->gp_mask_for_event & all : all;
 }
 
-/* A free counter for e in s: its fixed counter if it is a word the CPU has one for, else a
- * GP counter if e has a GP encoding. BMPROF_PMU_NONE if there is none. */
+/* A counter for e outside used: its fixed counter if it is a word the CPU has one for,
+ * else a GP counter if e has a GP encoding. BMPROF_PMU_NONE if there is none. */
 static unsigned free_counter(const struct bmprof_pmu *p, const struct bmprof_pmu_event *e,
-			     const struct slots *s)
+			     uint64_t used)
 {
 	const struct bmprof_pmu_caps *c = &p->caps;
 	if (e->fixed)
 		for (unsigned i = 0; i < c->nfixed && i < BMPROF_PMU_MAX_FIXED; i++)
 			if (c->fixed_kind[i] == e->fixed &&
-			    !(s->used >> (BMPROF_PMU_FIXED_BASE + i) & 1))
+			    !(used >> (BMPROF_PMU_FIXED_BASE + i) & 1))
 				return BMPROF_PMU_FIXED_BASE + i;
 	if (e->flags & BMPROF_PMUEV_NO_GP)
 		return BMPROF_PMU_NONE;
-	uint32_t gp = gp_allowed(c) & ~(uint32_t)s->used;
+	uint32_t gp = gp_allowed(c) & ~(uint32_t)used;
 	return gp ? (unsigned)__builtin_ctz(gp) : BMPROF_PMU_NONE;
 }
 
@@ -47,41 +42,41 @@ static int in_unit(const struct bmprof_pmu *p, unsigned i, unsigned j)
 	return i == j || (a->user_group != BMPROF_PMU_NONE && a->user_group == b->user_group);
 }
 
-/* Place the unit of event i into group g (whose counters are in *s) if all of it fits. */
-static int place_unit(struct bmprof_pmu *p, unsigned i, unsigned g, struct slots *s)
+/* Place the unit of event i into group g, whose counters are *used, if all of it fits. */
+static int place_unit(struct bmprof_pmu *p, unsigned i, unsigned g, uint64_t *used)
 {
-	struct slots t = *s;
+	uint64_t t = *used;
 	uint8_t ctr[BMPROF_PMU_MAX_EVENTS];
 
 	for (unsigned j = i; j < p->nevents; j++) {
 		if (!in_unit(p, i, j))
 			continue;
-		ctr[j] = (uint8_t)free_counter(p, &p->ev[j], &t);
+		ctr[j] = (uint8_t)free_counter(p, &p->ev[j], t);
 		if (ctr[j] == BMPROF_PMU_NONE)
 			return 0;
-		t.used |= 1ull << ctr[j];
+		t |= 1ull << ctr[j];
 	}
 	for (unsigned j = p->nevents; j-- > i;)
 		if (in_unit(p, i, j)) {
 			p->ev[j].counter = ctr[j];
 			p->ev[j].group = (uint8_t)g;
 		}
-	*s = t;
+	*used = t;
 	return 1;
 }
 
 /* First fit, in the order the events were given. */
 static void place(struct bmprof_pmu *p)
 {
-	struct slots s[BMPROF_PMU_MAX_EVENTS] = { { 0 } };
+	uint64_t used[BMPROF_PMU_MAX_EVENTS] = { 0 };
 
 	for (unsigned i = 0; i < p->nevents; i++) {
 		if (!in_unit(p, i, i))
 			continue;
 		unsigned g = 0;
-		while (g < p->ngroups && !place_unit(p, i, g, &s[g]))
+		while (g < p->ngroups && !place_unit(p, i, g, &used[g]))
 			g++;
-		if (g == p->ngroups && place_unit(p, i, g, &s[g]))
+		if (g == p->ngroups && place_unit(p, i, g, &used[g]))
 			p->ngroups++;
 		if (p->ev[i].counter == BMPROF_PMU_NONE)
 			for (unsigned j = p->nevents; j-- > i;)
@@ -89,7 +84,41 @@ static void place(struct bmprof_pmu *p)
 					set_unavailable(&p->ev[j], BMPROF_EVR_NO_COUNTER);
 	}
 	for (unsigned g = 0; g < p->ngroups; g++)
-		p->group_mask[g] = s[g].used;
+		p->group_mask[g] = used[g];
+}
+
+/* Whether e's counter is used by its group alone. */
+static int alone(const struct bmprof_pmu *p, const struct bmprof_pmu_event *e)
+{
+	for (unsigned g = 0; g < p->ngroups; g++)
+		if (g != e->group && (p->group_mask[g] >> e->counter & 1))
+			return 0;
+	return 1;
+}
+
+/* Events whose counters no other group uses stay on the PMU; a GROUP only as a whole. */
+static void pin(struct bmprof_pmu *p)
+{
+	uint8_t keep[BMPROF_PMU_MAX_EVENTS] = { 0 };
+
+	for (unsigned i = 0; i < p->nevents; i++) {
+		const struct bmprof_pmu_event *e = &p->ev[i];
+		keep[i] = pmu_placed(e) && alone(p, e);
+		for (unsigned j = 0; keep[i] && j < p->nevents; j++) {
+			const struct bmprof_pmu_event *o = &p->ev[j];
+			if (e->user_group != BMPROF_PMU_NONE && o->user_group == e->user_group &&
+			    pmu_placed(o) && !alone(p, o))
+				keep[i] = 0;
+		}
+	}
+	p->pinned_mask = 0;
+	for (unsigned i = 0; i < p->nevents; i++)
+		if (keep[i]) {
+			struct bmprof_pmu_event *e = &p->ev[i];
+			p->group_mask[e->group] &= ~(1ull << e->counter);
+			p->pinned_mask |= 1ull << e->counter;
+			e->group = BMPROF_PMU_NONE;
+		}
 }
 
 /* Whether the CPU can count e at all, before looking for room. */
@@ -162,8 +191,9 @@ int bmprof_pmu_setup(struct bmprof_pmu *p, const struct bmprof_pmu_ops *ops,
 	p->ngroups = 0;
 	p->cur = 0;
 	p->running = 0;
-	p->busy = 0;
+	p->busy = BMPROF_PMU_IDLE;
 	p->last_tick = 0;
+	p->pinned_mask = 0;
 	for (unsigned g = 0; g < BMPROF_PMU_MAX_EVENTS; g++)
 		p->group_mask[g] = 0;
 	if (ops && ops->probe(&p->caps) == 0 && (p->caps.ngp || p->caps.nfixed)) {
@@ -175,6 +205,10 @@ int bmprof_pmu_setup(struct bmprof_pmu *p, const struct bmprof_pmu_ops *ops,
 	}
 	for (unsigned i = 0; i < p->nevents; i++) {
 		struct bmprof_pmu_event *e = &p->ev[i];
+		if (e->reason != BMPROF_EVR_BAD_ENCODING) {    /* the parser's verdict stays */
+			e->status = BMPROF_EVST_ACTIVE;
+			e->reason = BMPROF_EVR_NONE;
+		}
 		e->counter = BMPROF_PMU_NONE;
 		e->group = BMPROF_PMU_NONE;
 		e->flags &= (uint8_t)~(BMPROF_PMUEV_SAMPLES | BMPROF_PMUEV_WRAPPED);
@@ -182,6 +216,7 @@ int bmprof_pmu_setup(struct bmprof_pmu *p, const struct bmprof_pmu_ops *ops,
 		check_event(p, e);
 	}
 	place(p);
+	pin(p);
 	arm_events(p);
 	for (unsigned i = 0; i < p->nevents; i++)
 		n += pmu_placed(&p->ev[i]);

@@ -1,17 +1,23 @@
 /* bmprof on AArch64: the EL1 generic timer or PMUv3 counter overflow as the sampling
- * source, for one CPU, with the interrupt taken through a GICv2 or GICv3.
+ * source, and PMUv3 counting with multiplexing, on up to BMPROF_A64_MAX_CPUS CPUs, with
+ * the interrupts taken through a GICv2 or GICv3.
  *
- * Two sources, one at a time:
- *   - the timer (no events configured): the EL1 virtual timer (CNTV, PPI 11 = INTID 27)
- *     or physical timer (CNTP, PPI 14 = INTID 30) at hz samples per second. Each period
- *     is drawn by bmprof_next_period() (uniform in [period - period/16, period], in
- *     CNTFRQ_EL0 ticks) and counted from the previous deadline (CNTx_CVAL_EL0), so
- *     interrupt latency does not lower the rate. CNTFRQ_EL0 is the HELLO timebase.
- *   - PMUv3 (events configured): each event gets a counter, the dedicated cycle counter
- *     (PMCCNTR_EL0, 64-bit overflow) or one of the PMCR_EL0.N event counters (32-bit),
- *     reloaded with minus a randomized period (uniform in [period - period/16, period]
- *     events) on every overflow. The PMU interrupt is PPI 7 = INTID 23 on QEMU virt.
- *     Counting is in EL0 and EL1.
+ * Sources:
+ *   - the timer: the EL1 virtual timer (CNTV, PPI 11 = INTID 27) or physical timer (CNTP,
+ *     PPI 14 = INTID 30) at hz interrupts per second, each period counted from the
+ *     previous deadline (CNTx_CVAL_EL0), so interrupt latency does not lower the rate.
+ *     It samples when no event samples on the PMU (mode sample), each period then drawn
+ *     uniform in [period - period/16, period] CNTFRQ_EL0 ticks. It also runs, recording
+ *     nothing, to rotate multiplexed event groups and to read counting events before
+ *     their 32-bit counters can wrap. CNTFRQ_EL0 is the HELLO timebase.
+ *   - PMUv3, through the neutral PMU layer (bmprof_pmu.h, driver bmprof_pmu_v3): events
+ *     given as specs ID:ENC:PERIOD[:NAME[:GROUP]] (docs/image.md) go on the cycle counter
+ *     (PMCCNTR_EL0, 64-bit, for `cycles`) or the PMCR_EL0.N event counters (32-bit);
+ *     more events than counters are multiplexed in groups rotated by the timer. A
+ *     sampling counter is reloaded with minus a randomized period (uniform in
+ *     [period - period/16, period] events) on every overflow; the PMU interrupt is PPI 7 =
+ *     INTID 23 on QEMU virt. Counting is in EL0 and EL1. In mode count nothing samples
+ *     and bmprof_a64_flush() sends the totals as COUNTS.
  *
  * Taking the interrupt:
  *   - put a branch to bmprof_a64_irq_entry in the IRQ slots of your VBAR_EL1 table: it
@@ -24,14 +30,23 @@
  * Compile this library and the handler path with -mgeneral-regs-only: the interrupt path
  * never touches FP/SIMD registers. docs/integration-aarch64.md has an example.
  *
- * Memory: static .bss arrays of BMPROF_A64_TABLE_ENTRIES hash entries and two overflow
- * buffers of BMPROF_A64_OVF_ENTRIES each (DCPI's sizes); override both with -D.
+ * CPUs: bmprof_a64_init() on the first CPU (index 0), then bmprof_a64_cpu_init(idx) on
+ * each other CPU, one at a time. Each CPU has its own core state (struct bmprof_cpu), PMU
+ * state, timer deadline and GIC CPU interface or redistributor, in its own cache lines.
+ * The per-CPU calls (start, stop, the interrupt paths, poll, flush, cpu, pmu) act on the
+ * CPU they run on, which they find by MPIDR_EL1. The SAMPLES, TOTALS and COUNTS frames
+ * carry the index; HELLO and the EVENT frames (bmprof_a64_announce) describe CPU 0.
+ *
+ * Memory: static .bss arrays, per CPU, of BMPROF_A64_TABLE_ENTRIES hash entries and two
+ * overflow buffers of BMPROF_A64_OVF_ENTRIES each (DCPI's sizes); override both (and
+ * BMPROF_A64_MAX_CPUS) with -D.
  */
 #ifndef BMPROF_AARCH64_H
 #define BMPROF_AARCH64_H
 
 #include <stdint.h>
 #include "bmprof.h"
+#include "bmprof_pmu.h"
 
 #ifndef BMPROF_A64_TABLE_ENTRIES
 #define BMPROF_A64_TABLE_ENTRIES 16384
@@ -40,12 +55,14 @@
 #define BMPROF_A64_OVF_ENTRIES 8192
 #endif
 
+#ifndef BMPROF_A64_MAX_CPUS
+#define BMPROF_A64_MAX_CPUS 8
+#endif
+
 #define BMPROF_A64_DEFAULT_HZ 4000u
 #define BMPROF_A64_MAX_HZ 100000u
 #define BMPROF_A64_TIMER_EVENT 0      /* event id of the timer in SAMPLES */
-#define BMPROF_A64_MAX_EVENTS 32      /* 31 event counters (the architecture's most) + cycles */
-#define BMPROF_A64_MIN_PERIOD 10000u  /* events; shorter periods mostly sample the handler */
-#define BMPROF_A64_MAX_PERIOD32 0xFFFFFFFFu  /* longest period of a 32-bit event counter */
+#define BMPROF_A64_MAX_EVENTS BMPROF_PMU_MAX_EVENTS
 #define BMPROF_A64_CPU_CYCLES 0x11u   /* PMUv3 common event CPU_CYCLES */
 
 /* QEMU virt's PPIs (INTID = 16 + PPI) and GIC addresses, the defaults. */
@@ -71,45 +88,42 @@ enum bmprof_a64_gic {
 
 enum bmprof_a64_error {
 	BMPROF_A64_OK = 0,
-	BMPROF_A64_E_CONFIG = -1,    /* hz too high, a period out of range, a duplicate id */
-	BMPROF_A64_E_NOPMU = -2,     /* events requested, ID_AA64DFR0_EL1.PMUVer is not PMUv3 */
-	BMPROF_A64_E_COUNTERS = -3,  /* more events than counters (or two on the cycle counter) */
+	BMPROF_A64_E_CONFIG = -1,    /* hz too high, a bad timer or mode, a bad event spec */
 	BMPROF_A64_E_GIC = -4,       /* no GIC of the requested version at the given address */
 	BMPROF_A64_E_TIMER = -5,     /* CNTFRQ_EL0 is 0: the firmware did not set it */
 	BMPROF_A64_E_MEMORY = -6,    /* the core refused the table sizes */
+	BMPROF_A64_E_CPU = -7,       /* a bad CPU index, one already set up, or no init yet */
 };
 
-/* One PMU event to sample on. */
-struct bmprof_a64_event {
-	uint16_t id;              /* the event id SAMPLES entries carry */
-	uint16_t number;          /* PMUv3 event number (PMEVTYPER<n>_EL0.evtCount) */
-	uint8_t cycle_counter;    /* 1: the cycle counter PMCCNTR_EL0 (number is ignored) */
-	uint64_t period;          /* nominal events between samples, BMPROF_A64_MIN_PERIOD up;
-				   * at most BMPROF_A64_MAX_PERIOD32 on an event counter */
-	const char *name;         /* for the EVENT frame; 0: "cycles" or "r<hex number>" */
-};
+/* enum bmprof_pmu_mode */
+enum bmprof_a64_mode { BMPROF_A64_SAMPLE = BMPROF_PMU_SAMPLE, BMPROF_A64_COUNT = BMPROF_PMU_COUNT };
 
 struct bmprof_a64_config {
-	uint32_t hz;              /* timer source: samples per second; 0: never sample */
+	uint32_t hz;              /* timer interrupts per second; 0: the timer never runs */
 	uint8_t timer;            /* enum bmprof_a64_timer */
 	uint8_t gic;              /* enum bmprof_a64_gic */
-	uint8_t nevents;          /* 0: the timer is the source; else the PMU */
-	const struct bmprof_a64_event *events;  /* nevents of them, copied by init */
+	uint8_t mode;             /* enum bmprof_a64_mode */
+	uint8_t nevents;          /* up to BMPROF_A64_MAX_EVENTS */
+	const char *const *events;  /* event specs ID:ENC:PERIOD[:NAME[:GROUP]], read by init */
 	const struct bmprof_out *out;           /* the stream: drains, HELLO, flush */
 	uintptr_t gicd, gicc, gicr;             /* 0: QEMU virt's addresses */
 	uint16_t pmu_intid;                     /* 0: BMPROF_A64_INTID_PMU */
+	/* With bmprof driving the GIC: called by bmprof_a64_irq() for an interrupt that is
+	 * not bmprof's (an SGI of yours), after the acknowledge and before the EOI, IRQs
+	 * masked. NULL: such interrupts are only counted in info()->stray. */
+	void (*other_irq)(uint32_t intid);
 };
 
 struct bmprof_a64_info {
 	uint64_t cntfrq;          /* the timebase, CNTFRQ_EL0 */
-	uint64_t period_ticks;    /* timer: nominal period in CNTFRQ ticks (0: not sampling) */
-	uint64_t jitter_ticks;    /* timer: randomization window */
+	uint64_t period_ticks;    /* timer: nominal period in CNTFRQ ticks (0: not running) */
+	uint64_t jitter_ticks;    /* timer: randomization window (0 unless the timer samples) */
 	uint64_t pmceid[2];       /* implemented: [0] events 0x00..0x3F, [1] 0x4000..0x403F
 				   * (PMCEID0/1_EL0) */
-	uint64_t stray;           /* interrupts bmprof_a64_irq acknowledged that were not its own */
+	uint64_t stray;           /* interrupts bmprof_a64_irq acknowledged that were not its own
+				   * and that no other_irq took, all CPUs together */
 	uint32_t hz;
 	uint32_t midr;            /* MIDR_EL1 */
-	uint32_t unsupported;     /* bit i: events[i] is a common event PMCEID says is absent */
 	uint16_t timer_intid;
 	uint16_t pmu_intid;
 	uint8_t source;           /* BMPROF_SOURCE_TIMER or BMPROF_SOURCE_PMU */
@@ -117,37 +131,61 @@ struct bmprof_a64_info {
 	uint8_t pmu_version;      /* ID_AA64DFR0_EL1.PMUVer: 0 none, 1.. PMUv3, 0xF IMPDEF */
 	uint8_t pmu_counters;     /* PMCR_EL0.N event counters (the cycle counter is extra) */
 	uint8_t timer;            /* enum bmprof_a64_timer */
-	uint8_t nevents;
+	uint8_t mode;             /* enum bmprof_a64_mode */
+	uint8_t timer_samples;    /* the timer is the sampling source */
+	uint8_t timer_runs;       /* the timer interrupts (to sample, rotate or read) */
+	uint8_t no_irq;           /* the overflow-interrupt probe found: bit 0 event counters,
+				   * bit 1 the cycle counter do not interrupt (QEMU -icount) */
+	uint8_t bad_event;        /* after E_CONFIG from a spec: its index; else 0xFF */
 };
 
-/* Probe the PMU, set up the GIC (the two PPIs masked), the timer or the counters (stopped)
- * and the core's per-CPU state. Call once, at EL1, with IRQs masked. Returns
- * BMPROF_A64_OK or a negative enum bmprof_a64_error; bmprof_a64_info() is filled with
- * what the probe found even when it fails. */
+/* Probe the PMU, parse the event specs, set up the GIC (the PPIs masked), the timer and
+ * the counters (stopped) and the core's per-CPU state, for this CPU as CPU 0. Call once,
+ * at EL1, with IRQs masked. Returns BMPROF_A64_OK or a negative enum bmprof_a64_error;
+ * bmprof_a64_info() is filled with what the probe found even when it fails, and for a bad
+ * spec bmprof_a64_pmu()->error says what is wrong with it. Events the CPU cannot count are
+ * not an error: their status and reason are in bmprof_a64_pmu()->ev[] and the EVENT
+ * frames. */
 int bmprof_a64_init(const struct bmprof_a64_config *cfg);
+/* The same for another CPU, after bmprof_a64_init() returned OK, on that CPU, at EL1, IRQs
+ * masked, with idx 1 .. BMPROF_A64_MAX_CPUS-1 unused so far; one CPU at a time. It sets up
+ * this CPU's GIC CPU interface (GICv2) or finds and wakes its redistributor (GICv3), its
+ * timer, its PMU with the same event specs placed as on CPU 0 (which the EVENT frames
+ * describe), and its core state. Returns BMPROF_A64_OK or a negative error; after an error
+ * the index is free again. */
+int bmprof_a64_cpu_init(unsigned idx);
 const char *bmprof_a64_strerror(int err);
 const struct bmprof_a64_info *bmprof_a64_info(void);
+/* CPUs set up (HELLO's ncpus); this CPU's index, or -1 if it was not set up. */
+unsigned bmprof_a64_ncpus(void);
+int bmprof_a64_cpu_index(void);
+/* This CPU's core state (NULL if it was not set up). */
 struct bmprof_cpu *bmprof_a64_cpu(void);
-/* The configured events after init (info()->nevents of them). */
-const struct bmprof_a64_event *bmprof_a64_events(void);
+/* The events after init: status, reason, counter, group, and after stop their counts; this
+ * CPU's, or CPU 0's on a CPU that was not set up. */
+const struct bmprof_pmu *bmprof_a64_pmu(void);
 
-/* Send HELLO (MIDR identity, CNTFRQ timebase, build-id) and one EVENT frame per event
- * (the timer's, or each PMU event's). */
+/* Send HELLO (MIDR identity, CNTFRQ timebase, build-id; source PMU when an event samples
+ * on the PMU) and the EVENT frames: the timer's when it samples, and one per event spec
+ * with its status. */
 int bmprof_a64_announce(const uint8_t *build_id, uint8_t build_id_len);
 
-/* Arm the timer or enable the counters / mask and disable them. After bmprof_a64_stop()
- * returns no sample is recorded. */
+/* This CPU: arm the timer and enable the counters / stop both. After bmprof_a64_stop()
+ * returns no sample is recorded and nothing is counted on this CPU. May be called from an
+ * interrupt handler. */
 void bmprof_a64_start(void);
 void bmprof_a64_stop(void);
 
-/* IRQs masked. bmprof_a64_tick: the timer interrupt: record elr as event 0, re-arm.
- * bmprof_a64_pmu_irq: the PMU interrupt: for each overflowed counter record elr under
- * its event id, reload, clear the overflow. Neither touches the GIC. */
+/* IRQs masked. bmprof_a64_tick: the timer interrupt: record elr as event 0 when the timer
+ * samples, read the counters and rotate the event groups, re-arm. bmprof_a64_pmu_irq: the
+ * PMU interrupt: for each overflowed counter record elr under its event id, reload, clear
+ * the overflow. Neither touches the GIC. */
 void bmprof_a64_tick(uint64_t elr);
 void bmprof_a64_pmu_irq(uint64_t elr);
 /* Either of the above for intid; returns 1 if intid was bmprof's, 0 otherwise. */
 int bmprof_a64_handle(uint32_t intid, uint64_t elr);
-/* With bmprof driving the GIC: acknowledge, dispatch, EOI. */
+/* With bmprof driving the GIC: acknowledge, dispatch (an interrupt not bmprof's to
+ * cfg.other_irq), EOI. */
 void bmprof_a64_irq(uint64_t elr);
 
 /* Interrupt exit ("bottom half"), IRQs masked on entry and on return: if a full overflow
@@ -160,7 +198,17 @@ void bmprof_a64_irq_entry(void);
 /* For idle loops, IRQs unmasked: send full overflow buffers if any. */
 void bmprof_a64_poll(void);
 
-/* Stop sampling, send every remaining sample and this CPU's TOTALS. */
+/* Stop sampling and counting on this CPU, then send COUNTS (when events were counted),
+ * every remaining sample and this CPU's TOTALS. */
 void bmprof_a64_flush(void);
+/* The same for CPU idx from any CPU, once bmprof_a64_stop() has returned on idx and no
+ * drain runs there (idx waits with IRQs masked, or runs no bmprof code any more). */
+void bmprof_a64_flush_cpu(unsigned idx);
+
+/* With bmprof driving the GIC: enable (or disable) SGI intid (0..15) on this CPU, and send
+ * SGI intid to CPU idx (a dsb first, so what was written before is visible to its
+ * handler); -1 if idx is not set up or intid is not an SGI. bmprof uses no SGI itself. */
+void bmprof_a64_sgi_enable(uint32_t intid, int enable);
+int bmprof_a64_sgi_send(unsigned idx, uint32_t intid);
 
 #endif

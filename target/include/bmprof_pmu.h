@@ -20,7 +20,8 @@
  * kind when the CPU has a free one, else to a GP counter with the vendor's encoding; other
  * events go to GP counters. Events are packed first-fit, in the order given, into groups
  * that each fit the PMU; events with the same GROUP are placed as one unit. With more than
- * one group, bmprof_pmu_tick() rotates: one group is on the PMU at a time.
+ * one group, bmprof_pmu_tick() rotates: one group is on the PMU at a time, beside the
+ * events whose counters no other group uses, which stay on ("pinned").
  *
  * Counts: each placed event keeps a 64-bit count, extended from the counter's width by
  * reading it at least on every tick (counting events), on every overflow (sampling events)
@@ -32,15 +33,18 @@
  *     PMI may still arrive as an NMI during start and stop);
  *   - bmprof_pmu_tick() runs in the timer interrupt; bmprof_pmu_overflow() in the PMI,
  *     which on x86 is an NMI and so may interrupt the tick (never the other way round).
- *   The PMI touches only sampling events of the group on the PMU (their count, last,
- *   next), and only while `busy` is clear and `running` set. tick, start and stop set busy
- *   (compiler-ordered) before they touch any counter or any sampling event and clear it
- *   when done; a PMI that finds busy set acknowledges the overflow and returns (its sample
- *   is not taken; the wrapped counter is still counted by the interrupted code). Counting
- *   events are touched only by tick/start/stop, which cannot interrupt one another. So no
- *   lock and no wait on either path. The core's random number state is shared by the PMI's
- *   re-arm and the timer's randomized deadlines: a sampler uses the timer's randomization
- *   only when no event samples on the PMU, so the two never draw concurrently.
+ *   The PMI touches only the sampling events on the PMU (their count, last, next, samples)
+ *   and their counters, and only while `running` is set. tick sets busy to BUSY_GROUP
+ *   (compiler-ordered) before it stops the rotating group and touches its counters or
+ *   events, and clears it before it enables the next group; start and stop do the same
+ *   with BUSY_ALL around every counter. A PMI that finds an event's counter busy
+ *   acknowledges its overflow without a sample; the code it interrupted counts the wrap
+ *   and re-arms the counter. Counting events and the times are touched only by
+ *   tick/start/stop, which never interrupt one another. So no lock and no wait on either
+ *   path. The core's random state (one 64-bit word) is shared by the re-arms and the
+ *   timer's randomized deadlines. A sampler randomizes its timer only when no event
+ *   samples on the PMU; a PMI for a pinned event may interrupt tick re-arming a rotating
+ *   one, which at worst draws the same period twice.
  */
 #ifndef BMPROF_PMU_H
 #define BMPROF_PMU_H
@@ -92,12 +96,14 @@ struct bmprof_pmu_caps {
 #define BMPROF_PMUEV_WRAPPED 0x02u     /* a counting counter wrapped (COUNTS flag bit 0) */
 #define BMPROF_PMUEV_SAMPLES 0x04u     /* set by setup: armed to interrupt on overflow */
 
-/* One requested event, as the neutral layer keeps it. */
+/* One requested event, as the neutral layer keeps it. An event placed on a counter that
+ * no other group uses stays on the PMU all the time: its group is then 0xff ("pinned";
+ * the members of a GROUP are pinned all together or not at all). */
 struct bmprof_pmu_event {
 	uint16_t id;
 	uint8_t status;                 /* enum bmprof_event_status (wire.h) */
 	uint8_t reason;                 /* enum bmprof_event_reason */
-	uint8_t group;                  /* multiplexing group this event runs in */
+	uint8_t group;                  /* multiplexing group (0xff: pinned, or not placed) */
 	uint8_t user_group;             /* GROUP from the spec (0xff: none) */
 	uint8_t fixed;                  /* enum bmprof_fixed_kind if a word was given */
 	uint8_t counter;                /* 0xff: none; else a counter index as above */
@@ -149,10 +155,13 @@ struct bmprof_pmu {
 	uint8_t running;
 	uint64_t last_tick;                 /* timebase at the last rotation/read */
 	struct bmprof_pmu_event ev[BMPROF_PMU_MAX_EVENTS];
-	volatile uint8_t busy;              /* tick/start/stop are changing the PMU */
+	volatile uint8_t busy;              /* enum bmprof_pmu_busy: what the PMI must not touch */
 	const char *error;                  /* why the last parse failed (static text) */
-	uint64_t group_mask[BMPROF_PMU_MAX_EVENTS];   /* counters each group uses */
+	uint64_t group_mask[BMPROF_PMU_MAX_EVENTS];   /* counters each group rotates through */
+	uint64_t pinned_mask;               /* counters that stay on the PMU in every group */
 };
+
+enum bmprof_pmu_busy { BMPROF_PMU_IDLE = 0, BMPROF_PMU_BUSY_GROUP = 1, BMPROF_PMU_BUSY_ALL = 2 };
 
 /* Parse one `event=` value (ID:ENC:PERIOD[:NAME[:GROUP]], see docs/image.md) into p,
  * choosing the alternative for vendor. Returns 0, or -1 with nothing added if the text is
@@ -187,8 +196,9 @@ int bmprof_pmu_needs_tick(const struct bmprof_pmu *p);
 void bmprof_pmu_start(struct bmprof_pmu *p, uint64_t now);
 void bmprof_pmu_stop(struct bmprof_pmu *p, uint64_t now);
 
-/* The PMI: for each overflowed counter of the current group, record pc as a sample of its
- * event and re-arm it with the next randomized period; ack. Returns the overflow mask. */
+/* The PMI: read the overflow mask and ack it, then for each overflowed sampling counter on
+ * the PMU re-arm it with the next randomized period and record pc as a sample of its
+ * event. Returns the overflow mask. */
 uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc);
 
 /* The timer tick: fold counts and, with more than one group, rotate to the next. */

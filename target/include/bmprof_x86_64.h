@@ -1,4 +1,6 @@
-/* bmprof on x86-64: the LAPIC timer as the sampling source, for one CPU.
+/* bmprof on x86-64: the LAPIC timer, and the PMU (Intel architectural performance
+ * monitoring v1-v5, AMD core counters) as sampling and counting sources, on up to
+ * BMPROF_X86_MAX_CPUS CPUs.
  *
  * The timer runs in TSC-deadline mode where CPUID.1:ECX[24] offers it, else in one-shot
  * mode with the initial count re-written on every interrupt; either way each period is
@@ -7,22 +9,42 @@
  * The TSC and the LAPIC timer are calibrated against PIT channel 2 (CPUID leaf 0x15 gives
  * the TSC rate where it is complete); the TSC rate is the HELLO timebase.
  *
- * Two ways to take the interrupt:
+ * PMU events (config.events, the `event=` specs of docs/image.md) are placed on counters
+ * by the PMU layer (bmprof_pmu.h). When one samples on overflow, the PMU is the sampling
+ * source: its interrupt (PMI) comes through the LAPIC's LVT performance counter entry,
+ * as an NMI by default (so code running with interrupts masked is sampled too) or as a
+ * vector; the timer then only rotates multiplexed groups and reads counting counters.
+ * With no usable PMU, or no event that samples, the timer samples (event 0) and the
+ * requested events are announced with the reason (UNAVAILABLE or FALLBACK, NO_PMU).
+ *
+ * CPUs: the CPU that calls bmprof_x86_init() is CPU 0 and calibrates; every other CPU
+ * that is to sample calls bmprof_x86_init_cpu(index) itself, and gets its own LAPIC
+ * timer (the first CPU's calibration and configuration), its own table and overflow
+ * buffers, and its own PMU state, programmed on it. Start, stop, the interrupt entries,
+ * poll and flush act on the CPU that calls them; an interrupt finds its CPU by the LAPIC
+ * ID. SAMPLES, COUNTS and TOTALS carry the index.
+ *
+ * Taking the interrupts (on every CPU; the same IDT may serve all):
  *   - put bmprof_x86_timer_entry in the IDT at the configured vector (interrupt gate): it
  *     saves the scratch registers, calls bmprof_x86_tick() and bmprof_x86_irq_exit();
- *   - or call bmprof_x86_tick(rip) from a handler of your own, then bmprof_x86_irq_exit()
- *     with interrupts disabled just before returning from the interrupt.
+ *     with events, put bmprof_x86_nmi_entry at vector 2 (NMI delivery) or
+ *     bmprof_x86_pmi_entry at pmi_vector (IRQ delivery);
+ *   - or call bmprof_x86_tick(rip) / bmprof_x86_nmi(rip) / bmprof_x86_pmi(rip) from
+ *     handlers of your own, then bmprof_x86_irq_exit() (not from the NMI) with interrupts
+ *     disabled just before returning from the interrupt.
  * Compile this library and the handler path with -mgeneral-regs-only -mno-red-zone: the
  * interrupt path never saves SSE state. docs/integration-x86_64.md has an example.
  *
- * Memory: static .bss arrays of BMPROF_X86_TABLE_ENTRIES hash entries and two overflow
- * buffers of BMPROF_X86_OVF_ENTRIES each (DCPI's sizes); override both with -D.
+ * Memory: static .bss arrays, per CPU, of BMPROF_X86_TABLE_ENTRIES hash entries and two
+ * overflow buffers of BMPROF_X86_OVF_ENTRIES each (DCPI's sizes); override them and
+ * BMPROF_X86_MAX_CPUS with -D.
  */
 #ifndef BMPROF_X86_64_H
 #define BMPROF_X86_64_H
 
 #include <stdint.h>
 #include "bmprof.h"
+#include "bmprof_pmu.h"
 
 #ifndef BMPROF_X86_TABLE_ENTRIES
 #define BMPROF_X86_TABLE_ENTRIES 16384
@@ -30,11 +52,17 @@
 #ifndef BMPROF_X86_OVF_ENTRIES
 #define BMPROF_X86_OVF_ENTRIES 8192
 #endif
+#ifndef BMPROF_X86_MAX_CPUS
+#define BMPROF_X86_MAX_CPUS 8         /* 1..64 */
+#endif
+#define BMPROF_X86_NO_CPU (~0u)       /* bmprof_x86_cpu_index() on a CPU not set up */
 
 #define BMPROF_X86_DEFAULT_HZ 4000u
 #define BMPROF_X86_MAX_HZ 100000u
 #define BMPROF_X86_DEFAULT_VECTOR 0x40u
 #define BMPROF_X86_TIMER_EVENT 0      /* event id of the timer in SAMPLES */
+#define BMPROF_X86_DEFAULT_PMI_VECTOR 0x41u   /* the PMI's vector in IRQ delivery */
+#define BMPROF_X86_MAX_EVENTS 32      /* specs accepted; BMPROF_PMU_MAX_EVENTS are kept */
 
 enum bmprof_x86_timer {
 	BMPROF_X86_TIMER_AUTO = 0,      /* TSC deadline if the CPU has it, else one-shot */
@@ -42,22 +70,47 @@ enum bmprof_x86_timer {
 	BMPROF_X86_TIMER_ONESHOT = 2,   /* one-shot mode, LAPIC ticks */
 };
 
+enum bmprof_x86_pmi {
+	BMPROF_X86_PMI_NMI = 0,         /* LVT performance counter entry in NMI delivery mode */
+	BMPROF_X86_PMI_IRQ = 1,         /* fixed delivery at pmi_vector */
+};
+
 enum bmprof_x86_error {
 	BMPROF_X86_OK = 0,
 	BMPROF_X86_E_NOAPIC = -1,      /* CPUID.1:EDX[9]: no local APIC */
 	BMPROF_X86_E_CALIBRATE = -2,   /* the PIT did not tick or the timer did not count */
-	BMPROF_X86_E_CONFIG = -3,      /* hz above BMPROF_X86_MAX_HZ, vector below 32 or 255 */
+	BMPROF_X86_E_CONFIG = -3,      /* hz above BMPROF_X86_MAX_HZ, a vector below 32 or 255,
+					* more than BMPROF_X86_MAX_EVENTS events, a bad mode */
 	BMPROF_X86_E_MEMORY = -4,      /* the core refused the table sizes */
+	BMPROF_X86_E_CPU = -5,         /* init twice, init_cpu before init, a CPU index out
+					* of range or already set up, two CPUs with one APIC ID */
 };
 
 struct bmprof_x86_config {
-	uint32_t hz;                    /* samples per second; 0: calibrate but never sample */
+	uint32_t hz;                    /* timer interrupts per second; 0: no timer (no timer
+					 * samples; PMI samples drain only in poll and flush) */
 	uint8_t vector;                 /* IDT vector of the timer, 32..254 */
 	uint8_t timer;                  /* enum bmprof_x86_timer */
 	const struct bmprof_out *out;   /* the stream: drains, HELLO, flush */
 	uintptr_t lapic_va;             /* where the xAPIC page is mapped; 0: identity-mapped */
+	/* PMU events; with none the PMU is never touched. */
+	const char *const *events;      /* nevents `event=` specs (ID:ENC:PERIOD[:NAME[:GROUP]]) */
+	uint8_t nevents;
+	uint8_t mode;                   /* BMPROF_PMU_SAMPLE or BMPROF_PMU_COUNT (no sampling) */
+	uint8_t pmi;                    /* enum bmprof_x86_pmi */
+	uint8_t pmi_vector;             /* IRQ delivery: the IDT vector, 32..254; 0: the default */
+	uint8_t msr_fixup;              /* 1: your #GP handler calls bmprof_x86_gp_fixup(), so
+					 * the PMU probe can touch MSRs a hypervisor may fault on */
+	/* Optional, for a stream several CPUs (or a console) share: called around each drain
+	 * bmprof starts by itself (bmprof_x86_irq_exit, bmprof_x86_poll), with interrupts
+	 * enabled. out_begin returns 0 to go ahead (out_end follows the drain), non-zero to
+	 * leave the full buffers for a later interrupt, e.g. when this CPU holds the stream's
+	 * lock already; it may wait for another CPU. NULL: no such bracket. */
+	int (*out_begin)(void);
+	void (*out_end)(void);
 };
 
+/* One per CPU; the calibration fields are CPU 0's on every CPU. */
 struct bmprof_x86_info {
 	uint64_t tsc_hz;                /* the timebase */
 	uint64_t lapic_hz;              /* LAPIC timer input clock (divide by 1) */
@@ -67,37 +120,94 @@ struct bmprof_x86_info {
 	uint8_t timer;                  /* mode in use: BMPROF_X86_TIMER_DEADLINE or _ONESHOT */
 	uint8_t x2apic;                 /* the firmware left the APIC in x2APIC mode */
 	uint8_t tsc_from_cpuid;         /* tsc_hz came from CPUID leaf 0x15, not the PIT */
+	uint8_t source;                 /* BMPROF_SOURCE_TIMER or _PMU: what samples */
+	uint8_t timer_samples;          /* the timer records samples (event 0) */
+	uint8_t timer_runs;             /* the timer runs: it samples, or events are on counters
+					 * (it rotates groups, reads counters, drains PMI samples) */
+	uint8_t pmi;                    /* enum bmprof_x86_pmi in use */
+	uint32_t bad_events;            /* bit i: events[i] was malformed and ignored */
+	uint64_t pmis;                  /* PMIs that found an overflow */
+	uint64_t pmis_deferred;         /* PMIs that arrived in the timer handler, handled at
+					 * its end */
+	uint64_t nmis_other;            /* NMIs (or deferred PMIs) with no overflow pending */
 };
 
-/* Calibrate, set up the LAPIC (timer masked) and the core's per-CPU state. Call once,
- * with interrupts disabled. Returns BMPROF_X86_OK or a negative enum bmprof_x86_error. */
+/* Calibrate, set up the LAPIC (timer and PMI masked), the core's state of this CPU, which
+ * becomes CPU 0, and with events its PMU (probe, placement). Call once, with interrupts
+ * disabled. Returns BMPROF_X86_OK or a negative enum bmprof_x86_error; a malformed event
+ * spec is not an error (info()->bad_events, bmprof_x86_event_error()). */
 int bmprof_x86_init(const struct bmprof_x86_config *cfg);
+/* On another CPU, after bmprof_x86_init() succeeded, with interrupts disabled: enable its
+ * LAPIC in the first CPU's mode and set it up as CPU cpu (1..BMPROF_X86_MAX_CPUS-1) with
+ * the same calibration, configuration and events. BMPROF_X86_OK or a negative error; on
+ * error the CPU is not set up and the index may be given to another CPU. Give the
+ * indexes densely from 1: HELLO announces bmprof_x86_ncpus() CPUs. */
+int bmprof_x86_init_cpu(unsigned cpu);
 const char *bmprof_x86_strerror(int err);
+/* The calling CPU's index, or BMPROF_X86_NO_CPU if it was not set up. */
+unsigned bmprof_x86_cpu_index(void);
+/* CPUs set up so far. */
+unsigned bmprof_x86_ncpus(void);
+/* The calling CPU's (CPU 0's on a CPU not set up). */
 const struct bmprof_x86_info *bmprof_x86_info(void);
 struct bmprof_cpu *bmprof_x86_cpu(void);
+/* The PMU layer's state after init: caps, each event's status, reason and counter. */
+const struct bmprof_pmu *bmprof_x86_pmu(void);
+/* Why events[i] was ignored (static text), or 0. */
+const char *bmprof_x86_event_error(unsigned i);
 
-/* Send HELLO (CPU identity, timebase, build-id) and the timer's EVENT frame. */
+/* Send HELLO (CPU identity, timebase, build-id, source, bmprof_x86_ncpus()), the timer's
+ * EVENT frame when the timer samples, and one EVENT frame per configured event, as CPU 0
+ * placed it. Set up the other CPUs first. */
 int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len);
 
-/* Arm the timer / mask it. After bmprof_x86_stop() returns no sample is recorded. */
+/* Start this CPU's timer and counters / stop them. After bmprof_x86_stop() returns no
+ * sample is recorded on this CPU and its counters are stopped. */
 void bmprof_x86_start(void);
 void bmprof_x86_stop(void);
 
-/* From the timer vector, interrupts disabled: record rip as a sample of event 0, re-arm
- * with the next randomized period, EOI. */
+/* From the timer vector, interrupts disabled: record rip as a sample of event 0 (when the
+ * timer samples), rotate and read the counters (bmprof_pmu_tick), re-arm, EOI; then handle
+ * a PMI NMI that arrived meanwhile. */
 void bmprof_x86_tick(uint64_t rip);
 
+/* The PMI delivered as an NMI: record rip for each overflowed sampling counter, re-arm,
+ * acknowledge, unmask the LVT entry. Only records: safe wherever the NMI lands (the drain,
+ * the console); one that lands inside bmprof_x86_tick is handled when the tick ends.
+ * Returns 0 if no overflow was pending (an NMI from another source). */
+int bmprof_x86_nmi(uint64_t rip);
+/* The PMI delivered as an interrupt (pmi = BMPROF_X86_PMI_IRQ): the same, then EOI. */
+void bmprof_x86_pmi(uint64_t rip);
+
 /* Interrupt exit ("bottom half"), interrupts disabled on entry and on return: if a full
- * overflow buffer waits and no drain runs on this CPU, enable interrupts, drain, disable. */
+ * overflow buffer of this CPU waits and no drain runs on it, enable interrupts, drain
+ * (inside out_begin/out_end), disable. */
 void bmprof_x86_irq_exit(void);
 
-/* The ready-made IDT handler for the timer vector (an address, not a C function). */
+/* The ready-made IDT handlers (addresses, not C functions): the timer vector, vector 2
+ * (NMI), the PMI vector in IRQ delivery. */
 void bmprof_x86_timer_entry(void);
+void bmprof_x86_nmi_entry(void);
+void bmprof_x86_pmi_entry(void);
 
-/* For idle loops, with interrupts enabled: send full overflow buffers if any. */
+/* For your #GP handler: if the fault is one of bmprof's probing MSR accesses, move *rip to
+ * its recovery path and return 1 (return from the exception to *rip); else 0. */
+int bmprof_x86_gp_fixup(uint64_t *rip);
+/* RDMSR / WRMSR that return -1 instead of faulting. Only with bmprof_x86_gp_fixup() in
+ * your #GP handler. */
+int bmprof_x86_rdmsr_safe(uint32_t msr, uint64_t *v);
+int bmprof_x86_wrmsr_safe(uint32_t msr, uint64_t v);
+
+/* For idle loops, with interrupts enabled: send this CPU's full overflow buffers if any. */
 void bmprof_x86_poll(void);
 
-/* Stop sampling, send every remaining sample and this CPU's TOTALS. */
+/* Stop sampling and counting on this CPU, send its COUNTS (when events are on counters),
+ * every remaining sample and its TOTALS. */
 void bmprof_x86_flush(void);
+/* The same for CPU cpu, from any CPU, once cpu is quiescent: bmprof_x86_stop() has
+ * returned on it, no drain runs there, and it enters no bmprof function until this
+ * returns (it may take NMIs). Nothing is lost or sent twice: what its handler recorded
+ * is all in its state. */
+void bmprof_x86_flush_cpu(unsigned cpu);
 
 #endif

@@ -124,6 +124,35 @@ static void event_payload(struct buf *b, uint16_t id, const char *name)
 	b_put(b, name, strlen(name));
 }
 
+/* An EVENT frame with the fields appended in wire 1.1. */
+static void event_status_payload(struct buf *b, uint16_t id, const char *name, uint8_t source,
+				 const uint8_t st[6])
+{
+	event_payload(b, id, name);
+	b->p[2] = source;
+	b_put(b, st, 6);
+}
+
+struct count_rec {
+	uint16_t ev, flags;
+	uint64_t value, enabled, running;
+};
+
+static void counts_payload(struct buf *b, uint16_t cpu, const struct count_rec *r, uint16_t n)
+{
+	b->n = 0;
+	b_u16(b, cpu);
+	b_u16(b, n);
+	for (uint16_t i = 0; i < n; i++) {
+		b_u16(b, r[i].ev);
+		b_u16(b, r[i].flags);
+		b_u32(b, 0);
+		b_u64(b, r[i].value);
+		b_u64(b, r[i].enabled);
+		b_u64(b, r[i].running);
+	}
+}
+
 static void end_payload(struct buf *b, int32_t code)
 {
 	b->n = 0;
@@ -345,7 +374,7 @@ static void test_unknown_type_skipped(void **state)
 
 	b.n = 0;
 	b_put(&b, "whatever", 8);
-	assert_int_equal(apply(p, 0x06, &b), 1);
+	assert_int_equal(apply(p, 0x07, &b), 1);
 	assert_int_equal(apply(p, 0x3f, &b), 1);
 	assert_int_equal(apply(p, 0xff, &b), 1);
 	assert_int_equal(p->frames_malformed, 0);
@@ -505,7 +534,7 @@ static int setup_dir(void **state)
 static int remove_dir(void **state)
 {
 	static const char *const names[] = { "p.data", "p.data.old", "p.data.tmp", "cut.data",
-		"raw.data", "text.data", "empty.data", "new.data", "bad.data", "short.data",
+		"raw.data", "text.data", "empty.data", "new.data", "bad.data", "short.data", "c.data",
 		"elf" };
 	char path[128];
 
@@ -871,6 +900,189 @@ static void test_summary(void **state)
 	free(out);
 }
 
+
+/* EVENT frames with and without the status fields appended in wire 1.1. */
+static void test_event_status(void **state)
+{
+	static struct buf b;
+	struct profile *p = new_profile();
+	const struct profile_event *e;
+	const uint8_t fb[6] = { BMPROF_EVST_FALLBACK, BMPROF_EVR_NO_PMU, BMPROF_CTR_TIMER, 0xff,
+				0xff, 1 };
+	const uint8_t mux[6] = { BMPROF_EVST_ACTIVE, BMPROF_EVR_NONE, BMPROF_CTR_GP, 2, 1, 3 };
+
+	event_status_payload(&b, 1, "cycles", BMPROF_SOURCE_TIMER, fb);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	e = profile_event(p, 1);
+	assert_true(e->have_status);
+	assert_int_equal(e->status, BMPROF_EVST_FALLBACK);
+	assert_int_equal(e->reason, BMPROF_EVR_NO_PMU);
+	assert_int_equal(e->counter_kind, BMPROF_CTR_TIMER);
+	assert_int_equal(e->counter, 0xff);
+	assert_int_equal(e->group, 0xff);
+	assert_int_equal(e->ngroups, 1);
+	assert_string_equal(e->name, "cycles");
+
+	/* a later writer's extra bytes are ignored */
+	event_status_payload(&b, 2, "r08", BMPROF_SOURCE_PMU, mux);
+	b_put(&b, "\x01\x02\x03", 3);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	e = profile_event(p, 2);
+	assert_int_equal(e->counter_kind, BMPROF_CTR_GP);
+	assert_int_equal(e->counter, 2);
+	assert_int_equal(e->group, 1);
+	assert_int_equal(e->ngroups, 3);
+	assert_string_equal(e->name, "r08");
+
+	/* an old frame: the defaults, the counter kind from the source */
+	event_payload(&b, 3, "timer");
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	e = profile_event(p, 3);
+	assert_false(e->have_status);
+	assert_int_equal(e->status, BMPROF_EVST_ACTIVE);
+	assert_int_equal(e->reason, BMPROF_EVR_NONE);
+	assert_int_equal(e->counter_kind, BMPROF_CTR_TIMER);
+	assert_int_equal(e->counter, 0xff);
+	assert_int_equal(e->group, 0xff);
+	assert_int_equal(e->ngroups, 1);
+	event_payload(&b, 4, "old-pmu");
+	b.p[2] = BMPROF_SOURCE_PMU_FIXED;
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	assert_int_equal(profile_event(p, 4)->counter_kind, BMPROF_CTR_FIXED);
+	/* part of the appended fields: taken as absent */
+	event_payload(&b, 5, "part");
+	b_put(&b, "\x01\x01\x01", 3);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	assert_false(profile_event(p, 5)->have_status);
+	assert_int_equal(profile_event(p, 5)->status, BMPROF_EVST_ACTIVE);
+	assert_int_equal(p->frames_malformed, 0);
+	free_profile(p);
+}
+
+static void test_counts(void **state)
+{
+	static struct buf b;
+	struct profile *p = new_profile();
+	struct profile_count_sum s;
+	const struct count_rec r0[] = {
+		{ 1, 0, 100, 1000, 500 },     /* multiplexed: on a counter half the time */
+		{ 2, 1, 7, 10, 10 },
+		{ 3, 0, 42, 10, 0 },          /* never on a counter */
+	};
+	const struct count_rec r1[] = { { 1, 0, 300, 1000, 250 } };
+	const struct count_rec again[] = { { 2, 0, 9, 20, 20 } };
+
+	counts_payload(&b, 0, r0, 3);
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), 0);
+	assert_int_equal(p->ncounts, 3);
+	assert_int_equal(p->counts[1].flags, 1);
+	assert_int_equal(profile_event_count(p, 1, -1, &s), 0);
+	assert_int_equal(s.value, 100);
+	assert_int_equal(s.enabled, 1000);
+	assert_int_equal(s.running, 500);
+	assert_int_equal(s.ncpus, 1);
+	assert_true(profile_count_scaled(&s) == 200.0);
+	assert_true(profile_event_scale(p, 1) == 2.0);
+	assert_true(profile_event_scale(p, 2) == 1.0);
+	assert_true(profile_event_scale(p, 3) == 1.0);
+	assert_true(profile_event_scale(p, 9) == 1.0);
+	assert_int_equal(profile_event_count(p, 3, -1, &s), 0);
+	assert_true(profile_count_scaled(&s) == 42.0);     /* running 0: not scaled */
+	assert_int_equal(profile_event_count(p, 9, -1, &s), -1);
+	assert_int_equal(s.value, 0);
+
+	/* another CPU adds up; per CPU stays apart */
+	counts_payload(&b, 1, r1, 1);
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), 0);
+	assert_int_equal(profile_event_count(p, 1, -1, &s), 0);
+	assert_int_equal(s.value, 400);
+	assert_int_equal(s.enabled, 2000);
+	assert_int_equal(s.running, 750);
+	assert_int_equal(s.ncpus, 2);
+	assert_int_equal(profile_event_count(p, 1, 1, &s), 0);
+	assert_int_equal(s.value, 300);
+	assert_true(profile_count_scaled(&s) == 1200.0);
+	assert_int_equal(profile_event_count(p, 2, 1, &s), -1);
+
+	/* a later record for the same (cpu, event) replaces the earlier one */
+	counts_payload(&b, 0, again, 1);
+	b_put(&b, "more", 4);                               /* later fields: ignored */
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), 0);
+	assert_int_equal(p->ncounts, 4);
+	assert_int_equal(profile_event_count(p, 2, 0, &s), 0);
+	assert_int_equal(s.value, 9);
+	assert_int_equal(s.enabled, 20);
+
+	/* malformed: records past the payload, a CPU out of range, too short */
+	counts_payload(&b, 0, r0, 3);
+	b.n--;
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), -1);
+	counts_payload(&b, PROFILE_MAX_CPUS, r0, 1);
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), -1);
+	b.n = 3;
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), -1);
+	assert_int_equal(p->frames_malformed, 3);
+	assert_int_equal(p->ncounts, 4);
+	assert_int_equal(profile_event_count(p, 1, 0, &s), 0);
+	assert_int_equal(s.value, 100);
+	/* an empty frame is fine */
+	counts_payload(&b, 0, r0, 0);
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), 0);
+	assert_int_equal(p->ncounts, 4);
+	free_profile(p);
+}
+
+/* COUNTS and the EVENT status survive the profile file, and the summary shows them. */
+static void test_counts_file_and_summary(void **state)
+{
+	static struct buf s, pl;
+	const uint8_t id[4] = { 1, 2, 3, 4 };
+	const uint8_t st1[6] = { BMPROF_EVST_ACTIVE, 0, BMPROF_CTR_FIXED, 0, 0xff, 1 };
+	const uint8_t st2[6] = { BMPROF_EVST_UNAVAILABLE, BMPROF_EVR_UNSUPPORTED, BMPROF_CTR_NONE,
+				 0xff, 0xff, 1 };
+	const struct count_rec r[] = { { 1, 0, 123456, 1000, 1000 } };
+	char path[128], err[256], *out = NULL;
+	size_t len = 0;
+	struct text text = { .n = 0 };
+	struct capture *c;
+	struct profile *p = new_profile();
+	struct profile_count_sum sum;
+	FILE *f;
+
+	s.n = 0;
+	hello_payload(&pl, BMPROF_ARCH_AARCH64, id, 4);
+	frame(&s, BMPROF_FRAME_HELLO, &pl);
+	event_status_payload(&pl, 1, "cycles", BMPROF_SOURCE_PMU_FIXED, st1);
+	frame(&s, BMPROF_FRAME_EVENT, &pl);
+	event_status_payload(&pl, 2, "branches", BMPROF_SOURCE_PMU, st2);
+	frame(&s, BMPROF_FRAME_EVENT, &pl);
+	counts_payload(&pl, 0, r, 1);
+	frame(&s, BMPROF_FRAME_COUNTS, &pl);
+	end_payload(&pl, 0);
+	frame(&s, BMPROF_FRAME_END, &pl);
+	capture_to(in_dir(path, "c.data"), &s, &c, &text);
+	assert_int_equal(capture_save(c, err, sizeof(err)), 0);
+	assert_int_equal(profile_load(path, p, err, sizeof(err)), 0);
+	assert_int_equal(p->ncounts, 1);
+	assert_int_equal(profile_event_count(p, 1, -1, &sum), 0);
+	assert_int_equal(sum.value, 123456);
+	assert_int_equal(profile_event(p, 2)->reason, BMPROF_EVR_UNSUPPORTED);
+	assert_int_equal(p->frames_unknown, 0);
+
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	summary_print(f, p, "QEMU serial");
+	fclose(f);
+	assert_non_null(strstr(out, "event 1   cycles, period 100000"));
+	assert_non_null(strstr(out, "cycle counter PMCCNTR_EL0"));
+	assert_non_null(strstr(out, "count 123456"));
+	assert_non_null(strstr(out, "event 2   branches: not counted: this CPU does not implement "
+				    "the event"));
+	free(out);
+	capture_free(c);
+	free_profile(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -887,6 +1099,9 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_load_truncated),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_event_status),
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_counts_file_and_summary),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

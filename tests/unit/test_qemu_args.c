@@ -14,10 +14,57 @@
 #include <cmocka.h>
 #include "qemu.h"
 
-/* facts: exists, accessible, kvm_intel, kvm_amd, kvm_pvm */
+/* facts: exists, accessible, kvm_intel, kvm_amd, kvm_pvm; an x86-64 image, host_arch
+ * not checked */
 static int choose(int want, struct qemu_facts f, char *why, size_t n)
 {
-	return qemu_choose_accel(want, &f, why, n);
+	return qemu_choose_accel(want, &f, qemu_machine_for(EM_X86_64), why, n);
+}
+
+static int choose_on(int want, struct qemu_facts f, const char *host, int machine, char *why,
+		     size_t n)
+{
+	snprintf(f.host_arch, sizeof f.host_arch, "%s", host);
+	return qemu_choose_accel(want, &f, qemu_machine_for(machine), why, n);
+}
+
+/* KVM runs only an image of the host's own architecture. */
+static void test_accel_host_arch(void **state)
+{
+	(void)state;
+	char why[256];
+	const struct qemu_facts hw = { 1, 1, 1, 0, 0, "" }, none = { 0, 0, 0, 0, 0, "" };
+
+	/* an AArch64 image on an x86-64 host: TCG, and --accel kvm is an error */
+	assert_int_equal(choose_on(QEMU_ACCEL_AUTO, hw, "x86_64", EM_AARCH64, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_string_equal(why, "aarch64 image on an x86_64 host: KVM cannot run it");
+	assert_int_equal(choose_on(QEMU_ACCEL_KVM, hw, "x86_64", EM_AARCH64, why, sizeof why), -1);
+	assert_string_equal(why, "--accel kvm: an aarch64 image needs an aarch64 host for KVM; "
+			    "this host is x86_64: use --accel tcg");
+	assert_int_equal(choose_on(QEMU_ACCEL_TCG, hw, "x86_64", EM_AARCH64, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	/* the same image on an AArch64 host: KVM needs no kvm_intel there */
+	const struct qemu_facts arm = { 1, 1, 0, 0, 0, "" };
+	assert_int_equal(choose_on(QEMU_ACCEL_AUTO, arm, "aarch64", EM_AARCH64, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_string_equal(why, "hardware-assisted: KVM on an aarch64 host");
+	assert_int_equal(choose_on(QEMU_ACCEL_KVM, arm, "aarch64", EM_AARCH64, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_int_equal(choose_on(QEMU_ACCEL_AUTO, none, "aarch64", EM_AARCH64, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	/* and an x86-64 image on it is foreign */
+	assert_int_equal(choose_on(QEMU_ACCEL_KVM, arm, "aarch64", EM_X86_64, why, sizeof why), -1);
+	assert_non_null(strstr(why, "an x86_64 image needs an x86_64 host"));
+	/* x86-64 on x86-64: the usual rules */
+	assert_int_equal(choose_on(QEMU_ACCEL_AUTO, hw, "x86_64", EM_X86_64, why, sizeof why),
+			 QEMU_ACCEL_KVM);
+	assert_string_equal(why, "hardware-assisted: kvm_intel is loaded");
+
+	/* this machine, as probed */
+	struct qemu_facts f;
+	qemu_probe(&f);
+	assert_true(f.host_arch[0] != 0);
 }
 
 static void test_accel_auto(void **state)
@@ -25,38 +72,38 @@ static void test_accel_auto(void **state)
 	(void)state;
 	char why[256];
 
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 0, 0, 0, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 0, 0, 0, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
 	assert_string_equal(why, "no /dev/kvm");
 
 	/* this machine: /dev/kvm from a software virtualizer */
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 0, 1 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 0, 1, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
 	assert_non_null(strstr(why, "kvm_pvm, a software virtualizer"));
 	assert_non_null(strstr(why, "--accel kvm to force"));
 	/* even if a hardware module is also loaded */
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 1, 0, 1 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 1, 0, 1, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
 
 	/* /dev/kvm with no hardware module: not trusted */
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
 	assert_non_null(strstr(why, "neither kvm_intel nor kvm_amd"));
 
 	/* hardware-assisted but not ours to open */
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 0, 1, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 0, 1, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
 	assert_non_null(strstr(why, "not accessible"));
 
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 1, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 1, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_KVM);
 	assert_string_equal(why, "hardware-assisted: kvm_intel is loaded");
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 1, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 1, 1, 0, 1, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_KVM);
 	assert_string_equal(why, "hardware-assisted: kvm_amd is loaded");
 
 	/* a module without the device node */
-	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 0, 0, 1, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_AUTO, (struct qemu_facts){ 0, 0, 1, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
 }
 
@@ -65,16 +112,16 @@ static void test_accel_forced(void **state)
 	(void)state;
 	char why[256];
 
-	assert_int_equal(choose(QEMU_ACCEL_TCG, (struct qemu_facts){ 1, 1, 1, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_TCG, (struct qemu_facts){ 1, 1, 1, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_TCG);
-	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 1, 0, 0, 1 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 1, 0, 0, 1, "" }, why, sizeof why),
 			 QEMU_ACCEL_KVM);
 	assert_non_null(strstr(why, "software virtualizer"));
-	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 1, 0, 0, 0 }, why, sizeof why),
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 1, 0, 0, 0, "" }, why, sizeof why),
 			 QEMU_ACCEL_KVM);
-	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 0, 0, 0, 0, 0 }, why, sizeof why), -1);
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 0, 0, 0, 0, 0, "" }, why, sizeof why), -1);
 	assert_non_null(strstr(why, "/dev/kvm does not exist"));
-	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 0, 1, 0, 0 }, why, sizeof why), -1);
+	assert_int_equal(choose(QEMU_ACCEL_KVM, (struct qemu_facts){ 1, 0, 1, 0, 0, "" }, why, sizeof why), -1);
 	assert_non_null(strstr(why, "not accessible"));
 }
 
@@ -89,6 +136,9 @@ static void test_machines(void **state)
 	m = qemu_machine_for(EM_AARCH64);
 	assert_non_null(m);
 	assert_string_equal(m->binary, "qemu-system-aarch64");
+	assert_string_equal(m->package, "qemu-system-arm");
+	assert_string_equal(m->arch, "aarch64");
+	assert_true(m->ready);
 	assert_null(qemu_machine_for(EM_RISCV));
 }
 
@@ -156,6 +206,95 @@ static void test_argv(void **state)
 	assert_string_equal(argv[n - 2], "-smp");
 	assert_string_equal(argv[n - 1], "2");
 	qemu_free_argv(argv);
+}
+
+/* --smp N: after -cpu, before the arguments after --; none without it. */
+static void test_argv_smp(void **state)
+{
+	(void)state;
+	char *extra[] = { "-d", "int" };
+	struct qemu_opts o = {
+		.machine = qemu_machine_for(EM_X86_64), .qemu = "/usr/bin/qemu-system-x86_64",
+		.image = "/img/smp.elf", .accel = QEMU_ACCEL_TCG, .smp = 4, .freq = 1000,
+		.extra = extra, .nextra = 2,
+	};
+	char **argv = qemu_build_argv(&o);
+	assert_non_null(argv);
+	char *line = qemu_argv_string(argv);
+	assert_non_null(strstr(line, " -kernel /img/smp.elf -fw_cfg "
+			       "name=opt/bmprof/config,string=freq=1000 -accel tcg -cpu max "
+			       "-smp 4 -d int"));
+	assert_int_equal(find_arg(argv, "-smp", find_arg(argv, "-smp", 1) + 1), -1);
+	free(line);
+	qemu_free_argv(argv);
+
+	o.smp = 0;
+	argv = qemu_build_argv(&o);
+	assert_int_equal(find_arg(argv, "-smp", 1), -1);
+	qemu_free_argv(argv);
+
+	o.machine = qemu_machine_for(EM_AARCH64);
+	o.smp = 8;
+	o.nextra = 0;
+	argv = qemu_build_argv(&o);
+	assert_pair(argv, "-smp", "8");
+	qemu_free_argv(argv);
+}
+
+static void test_parse_smp(void **state)
+{
+	(void)state;
+	static const char *const bad[] = { "0", "9", "-1", "+4", " 4", "4 ", "4x", "x", "",
+					   "99999999999999999999", "0x4" };
+	char err[128];
+	unsigned n = 77;
+
+	for (unsigned v = 1; v <= QEMU_MAX_SMP; v++) {
+		char s[8];
+		snprintf(s, sizeof s, "%u", v);
+		assert_int_equal(qemu_parse_smp(s, &n, err, sizeof err), 0);
+		assert_int_equal(n, v);
+	}
+	assert_int_equal(qemu_parse_smp("04", &n, err, sizeof err), 0);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char want[128];
+		n = 77;
+		assert_int_equal(qemu_parse_smp(bad[i], &n, err, sizeof err), -1);
+		assert_int_equal(n, 77);
+		snprintf(want, sizeof want, "--smp takes a number of CPUs from 1 to 8, not '%s'",
+			 bad[i]);
+		assert_string_equal(err, want);
+	}
+}
+
+static void test_argv_aarch64(void **state)
+{
+	(void)state;
+	struct qemu_opts o = {
+		.machine = qemu_machine_for(EM_AARCH64), .qemu = "/usr/bin/qemu-system-aarch64",
+		.image = "/img/shares.elf", .accel = QEMU_ACCEL_TCG, .icount = 1, .freq = 1000,
+		.config_file = "/tmp/bm,cfg",
+	};
+	char **argv = qemu_build_argv(&o);
+	assert_non_null(argv);
+	char *line = qemu_argv_string(argv);
+	assert_string_equal(line, "/usr/bin/qemu-system-aarch64 -M virt -m 256M -semihosting "
+		"-display none -no-reboot -monitor none -serial chardev:s0 "
+		"-chardev file,id=s0,path=/dev/fd/3 -kernel /img/shares.elf "
+		"-fw_cfg name=opt/bmprof/config,file=/tmp/bm,,cfg -icount shift=0 -accel tcg "
+		"-cpu max");
+	free(line);
+	qemu_free_argv(argv);
+	o.accel = QEMU_ACCEL_KVM;
+	argv = qemu_build_argv(&o);
+	assert_pair(argv, "-cpu", "host");
+	assert_pair(argv, "-accel", "kvm");
+	qemu_free_argv(argv);
+
+	char *arg = qemu_fw_cfg_file("a,b,,c");
+	assert_string_equal(arg, "name=opt/bmprof/config,file=a,,b,,,,c");
+	free(arg);
 }
 
 static void test_argv_string_quoting(void **state)
@@ -293,8 +432,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accel_auto),
 		cmocka_unit_test(test_accel_forced),
+		cmocka_unit_test(test_accel_host_arch),
 		cmocka_unit_test(test_machines),
 		cmocka_unit_test(test_argv),
+		cmocka_unit_test(test_argv_smp),
+		cmocka_unit_test(test_parse_smp),
+		cmocka_unit_test(test_argv_aarch64),
 		cmocka_unit_test(test_argv_string_quoting),
 		cmocka_unit_test(test_elf_machine),
 		cmocka_unit_test(test_find_binary),

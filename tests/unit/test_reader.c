@@ -528,6 +528,89 @@ static void test_fake_magic_in_text(void **state)
 	free(s.p);
 }
 
+/* Frames of every length near the reader's 64-byte CRC checkpoints, at every offset, in
+ * one push larger than the reader's buffer and in small chunks: each one checks. */
+static void test_long_stream_every_offset(void **state)
+{
+	static const uint16_t lens[] = { 0, 1, 51, 52, 53, 55, 56, 57, 63, 64, 65, 115, 116,
+					 117, 300, 4000 };
+	static const size_t chunks[] = { 1, 64, 63, 4096, 65, 200000 };
+	uint8_t *payload = malloc(4000);
+	struct bytes s = { 0 };
+	unsigned nframes = 0;
+	size_t ntext = 0;
+	struct rec whole, c;
+
+	assert_non_null(payload);
+	for (size_t i = 0; i < 4000; i++)
+		payload[i] = (uint8_t)(i * 131 + 7);
+	for (unsigned pad = 0; pad < 130; pad++) {
+		for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+			for (unsigned j = 0; j < pad % 67; j++)
+				put(&s, "t", 1);
+			ntext += pad % 67;
+			frame(&s, (uint8_t)(k + 1), payload, lens[k]);
+			nframes++;
+		}
+	}
+	assert_true(s.n > 4 * (BMPROF_FRAME_HDR + BMPROF_WIRE_MAX_PAYLOAD));
+	rec_init(&whole);
+	feed_all(&whole, &s);
+	assert_int_equal(whole.nframes, nframes);
+	assert_int_equal(whole.r.st.frames_bad_crc, 0);
+	assert_int_equal(whole.r.st.bytes_skipped, 0);
+	assert_int_equal(whole.text.n, ntext);
+	assert_true(whole.raw_ok);
+	rec_init(&c);
+	feed(&c, &s, chunks, sizeof(chunks) / sizeof(chunks[0]));
+	assert_same(&whole, &c);
+	rec_free(&c);
+	rec_free(&whole);
+	free(s.p);
+	free(payload);
+}
+
+/* Garbage made of fake headers that each claim the largest frame: every complete candidate
+ * is a bad frame, every byte is skipped, and the frames after it are found. Each candidate
+ * costs the same whatever the length it claims, so this megabyte takes a fraction of a
+ * second. */
+static void test_fake_header_garbage(void **state)
+{
+	static const uint8_t fake[8] = { 0xB5, 'B', 'M', 'P', 1, 0, 0xFF, 0xFF };
+	static const size_t chunks[] = { 4096, 1, 7 };
+	const size_t n = (size_t)1 << 20, tail = 2 * (12 + 8) + 4;
+	const size_t claim = BMPROF_FRAME_HDR + BMPROF_WIRE_MAX_PAYLOAD + BMPROF_FRAME_CRC;
+	struct bytes s = { 0 };
+	uint64_t bad = 0;
+	struct rec c;
+
+	setup_payloads();
+	for (size_t i = 0; i < n; i += 8)
+		put(&s, fake, 8);
+	frame(&s, 2, payload_a, 8);
+	puts_(&s, "text");
+	frame(&s, 3, payload_a, 8);
+	assert_int_equal(s.n, n + tail);
+	/* the candidates whose claimed extent fits the stream fail their CRC; the others
+	 * are cut short by the end of input */
+	for (size_t i = 0; i < n; i += 8)
+		bad += i + claim <= s.n;
+	for (int plan = 0; plan < 2; plan++) {
+		rec_init(&c);
+		if (plan)
+			feed(&c, &s, chunks, 3);
+		else
+			feed_all(&c, &s);
+		assert_int_equal(c.nframes, 2);
+		assert_int_equal(c.r.st.frames_bad_crc, bad);
+		assert_int_equal(c.r.st.truncated, 1);
+		assert_int_equal(c.r.st.bytes_skipped, n);
+		assert_int_equal(c.text.n, 4);
+		rec_free(&c);
+	}
+	free(s.p);
+}
+
 static void count_frame(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len)
 {
 	(*(unsigned *)ctx)++;
@@ -570,6 +653,8 @@ int main(void)
 		cmocka_unit_test(test_length_bound),
 		cmocka_unit_test(test_fake_magic_in_text),
 		cmocka_unit_test(test_no_text_callback),
+		cmocka_unit_test(test_long_stream_every_offset),
+		cmocka_unit_test(test_fake_header_garbage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* Host side of the wire: an incremental reader that splits a byte stream into frames and
  * console text. Bytes are pushed in as they arrive (from a pipe, a serial device, a file);
  * complete frames whose CRC checks are handed to on_frame, everything else that is not a
- * frame is handed to on_text. Memory is bounded whatever the input says: one buffer of
- * BMPROF_FRAME_HDR + BMPROF_WIRE_MAX_PAYLOAD + BMPROF_FRAME_CRC bytes.
+ * frame is handed to on_text. Memory is bounded whatever the input says: a buffer of twice
+ * BMPROF_FRAME_HDR + BMPROF_WIRE_MAX_PAYLOAD + BMPROF_FRAME_CRC bytes and 8 KiB of CRC
+ * checkpoints. Time is linear in the input whatever it holds: checking a candidate frame
+ * costs the same whatever length its header claims (see reader.c).
  *
  * Resynchronization: a candidate frame starts at the magic. If its CRC fails, the reader
  * counts it, drops the first magic byte and scans again from the next byte, so a frame
@@ -41,10 +43,15 @@ struct reader {
 	struct reader_stats st;
 	/* private */
 	uint8_t *buf;
-	size_t have;
-	size_t skip;              /* bytes from buf[0] on that belong to a failed frame */
+	size_t start, have;       /* the undecided bytes: have of them at buf + start */
+	size_t skip;              /* bytes from buf[start] on that belong to a failed frame */
 	const uint8_t *raw;       /* the frame being delivered to on_frame */
 	size_t raw_len;
+	uint32_t *ck;             /* ring: CRC of the stream up to each 64-byte boundary */
+	uint64_t pos;             /* stream offset of buf[start] */
+	uint64_t in;              /* bytes pushed so far (pos + have) */
+	uint32_t run;             /* CRC of the stream's first in bytes */
+	uint32_t org;             /* CRC of the stream's first pos bytes */
 };
 
 /* Returns 0, or -1 if out of memory. */

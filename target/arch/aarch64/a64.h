@@ -9,6 +9,7 @@
 
 static inline void a64_isb(void) { __asm__ volatile("isb" : : : "memory"); }
 static inline void a64_dsb(void) { __asm__ volatile("dsb sy" : : : "memory"); }
+static inline void a64_sev(void) { __asm__ volatile("dsb ish; sev" : : : "memory"); }
 
 /* IRQ mask (DAIF.I). */
 static inline uint64_t a64_irq_save(void)
@@ -26,28 +27,34 @@ static inline void mmio_write32(uintptr_t a, uint32_t v) { *(volatile uint32_t *
 static inline uint8_t mmio_read8(uintptr_t a) { return *(volatile uint8_t *)a; }
 static inline void mmio_write8(uintptr_t a, uint8_t v) { *(volatile uint8_t *)a = v; }
 
-/* GIC (gic.c): a minimal driver for one CPU's PPIs. */
-int gic_setup(uint8_t want, uintptr_t gicd, uintptr_t gicc, uintptr_t gicr);  /* version or -1 */
-void gic_ppi(uint32_t intid, int enable);
-uint32_t gic_ack(void);          /* INTID; 1020..1023: nothing to acknowledge */
-void gic_eoi(uint32_t intid);
+/* GIC (gic.c): a minimal driver for each CPU's SGIs and PPIs. */
+struct gic_cpu {
+	uintptr_t rd;          /* GICv3: this CPU's redistributor */
+	uint32_t affinity;     /* MPIDR_EL1 Aff3.Aff2.Aff1.Aff0 */
+	uint8_t v2_target;     /* GICv2: this CPU interface's bit in an SGI target list */
+};
+int gic_setup(uint8_t want, uintptr_t gicd, uintptr_t gicc);   /* version, or -1 */
+int gic_cpu_setup(struct gic_cpu *c, uintptr_t gicr);           /* on that CPU; 0 or -1 */
+void gic_private(const struct gic_cpu *c, uint32_t intid, int enable);   /* on that CPU */
+void gic_sgi(const struct gic_cpu *to, uint32_t intid);
+uint32_t gic_ack(void);          /* raw; gic_intid() of it 1020..1023: nothing acknowledged */
+uint32_t gic_intid(uint32_t ack);
+void gic_eoi(uint32_t ack);
 
 /* Generic timer (timer.c), times in CNTFRQ ticks. */
 uint64_t timer_now(uint8_t which);
 void timer_set(uint8_t which, uint64_t cval);   /* enable, unmasked, fire at cval */
 void timer_off(uint8_t which);
 
-/* PMUv3 (pmu.c). Counter index 31 is the cycle counter. */
-#define PMU_CYCLE_IDX 31u
+/* PMUv3 (pmu_v3.c): bmprof_pmu_v3 is the driver for the neutral PMU layer. */
+struct bmprof_pmu_ops;
+extern const struct bmprof_pmu_ops bmprof_pmu_v3;
 uint8_t pmu_version(void);
+int pmu_present(void);                            /* PMUv3 (not absent, not IMPDEF) */
 uint32_t pmu_counters(void);
 void pmu_events_implemented(uint64_t pmceid[2]);
-void pmu_program(uint32_t idx, uint16_t number);  /* event type, counting EL0 and EL1 */
-uint64_t pmu_read(uint32_t idx);
-void pmu_write(uint32_t idx, uint64_t v);
-void pmu_enable(uint32_t mask);                   /* counters, their interrupts, PMCR.E */
-void pmu_disable(uint32_t mask);
-uint32_t pmu_overflowed(uint32_t mask);           /* and clears those overflow bits */
+uint8_t pmu_v3_probe_irq(const struct gic_cpu *gc, uint32_t intid, uint64_t cntfrq);
+void pmu_v3_forget_irq(void);
 
 /* CPU identity (cpuinfo.c) */
 struct bmprof_hello;

@@ -1,7 +1,9 @@
-/* A minimal GIC driver for one CPU's private peripheral interrupts: GICv2 through the
- * memory-mapped CPU interface, GICv3 through the redistributor and the ICC_* system
- * registers. Both run the interrupts in the non-secure group 1 view QEMU virt gives
- * (one security state), level-triggered, with EOI dropping priority and deactivating. */
+/* A minimal GIC driver for each CPU's private interrupts (PPIs and SGIs): GICv2 through
+ * the memory-mapped CPU interface (banked per CPU), GICv3 through each CPU's
+ * redistributor and the ICC_* system registers. Both run the interrupts in the non-secure
+ * group 1 view QEMU virt gives (one security state), PPIs level-triggered, with EOI
+ * dropping priority and deactivating. gic_setup() runs once (the distributor),
+ * gic_cpu_setup() on every CPU. */
 #include "bmprof_aarch64.h"
 #include "a64.h"
 
@@ -13,7 +15,9 @@
 #define GICD_ISENABLER 0x0100
 #define GICD_ICENABLER 0x0180
 #define GICD_IPRIORITYR 0x0400
+#define GICD_ITARGETSR 0x0800
 #define GICD_ICFGR 0x0C00
+#define GICD_SGIR 0x0F00
 #define GICD_PIDR2_V2 0x0FE8
 #define GICD_PIDR2_V3 0xFFE8
 #define GICD_CTLR_RWP (1u << 31)
@@ -28,11 +32,6 @@
 #define GICR_TYPER 0x0008
 #define GICR_WAKER 0x0014
 #define GICR_SGI 0x10000
-#define GICR_IGROUPR0 (GICR_SGI + 0x0080)
-#define GICR_ISENABLER0 (GICR_SGI + 0x0100)
-#define GICR_ICENABLER0 (GICR_SGI + 0x0180)
-#define GICR_IPRIORITYR (GICR_SGI + 0x0400)
-#define GICR_ICFGR1 (GICR_SGI + 0x0C04)
 #define WAKER_SLEEP (1u << 1)
 #define WAKER_CHILDREN_ASLEEP (1u << 2)
 #define TYPER_LAST (1u << 4)
@@ -42,6 +41,7 @@
 
 /* ICC_* by encoding, so any assembler takes them */
 #define ICC_PMR_EL1 S3_0_C4_C6_0
+#define ICC_SGI1R_EL1 S3_0_C12_C11_5
 #define ICC_IAR1_EL1 S3_0_C12_C12_0
 #define ICC_EOIR1_EL1 S3_0_C12_C12_1
 #define ICC_BPR1_EL1 S3_0_C12_C12_3
@@ -54,7 +54,7 @@
 
 static struct {
 	int version;
-	uintptr_t gicd, gicc, rd;
+	uintptr_t gicd, gicc;
 } g;
 
 static int wait_clear(uintptr_t reg, uint32_t bits)
@@ -67,11 +67,16 @@ static int wait_clear(uintptr_t reg, uint32_t bits)
 
 static unsigned arch_rev(uintptr_t pidr2) { return mmio_read32(pidr2) >> 4 & 0xF; }
 
+/* MPIDR_EL1's affinity fields packed as GICR_TYPER[63:32] has them: Aff3.Aff2.Aff1.Aff0 */
+static uint32_t packed_affinity(uint64_t mpidr)
+{
+	return (uint32_t)((mpidr & 0xFFFFFF) | (mpidr >> 8 & 0xFF000000));
+}
+
 /* This CPU's redistributor: the frame whose GICR_TYPER affinity matches MPIDR_EL1. */
 static uintptr_t find_rd(uintptr_t gicr)
 {
-	uint64_t mpidr = a64_read(mpidr_el1);
-	uint32_t aff = (uint32_t)((mpidr & 0xFFFFFF) | (mpidr >> 8 & 0xFF000000));
+	uint32_t aff = packed_affinity(a64_read(mpidr_el1));
 
 	for (unsigned i = 0; i < RD_FRAMES_MAX; i++) {
 		uint64_t typer = mmio_read32(gicr + GICR_TYPER) |
@@ -100,39 +105,7 @@ static void dist_enable(uint32_t bits)
 		wait_clear(g.gicd + GICD_CTLR, GICD_CTLR_RWP);
 }
 
-static int setup_v2(void)
-{
-	dist_enable(0x3);
-	if (mmio_read32(g.gicc + GICC_PMR) <= PRIO)
-		mmio_write32(g.gicc + GICC_PMR, 0xFF);
-	mmio_write32(g.gicc + GICC_BPR, 0);
-	mmio_write32(g.gicc + GICC_CTLR, mmio_read32(g.gicc + GICC_CTLR) | 0x3);
-	return 2;
-}
-
-static int setup_v3(uintptr_t gicr)
-{
-	g.rd = find_rd(gicr);
-	if (!g.rd)
-		return -1;
-	sysreg_write(ICC_SRE_EL1, sysreg_read(ICC_SRE_EL1) | 1);
-	a64_isb();
-	if (!(sysreg_read(ICC_SRE_EL1) & 1))
-		return -1;
-	dist_enable(GICD_CTLR_ARE | 0x3);
-	mmio_write32(g.rd + GICR_WAKER, mmio_read32(g.rd + GICR_WAKER) & ~WAKER_SLEEP);
-	if (wait_clear(g.rd + GICR_WAKER, WAKER_CHILDREN_ASLEEP))
-		return -1;
-	if (sysreg_read(ICC_PMR_EL1) <= PRIO)
-		sysreg_write(ICC_PMR_EL1, 0xFF);
-	sysreg_write(ICC_BPR1_EL1, 0);
-	sysreg_write(ICC_CTLR_EL1, sysreg_read(ICC_CTLR_EL1) & ~2ull);   /* EOImode 0 */
-	sysreg_write(ICC_IGRPEN1_EL1, 1);
-	a64_isb();
-	return 3;
-}
-
-int gic_setup(uint8_t want, uintptr_t gicd, uintptr_t gicc, uintptr_t gicr)
+int gic_setup(uint8_t want, uintptr_t gicd, uintptr_t gicc)
 {
 	int sysregs = (a64_read(id_aa64pfr0_el1) >> 24 & 0xF) != 0;
 
@@ -143,18 +116,67 @@ int gic_setup(uint8_t want, uintptr_t gicd, uintptr_t gicc, uintptr_t gicr)
 		       arch_rev(gicd + GICD_PIDR2_V2) == 1 || arch_rev(gicd + GICD_PIDR2_V2) == 2 ?
 		       2 : 0;
 	g.version = want;
-	if (want == 3)
-		return sysregs ? setup_v3(gicr) : -1;
-	if (want == 2)
-		return setup_v2();
+	if (want == 3 && sysregs) {
+		dist_enable(GICD_CTLR_ARE | 0x3);
+		return 3;
+	}
+	if (want == 2) {
+		dist_enable(0x3);
+		return 2;
+	}
 	return -1;
 }
 
-/* A PPI's enable bit, group (1), priority and trigger (level) live in the redistributor
- * on v3 and in the banked first registers of the distributor on v2. */
-void gic_ppi(uint32_t intid, int enable)
+static int cpu_setup_v2(struct gic_cpu *c)
 {
-	uintptr_t base = g.version == 3 ? g.rd + GICR_SGI : g.gicd;
+	/* reading an SGI's banked target byte gives this CPU interface's own bit */
+	c->v2_target = mmio_read8(g.gicd + GICD_ITARGETSR);
+	if (mmio_read32(g.gicc + GICC_PMR) <= PRIO)
+		mmio_write32(g.gicc + GICC_PMR, 0xFF);
+	mmio_write32(g.gicc + GICC_BPR, 0);
+	mmio_write32(g.gicc + GICC_CTLR, mmio_read32(g.gicc + GICC_CTLR) | 0x3);
+	return 0;
+}
+
+static int cpu_setup_v3(struct gic_cpu *c, uintptr_t gicr)
+{
+	c->rd = find_rd(gicr);
+	if (!c->rd)
+		return -1;
+	sysreg_write(ICC_SRE_EL1, sysreg_read(ICC_SRE_EL1) | 1);
+	a64_isb();
+	if (!(sysreg_read(ICC_SRE_EL1) & 1))
+		return -1;
+	mmio_write32(c->rd + GICR_WAKER, mmio_read32(c->rd + GICR_WAKER) & ~WAKER_SLEEP);
+	if (wait_clear(c->rd + GICR_WAKER, WAKER_CHILDREN_ASLEEP))
+		return -1;
+	if (sysreg_read(ICC_PMR_EL1) <= PRIO)
+		sysreg_write(ICC_PMR_EL1, 0xFF);
+	sysreg_write(ICC_BPR1_EL1, 0);
+	sysreg_write(ICC_CTLR_EL1, sysreg_read(ICC_CTLR_EL1) & ~2ull);   /* EOImode 0 */
+	sysreg_write(ICC_IGRPEN1_EL1, 1);
+	a64_isb();
+	return 0;
+}
+
+int gic_cpu_setup(struct gic_cpu *c, uintptr_t gicr)
+{
+	c->rd = 0;
+	c->v2_target = 0;
+	c->affinity = packed_affinity(a64_read(mpidr_el1));
+	if (g.version == 3)
+		return cpu_setup_v3(c, gicr);
+	if (g.version == 2)
+		return cpu_setup_v2(c);
+	return -1;
+}
+
+/* An SGI's or PPI's enable bit, group (1), priority and (PPIs) trigger (level) live in
+ * this CPU's redistributor on v3 and in the banked first registers of the distributor on
+ * v2. SGI triggers are fixed. */
+void gic_private(const struct gic_cpu *c, uint32_t intid, int enable)
+{
+	uintptr_t base = g.version == 3 ? c->rd + GICR_SGI : g.gicd;
 	uint32_t bit = 1u << intid;
 
 	if (!enable) {
@@ -164,22 +186,43 @@ void gic_ppi(uint32_t intid, int enable)
 	if (g.version == 3)
 		mmio_write32(base + GICD_IGROUPR, mmio_read32(base + GICD_IGROUPR) | bit);
 	mmio_write8(base + GICD_IPRIORITYR + intid, PRIO);
-	mmio_write32(base + GICD_ICFGR + 4, mmio_read32(base + GICD_ICFGR + 4) &
-		     ~(2u << 2 * (intid - 16)));
+	if (intid >= 16)
+		mmio_write32(base + GICD_ICFGR + 4, mmio_read32(base + GICD_ICFGR + 4) &
+			     ~(2u << 2 * (intid - 16)));
 	mmio_write32(base + GICD_ISENABLER, bit);
 }
 
+void gic_sgi(const struct gic_cpu *to, uint32_t intid)
+{
+	uint64_t aff = to->affinity;
+
+	a64_dsb();   /* what the sender wrote is visible before the interrupt is */
+	if (g.version == 3) {
+		/* Aff3 [55:48], Aff2 [39:32], INTID [27:24], Aff1 [23:16], target list [15:0] */
+		sysreg_write(ICC_SGI1R_EL1, (aff >> 24 & 0xFF) << 48 | (aff >> 16 & 0xFF) << 32 |
+			     (uint64_t)(intid & 0xF) << 24 | (aff >> 8 & 0xFF) << 16 |
+			     1ull << (aff & 0xF));
+		a64_isb();
+	} else if (g.version == 2) {
+		mmio_write32(g.gicd + GICD_SGIR, (uint32_t)to->v2_target << 16 | (intid & 0xF));
+	}
+}
+
+/* The raw acknowledge value: on v2 an SGI's carries the sending CPU in bits 12:10, and
+ * the EOI must give it back. */
 uint32_t gic_ack(void)
 {
 	if (g.version == 3)
 		return (uint32_t)sysreg_read(ICC_IAR1_EL1) & 0xFFFFFF;
-	return mmio_read32(g.gicc + GICC_IAR) & 0x3FF;
+	return mmio_read32(g.gicc + GICC_IAR) & 0x1FFF;
 }
 
-void gic_eoi(uint32_t intid)
+uint32_t gic_intid(uint32_t ack) { return g.version == 3 ? ack : ack & 0x3FF; }
+
+void gic_eoi(uint32_t ack)
 {
 	if (g.version == 3)
-		sysreg_write(ICC_EOIR1_EL1, intid);
+		sysreg_write(ICC_EOIR1_EL1, ack);
 	else
-		mmio_write32(g.gicc + GICC_EOIR, intid);
+		mmio_write32(g.gicc + GICC_EOIR, ack);
 }

@@ -1,5 +1,6 @@
 /* Local APIC register access: xAPIC through MMIO, or x2APIC through MSRs when the firmware
- * left the APIC in x2APIC mode (then MMIO does not respond). */
+ * left the APIC in x2APIC mode (then MMIO does not respond). Every CPU's APIC is at the
+ * same address and in the same mode, so the mode and the mapping are global. */
 #include "x86.h"
 
 #define MSR_APIC_BASE 0x1B
@@ -17,14 +18,25 @@ int lapic_setup_at(uintptr_t va)
 {
 	uint64_t base = x86_rdmsr(MSR_APIC_BASE);
 
-	if (!(base & APIC_BASE_ENABLE))
-		x86_wrmsr(MSR_APIC_BASE, base |= APIC_BASE_ENABLE);
 	x2apic = (base & APIC_BASE_X2APIC) != 0;
 	mmio = (volatile uint32_t *)(va ? va : (uintptr_t)(base & 0xFFFFFFFFFF000ull));
-	/* A kernel that already enabled its APIC keeps its own spurious vector. */
+	lapic_enable_local();
+	return x2apic;
+}
+
+/* This CPU's APIC, in the mode the first CPU found (a CPU leaves INIT in xAPIC mode, and
+ * x2APIC mode is entered from an enabled xAPIC). A kernel that already enabled its APIC
+ * keeps its own spurious vector. */
+void lapic_enable_local(void)
+{
+	uint64_t base = x86_rdmsr(MSR_APIC_BASE);
+
+	if (!(base & APIC_BASE_ENABLE))
+		x86_wrmsr(MSR_APIC_BASE, base |= APIC_BASE_ENABLE);
+	if (x2apic && !(base & APIC_BASE_X2APIC))
+		x86_wrmsr(MSR_APIC_BASE, base | APIC_BASE_X2APIC);
 	if (!(lapic_read(LAPIC_SVR) & SVR_ENABLE))
 		lapic_write(LAPIC_SVR, SVR_ENABLE | SPURIOUS_VECTOR);
-	return x2apic;
 }
 
 uint32_t lapic_read(uint32_t reg)
@@ -43,3 +55,11 @@ void lapic_write(uint32_t reg, uint32_t v)
 }
 
 void lapic_eoi(void) { lapic_write(LAPIC_EOI, 0); }
+
+/* xAPIC: the ID is bits 31:24 of the register; x2APIC: all 32 bits. */
+uint32_t lapic_id(void)
+{
+	uint32_t v = lapic_read(LAPIC_ID);
+
+	return x2apic ? v : v >> 24;
+}

@@ -10,16 +10,23 @@
 
 #include <stdint.h>
 #include "bmprof_pmu.h"
+#include "bmprof_x86_64.h"
 
 /* MSRs that CPUID says exist. */
 uint64_t pmu_rdmsr(uint32_t msr);
 void pmu_wrmsr(uint32_t msr, uint64_t v);
-/* MSRs that may not exist (a hypervisor that advertises a PMU it does not emulate, an
- * emulator that #GPs): 0, or -1 if the access faulted or could not be made safely (no
- * #GP fixup installed); then nothing was read or written. */
-int pmu_rdmsr_probe(uint32_t msr, uint64_t *v);
-int pmu_wrmsr_probe(uint32_t msr, uint64_t v);
+/* Probing accesses, for MSRs a hypervisor may advertise but not emulate, or that CPUID
+ * cannot vouch for (vouched = 0). With a #GP fixup in place (bmprof_x86_gp_fixup) the
+ * access is made safely; without one, a vouched access is made plainly and an unvouched
+ * one not at all. 0, or -1 if the access faulted or was not made. */
+int pmu_rdmsr_try(uint32_t msr, uint64_t *v, int vouched);
+int pmu_wrmsr_try(uint32_t msr, uint64_t v, int vouched);
 void pmu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+/* The running CPU's index, below BMPROF_X86_MAX_CPUS: the drivers keep their state per
+ * CPU (sampler.c in the image). */
+unsigned pmu_x86_cpu(void);
+/* The image: whether the #GP handler calls bmprof_x86_gp_fixup (pmu_access.c). */
+void pmu_access_init(int fixup);
 
 extern const struct bmprof_pmu_ops bmprof_pmu_intel;
 extern const struct bmprof_pmu_ops bmprof_pmu_amd;
@@ -49,8 +56,10 @@ extern const struct bmprof_pmu_ops bmprof_pmu_amd;
 #define EVTSEL_ANY (1ull << 21)
 #define EVTSEL_EN (1ull << 22)
 #define EVTSEL_INV (1ull << 23)
-/* The bits an event spec may set: event, umask, edge, any, inv, cmask. */
+/* The bits an event spec sets: event, umask, edge, any, inv, cmask; the driver sets USR,
+ * OS, INT and EN itself (a spec may carry them, they are ignored). */
 #define INTEL_ENC_MASK 0xFFA4FFFFull
+#define INTEL_CTL_BITS (EVTSEL_USR | EVTSEL_OS | EVTSEL_PC | EVTSEL_INT | EVTSEL_EN)
 
 /* IA32_FIXED_CTR_CTRL: a 4-bit field per fixed counter */
 #define FIXED_OS 0x1u
@@ -67,13 +76,16 @@ extern const struct bmprof_pmu_ops bmprof_pmu_amd;
 #define AMD_GLOBAL_STATUS_CLR 0xC0000302u
 #define AMD_GLOBAL_STATUS_SET 0xC0000303u
 
+#define AMD_CTL_USR (1ull << 16)
+#define AMD_CTL_OS (1ull << 17)
 #define AMD_CTL_INT (1ull << 20)
 #define AMD_CTL_EN (1ull << 22)
-/* event[7:0], umask, edge, inv, cmask, event[11:8] */
-#define AMD_ENC_MASK 0xFFFFFFA4FFFFull & 0x0000000FFF84FFFFull
+/* event[7:0], umask, edge, inv, cmask, event[11:8]; the driver sets USR, OS, INT, EN */
+#define AMD_ENC_MASK 0xFFF84FFFFull
+#define AMD_CTL_BITS (AMD_CTL_USR | AMD_CTL_OS | (1ull << 19) | AMD_CTL_INT | AMD_CTL_EN)
 #define AMD_WIDTH 48
 
-static inline uint64_t pmu_width_mask(unsigned width)
+static inline uint64_t x86_width_mask(unsigned width)
 {
 	return width >= 64 ? ~0ull : (1ull << width) - 1;
 }

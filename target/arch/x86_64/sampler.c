@@ -1,44 +1,94 @@
-/* The LAPIC-timer sampler for one CPU: setup, arming with randomized periods, the
- * interrupt path, and the drain at interrupt exit. */
+/* The sampler, per CPU: setup, the LAPIC timer with randomized periods, the PMU through
+ * the PMU layer (bmprof_pmu.h) with its interrupt as an NMI or a vector, the interrupt
+ * paths, and the drain at interrupt exit.
+ *
+ * CPUs. The CPU that calls bmprof_x86_init() is CPU 0; each other CPU calls
+ * bmprof_x86_init_cpu() with its index. Every CPU has its own state (struct pcpu: the
+ * core's table and overflow buffers, the PMU layer's state, the timer's deadline and the
+ * nesting flags below), its own LAPIC timer and its own counters, and only ever touches
+ * its own, so the interrupt paths share nothing and take no lock. An interrupt finds its
+ * CPU's state by the LAPIC ID (with one CPU set up, without reading it). The calibration
+ * and the configuration are the first CPU's, read-only afterwards.
+ *
+ * Nesting, per CPU. The timer handler and the PMI handler both enter the core
+ * (bmprof_record) and the PMU layer, and neither is re-entrant. In IRQ delivery they
+ * cannot nest (both run with interrupts disabled). An NMI can land anywhere, so the timer
+ * handler marks itself (in_timer) and a PMI NMI that finds the mark only notes its RIP;
+ * the timer handler handles it before it returns, and its counters stay frozen or its
+ * LVT entry masked until then, so no sample is lost. Outside the timer handler the NMI
+ * records at once: the drain, the console and the rest of the program are safe to
+ * interrupt with bmprof_record (the core's overflow buffers are handed over without
+ * locks).
+ */
 #include "bmprof_x86_64.h"
 #include "wire.h"
+#include "pmu_x86.h"
 #include "x86.h"
 
 #define MSR_TSC_DEADLINE 0x6E0
 #define MIN_PERIOD 64   /* timer ticks; a shorter period would only measure the handler */
 
-/* The table is rounded up to a power of two; size the static memory at compile time. */
+#if BMPROF_X86_MAX_CPUS < 1 || BMPROF_X86_MAX_CPUS > 64
+#error "BMPROF_X86_MAX_CPUS must be 1..64"
+#endif
+
+/* The table is rounded up to a power of two; size the static memory at compile time,
+ * a whole number of cache lines per CPU. */
 #define SMEAR1(v) ((v) | (v) >> 1)
 #define SMEAR2(v) (SMEAR1(v) | SMEAR1(v) >> 2)
 #define SMEAR4(v) (SMEAR2(v) | SMEAR2(v) >> 4)
 #define SMEAR8(v) (SMEAR4(v) | SMEAR4(v) >> 8)
 #define SMEAR16(v) (SMEAR8(v) | SMEAR8(v) >> 16)
 #define POW2_UP(x) (SMEAR16((unsigned long)(x) - 1) + 1)
-#define MEM_BYTES ((POW2_UP(BMPROF_X86_TABLE_ENTRIES) + 2ul * BMPROF_X86_OVF_ENTRIES) * \
-		   sizeof(struct bmprof_entry) + 4096)
+#define MEM_USED ((POW2_UP(BMPROF_X86_TABLE_ENTRIES) + 2ul * BMPROF_X86_OVF_ENTRIES) * \
+		  sizeof(struct bmprof_entry))
+#define MEM_BYTES ((MEM_USED + BMPROF_CACHE_LINE - 1) & ~(BMPROF_CACHE_LINE - 1ul))
 
-static struct bmprof_cpu cpu0;
-static uint8_t mem[MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
-
-static struct {
-	struct bmprof_x86_config cfg;
+/* One CPU's state, in cache lines of its own. */
+struct pcpu {
+	struct bmprof_cpu core;
+	struct bmprof_pmu pmu;
 	struct bmprof_x86_info info;
-	uint32_t lvt;            /* LVT timer value when armed: mode | vector */
-	uint32_t div;            /* divide configuration (one-shot) */
-	uint64_t tsc_to_lapic;   /* LAPIC ticks per TSC tick, 32.32 fixed point (one-shot) */
 	uint64_t deadline;       /* TSC value the armed period ends at */
+	uint64_t tsc_to_lapic;   /* LAPIC ticks per TSC tick, 32.32 fixed point (one-shot) */
+	uint32_t div;            /* divide configuration (one-shot) */
+	uint32_t apic_id;
+	uint8_t pmu_on;          /* events are on counters */
+	uint8_t pmi_on;          /* some of them interrupt */
 	volatile int running;
 	volatile int in_bh;
-} st;
+	volatile int in_timer;   /* bmprof_x86_tick is running */
+	volatile int deferred;   /* a PMI NMI came during it */
+	volatile uint64_t deferred_rip;
+} __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+static struct pcpu pcpu[BMPROF_X86_MAX_CPUS];
+static uint8_t mem[BMPROF_X86_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+/* Set by bmprof_x86_init, read-only afterwards (but for the CPU masks). */
+static struct {
+	struct bmprof_x86_config cfg;
+	uint64_t tsc_hz, lapic_hz;
+	uint8_t tsc_from_cpuid, x2apic, timer;
+	uint32_t lvt;            /* LVT timer value when armed: mode | vector */
+	uint32_t lvtpc;          /* LVT performance counter value when armed */
+	const char *event_error[BMPROF_X86_MAX_EVENTS];
+	volatile uint64_t known; /* bit i: pcpu[i].apic_id is valid */
+	volatile uint64_t up;    /* bit i: CPU i is set up */
+} sh;
 
 static const char *const errors[] = {
 	"ok",
 	"the CPU has no local APIC (CPUID.1:EDX[9] is clear)",
 	"timer calibration failed: PIT channel 2 or the LAPIC timer does not count",
-	"bad sampler configuration: frequency above 100000 Hz or too high for the timer, "
-	"or vector outside 32..254",
+	"bad sampler configuration: frequency above 100000 Hz or too high for the timer, a "
+	"vector outside 32..254, more than 32 events, or an unknown mode",
 	"the core rejected the table sizes: check BMPROF_X86_TABLE_ENTRIES/_OVF_ENTRIES",
+	"bad CPU: bmprof_x86_init_cpu wants an index 1..BMPROF_X86_MAX_CPUS-1 not yet set up, "
+	"after bmprof_x86_init, on a CPU with an APIC ID of its own",
 };
+
+static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }
 
 const char *bmprof_x86_strerror(int err)
 {
@@ -47,172 +97,476 @@ const char *bmprof_x86_strerror(int err)
 	return errors[-err];
 }
 
-const struct bmprof_x86_info *bmprof_x86_info(void) { return &st.info; }
-struct bmprof_cpu *bmprof_x86_cpu(void) { return &cpu0; }
+/* The index of the CPU with this APIC ID, or -1. */
+static int index_of(uint64_t known, uint32_t id)
+{
+	for (unsigned i = 0; i < BMPROF_X86_MAX_CPUS; i++)
+		if ((known >> i & 1) && pcpu[i].apic_id == id)
+			return (int)i;
+	return -1;
+}
+
+/* The running CPU's state, or 0 if it was never set up. While only the first CPU is, it
+ * is the only one interrupts can come to: no APIC read. */
+static struct pcpu *cur(void)
+{
+	uint64_t known = __atomic_load_n(&sh.known, __ATOMIC_ACQUIRE);
+	int i;
+
+	if (known <= 1)
+		return known ? &pcpu[0] : 0;
+	i = index_of(known, lapic_id());
+	return i < 0 ? 0 : &pcpu[i];
+}
+
+static struct pcpu *cur_or_first(void)
+{
+	struct pcpu *p = cur();
+
+	return p ? p : &pcpu[0];
+}
+
+unsigned bmprof_x86_cpu_index(void)
+{
+	uint64_t known = __atomic_load_n(&sh.known, __ATOMIC_ACQUIRE);
+	int i = known ? index_of(known, lapic_id()) : -1;
+
+	return i < 0 ? BMPROF_X86_NO_CPU : (unsigned)i;
+}
+
+unsigned bmprof_x86_ncpus(void)
+{
+	return (unsigned)__builtin_popcountll(__atomic_load_n(&sh.up, __ATOMIC_ACQUIRE));
+}
+
+/* The PMU drivers' per-CPU state is indexed by this. */
+unsigned pmu_x86_cpu(void) { return (unsigned)(cur_or_first() - pcpu); }
+
+const struct bmprof_x86_info *bmprof_x86_info(void) { return &cur_or_first()->info; }
+struct bmprof_cpu *bmprof_x86_cpu(void) { return &cur_or_first()->core; }
+const struct bmprof_pmu *bmprof_x86_pmu(void) { return &cur_or_first()->pmu; }
+
+const char *bmprof_x86_event_error(unsigned i)
+{
+	return i < BMPROF_X86_MAX_EVENTS ? sh.event_error[i] : 0;
+}
 
 /* Periods are drawn in TSC ticks. One-shot mode converts each to LAPIC ticks with a 32.32
  * fixed-point ratio, after picking the smallest divider that keeps a period within the
  * 32-bit initial count. */
-static int set_rate(uint32_t hz)
+static int set_rate(struct pcpu *c, uint32_t hz)
 {
 	static const uint8_t code[8] = { 0xB, 0x0, 0x1, 0x2, 0x3, 0x8, 0x9, 0xA };
-	uint64_t p, lapic = st.info.lapic_hz;
+	uint64_t p, lapic = sh.lapic_hz;
 	unsigned shift = 0;
 
-	st.info.hz = hz;
+	c->info.hz = hz;
 	if (!hz)
 		return 0;
-	p = st.info.tsc_hz / hz;
-	st.info.period_tsc = p;
-	st.info.jitter_tsc = p / 16;
+	p = sh.tsc_hz / hz;
+	c->info.period_tsc = p;
+	/* only a sampling timer is randomized: the PMU's re-arms draw from the same state */
+	c->info.jitter_tsc = c->info.timer_samples ? p / 16 : 0;
 	if (p < MIN_PERIOD)
 		return -1;
-	if (st.info.timer == BMPROF_X86_TIMER_ONESHOT) {
+	if (sh.timer == BMPROF_X86_TIMER_ONESHOT) {
 		while (shift < 7 && (lapic >> shift) / hz > 0xFFFFFFFFull)
 			shift++;
 		if ((lapic >> shift) / hz > 0xFFFFFFFFull || (lapic >> shift) / hz < MIN_PERIOD)
 			return -1;
-		st.div = code[shift];
-		st.tsc_to_lapic = (uint64_t)(((unsigned __int128)(lapic >> shift) << 32) /
-					     st.info.tsc_hz);
+		c->div = code[shift];
+		c->tsc_to_lapic = (uint64_t)(((unsigned __int128)(lapic >> shift) << 32) /
+					     sh.tsc_hz);
 	}
-	bmprof_set_period(&cpu0, p, p / 16);
+	bmprof_set_period(&c->core, p, c->info.jitter_tsc);
 	return 0;
+}
+
+static unsigned length(const char *s)
+{
+	unsigned n = 0;
+
+	while (s && s[n])
+		n++;
+	return n;
+}
+
+/* Parse the specs for this CPU's vendor, probe this CPU's PMU and place the events. */
+static void setup_pmu(struct pcpu *c, const struct bmprof_x86_config *cfg)
+{
+	uint8_t vendor = pmu_x86_vendor();
+	const struct bmprof_pmu_ops *ops = vendor == BMPROF_VENDOR_INTEL ? &bmprof_pmu_intel :
+					   vendor == BMPROF_VENDOR_AMD ? &bmprof_pmu_amd : 0;
+
+	for (unsigned i = 0; i < cfg->nevents; i++) {
+		const char *t = cfg->events[i];
+		if (bmprof_pmu_parse_event(&c->pmu, t, length(t), vendor)) {
+			c->info.bad_events |= 1u << i;
+			if (c == pcpu)
+				sh.event_error[i] = c->pmu.error ? c->pmu.error : "malformed";
+		}
+	}
+	c->pmu_on = bmprof_pmu_setup(&c->pmu, ops, &c->core, cfg->mode) > 0;
+	c->pmi_on = (uint8_t)bmprof_pmu_sampling(&c->pmu);
+	if (c->pmi_on)
+		lapic_write(LAPIC_LVT_PERF, LAPIC_LVT_MASKED | sh.lvtpc);
+}
+
+static int check_config(const struct bmprof_x86_config *cfg)
+{
+	if (cfg->hz > BMPROF_X86_MAX_HZ || cfg->vector < 32 || cfg->vector == 255)
+		return -1;
+	if (cfg->nevents > BMPROF_X86_MAX_EVENTS || cfg->mode > BMPROF_PMU_COUNT ||
+	    cfg->pmi > BMPROF_X86_PMI_IRQ)
+		return -1;
+	if (cfg->pmi == BMPROF_X86_PMI_IRQ &&
+	    (cfg->pmi_vector < 32 || cfg->pmi_vector == 255 || cfg->pmi_vector == cfg->vector))
+		return -1;
+	return 0;
+}
+
+/* Everything of CPU `index` that is its own, on that CPU; its APIC is enabled. */
+static int setup_cpu(unsigned index)
+{
+	struct pcpu *c = &pcpu[index];
+	const struct bmprof_x86_config *cfg = &sh.cfg;
+
+	*c = (struct pcpu){ .apic_id = lapic_id() };
+	if (index_of(sh.known, c->apic_id) >= 0)
+		return BMPROF_X86_E_CPU;
+	__atomic_or_fetch(&sh.known, 1ull << index, __ATOMIC_RELEASE);
+	c->info.tsc_hz = sh.tsc_hz;
+	c->info.lapic_hz = sh.lapic_hz;
+	c->info.tsc_from_cpuid = sh.tsc_from_cpuid;
+	c->info.x2apic = sh.x2apic;
+	c->info.timer = sh.timer;
+	c->info.pmi = cfg->pmi;
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | sh.lvt);
+	if (bmprof_cpu_init(&c->core, (uint16_t)index, mem[index], sizeof mem[index],
+			    BMPROF_X86_TABLE_ENTRIES, BMPROF_X86_OVF_ENTRIES,
+			    x86_rdtsc() ^ 0x9E3779B97F4A7C15ull))
+		return BMPROF_X86_E_MEMORY;
+	if (cfg->nevents)
+		setup_pmu(c, cfg);
+	c->info.source = c->pmi_on ? BMPROF_SOURCE_PMU : BMPROF_SOURCE_TIMER;
+	c->info.timer_samples = cfg->mode == BMPROF_PMU_SAMPLE && !c->pmi_on;
+	/* with events on counters the timer also rotates groups, reads counting counters
+	 * before they wrap, and drains the samples PMIs recorded (an NMI never drains) */
+	c->info.timer_runs = c->info.timer_samples || c->pmu_on;
+	if (set_rate(c, cfg->hz))
+		return BMPROF_X86_E_CONFIG;
+	__atomic_or_fetch(&sh.up, 1ull << index, __ATOMIC_RELEASE);
+	return BMPROF_X86_OK;
+}
+
+static int setup_or_forget(unsigned index)
+{
+	int err = setup_cpu(index);
+
+	if (err)
+		__atomic_and_fetch(&sh.known, ~(1ull << index), __ATOMIC_RELEASE);
+	return err;
 }
 
 int bmprof_x86_init(const struct bmprof_x86_config *cfg)
 {
 	int from_cpuid = 0;
 
-	st.cfg = *cfg;
-	if (cfg->hz > BMPROF_X86_MAX_HZ || cfg->vector < 32 || cfg->vector == 255)
+	if (sh.up)
+		return BMPROF_X86_E_CPU;
+	sh.cfg = *cfg;
+	if (sh.cfg.pmi == BMPROF_X86_PMI_IRQ && !sh.cfg.pmi_vector)
+		sh.cfg.pmi_vector = BMPROF_X86_DEFAULT_PMI_VECTOR;
+	if (check_config(&sh.cfg))
 		return BMPROF_X86_E_CONFIG;
+	cfg = &sh.cfg;
 	if (!cpu_has_apic())
 		return BMPROF_X86_E_NOAPIC;
-	st.info.x2apic = (uint8_t)lapic_setup_at(cfg->lapic_va);
-	if (calibrate(&st.info.tsc_hz, &st.info.lapic_hz, &from_cpuid))
+	sh.x2apic = (uint8_t)lapic_setup_at(cfg->lapic_va);
+	if (calibrate(&sh.tsc_hz, &sh.lapic_hz, &from_cpuid))
 		return BMPROF_X86_E_CALIBRATE;
-	st.info.tsc_from_cpuid = (uint8_t)from_cpuid;
-	st.info.timer = cfg->timer != BMPROF_X86_TIMER_ONESHOT && cpu_has_tsc_deadline() ?
+	sh.tsc_from_cpuid = (uint8_t)from_cpuid;
+	sh.timer = cfg->timer != BMPROF_X86_TIMER_ONESHOT && cpu_has_tsc_deadline() ?
 		BMPROF_X86_TIMER_DEADLINE : BMPROF_X86_TIMER_ONESHOT;
-	st.lvt = cfg->vector | (st.info.timer == BMPROF_X86_TIMER_DEADLINE ?
+	sh.lvt = cfg->vector | (sh.timer == BMPROF_X86_TIMER_DEADLINE ?
 				LAPIC_LVT_DEADLINE : LAPIC_LVT_ONESHOT);
-	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | st.lvt);
-	if (bmprof_cpu_init(&cpu0, 0, mem, sizeof mem, BMPROF_X86_TABLE_ENTRIES,
-			    BMPROF_X86_OVF_ENTRIES, x86_rdtsc() ^ 0x9E3779B97F4A7C15ull))
-		return BMPROF_X86_E_MEMORY;
-	if (set_rate(cfg->hz))
-		return BMPROF_X86_E_CONFIG;
-	return BMPROF_X86_OK;
+	sh.lvtpc = cfg->pmi == BMPROF_X86_PMI_IRQ ? cfg->pmi_vector : LAPIC_LVT_NMI;
+	pmu_access_init(cfg->msr_fixup);
+	return setup_or_forget(0);
+}
+
+int bmprof_x86_init_cpu(unsigned cpu)
+{
+	if (cpu == 0 || cpu >= BMPROF_X86_MAX_CPUS || !(sh.up & 1) || (sh.up >> cpu & 1))
+		return BMPROF_X86_E_CPU;
+	lapic_enable_local();
+	return setup_or_forget(cpu);
 }
 
 int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len)
 {
+	const struct pcpu *c = &pcpu[0];
 	struct bmprof_hello h = {
 		.arch = BMPROF_ARCH_X86_64,
-		.source = BMPROF_SOURCE_TIMER,
-		.ncpus = 1,
-		.timebase_hz = st.info.tsc_hz,
+		.source = c->info.source,
+		.ncpus = (uint16_t)bmprof_x86_ncpus(),
+		.timebase_hz = sh.tsc_hz,
 		.build_id_len = build_id_len,
 		.build_id = build_id,
 	};
 	struct bmprof_event_desc e = {
 		.id = BMPROF_X86_TIMER_EVENT,
 		.source = BMPROF_SOURCE_TIMER,
-		.flags = st.info.jitter_tsc ? BMPROF_EVENT_RANDOMIZED : 0,
-		.period = st.info.period_tsc,
-		.jitter = st.info.jitter_tsc,
+		.flags = c->info.jitter_tsc ? BMPROF_EVENT_RANDOMIZED : 0,
+		.period = c->info.period_tsc,
+		.jitter = c->info.jitter_tsc,
 		.name = "timer",
+		.counter_kind = BMPROF_CTR_TIMER,
 	};
 	int r;
 
 	cpuinfo_fill(&h);
-	r = bmprof_emit_hello(st.cfg.out, &h);
-	return r ? r : bmprof_emit_event(st.cfg.out, &e);
+	r = bmprof_emit_hello(sh.cfg.out, &h);
+	if (!r && c->info.timer_samples && c->info.hz)
+		r = bmprof_emit_event(sh.cfg.out, &e);
+	if (!r && sh.cfg.nevents)
+		r = bmprof_pmu_announce(&c->pmu, sh.cfg.out);
+	return r;
 }
 
-/* Deadlines advance by whole randomized periods from the previous deadline, not from the
- * time the handler ran, so interrupt latency does not stretch the sampling interval (one-
- * shot mode gets TSC-deadline behaviour by converting the time left). A handler so late
- * that the next deadline has passed starts afresh from now. */
-static void arm(void)
+static int timer_on(const struct pcpu *c) { return c->info.timer_runs && c->info.hz; }
+
+/* Deadlines advance by whole periods from the previous deadline, not from the time the
+ * handler ran, so interrupt latency does not stretch the sampling interval (one-shot mode
+ * gets TSC-deadline behaviour by converting the time left). A handler so late that the
+ * next deadline has passed starts afresh from now. A timer that only ticks for the PMU
+ * is not randomized. */
+static void arm(struct pcpu *c)
 {
 	uint64_t now = x86_rdtsc(), n;
+	int rnd = c->info.timer_samples;
 
-	st.deadline += bmprof_next_period(&cpu0);
-	if ((int64_t)(st.deadline - now) <= 0)
-		st.deadline = now + bmprof_next_period(&cpu0);
-	if (st.info.timer == BMPROF_X86_TIMER_DEADLINE) {
-		x86_wrmsr(MSR_TSC_DEADLINE, st.deadline);
+	c->deadline += rnd ? bmprof_next_period(&c->core) : c->info.period_tsc;
+	if ((int64_t)(c->deadline - now) <= 0)
+		c->deadline = now + (rnd ? bmprof_next_period(&c->core) : c->info.period_tsc);
+	if (sh.timer == BMPROF_X86_TIMER_DEADLINE) {
+		x86_wrmsr(MSR_TSC_DEADLINE, c->deadline);
 		return;
 	}
-	n = (uint64_t)(((unsigned __int128)(st.deadline - now) * st.tsc_to_lapic) >> 32);
+	n = (uint64_t)(((unsigned __int128)(c->deadline - now) * c->tsc_to_lapic) >> 32);
 	lapic_write(LAPIC_TIMER_INIT, n > 0xFFFFFFFFull ? 0xFFFFFFFFu : n ? (uint32_t)n : 1);
 }
 
 void bmprof_x86_start(void)
 {
+	struct pcpu *c = cur();
 	uint64_t f;
 
-	if (!st.info.hz || st.running)
+	if (!c || c->running || (!timer_on(c) && !c->pmu_on))
 		return;
 	f = x86_save_flags_cli();
-	lapic_write(LAPIC_TIMER_DIV, st.div);
-	lapic_write(LAPIC_LVT_TIMER, st.lvt);
-	/* The SDM orders an xAPIC LVT write before a TSC_DEADLINE write with MFENCE. */
-	__asm__ volatile("mfence" : : : "memory");
-	st.running = 1;
-	st.deadline = x86_rdtsc();
-	arm();
+	c->running = 1;
+	if (c->pmi_on)
+		lapic_write(LAPIC_LVT_PERF, sh.lvtpc);
+	if (c->pmu_on)
+		bmprof_pmu_start(&c->pmu, x86_rdtsc());
+	if (timer_on(c)) {
+		lapic_write(LAPIC_TIMER_DIV, c->div);
+		lapic_write(LAPIC_LVT_TIMER, sh.lvt);
+		/* The SDM orders an xAPIC LVT write before a TSC_DEADLINE write with MFENCE. */
+		__asm__ volatile("mfence" : : : "memory");
+		c->deadline = x86_rdtsc();
+		arm(c);
+	}
 	x86_restore_flags(f);
 }
 
 void bmprof_x86_stop(void)
 {
-	uint64_t f = x86_save_flags_cli();
+	struct pcpu *c = cur();
+	uint64_t f;
 
-	st.running = 0;
-	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | st.lvt);
-	if (st.info.timer == BMPROF_X86_TIMER_DEADLINE)
+	if (!c)
+		return;
+	f = x86_save_flags_cli();
+	c->running = 0;
+	barrier();
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | sh.lvt);
+	if (sh.timer == BMPROF_X86_TIMER_DEADLINE)
 		x86_wrmsr(MSR_TSC_DEADLINE, 0);
 	else
 		lapic_write(LAPIC_TIMER_INIT, 0);
+	if (c->pmi_on)
+		lapic_write(LAPIC_LVT_PERF, LAPIC_LVT_MASKED | sh.lvtpc);
+	if (c->pmu_on)
+		bmprof_pmu_stop(&c->pmu, x86_rdtsc());
 	x86_restore_flags(f);
 }
 
-/* An interrupt already pending when the timer was stopped still arrives: it is only
- * acknowledged. */
-void bmprof_x86_tick(uint64_t rip)
+/* Record the overflowed counters' samples, re-arm, acknowledge; the CPU masked the LVT
+ * entry when it delivered the PMI. After bmprof_x86_stop() this only acknowledges. */
+static int handle_pmi(struct pcpu *c, uint64_t rip)
 {
-	if (st.running) {
-		bmprof_record(&cpu0, rip, BMPROF_X86_TIMER_EVENT);
-		arm();
+	uint64_t m = bmprof_pmu_overflow(&c->pmu, rip);
+
+	if (c->running)
+		lapic_write(LAPIC_LVT_PERF, sh.lvtpc);
+	if (m)
+		c->info.pmis++;
+	else
+		c->info.nmis_other++;
+	return m != 0;
+}
+
+int bmprof_x86_nmi(uint64_t rip)
+{
+	struct pcpu *c = cur();
+
+	if (!c)
+		return 0;
+	if (!c->pmi_on || sh.cfg.pmi != BMPROF_X86_PMI_NMI) {
+		c->info.nmis_other++;
+		return 0;
+	}
+	if (c->in_timer) {
+		c->deferred_rip = rip;
+		barrier();
+		c->deferred = 1;
+		c->info.pmis_deferred++;
+		return 1;
+	}
+	return handle_pmi(c, rip);
+}
+
+void bmprof_x86_pmi(uint64_t rip)
+{
+	struct pcpu *c = cur();
+
+	if (c && c->pmi_on)
+		handle_pmi(c, rip);
+	lapic_eoi();
+}
+
+/* An interrupt already pending when the timer was stopped still arrives: it is only
+ * acknowledged. A PMI NMI that came while this ran (it found in_timer set) is handled
+ * before returning; one that comes after in_timer is cleared handles itself. */
+static void tick(struct pcpu *c, uint64_t rip)
+{
+	c->in_timer = 1;
+	barrier();
+	if (c->running) {
+		if (c->info.timer_samples)
+			bmprof_record(&c->core, rip, BMPROF_X86_TIMER_EVENT);
+		if (c->pmu_on)
+			bmprof_pmu_tick(&c->pmu, x86_rdtsc());
+		arm(c);
 	}
 	lapic_eoi();
+	for (;;) {
+		barrier();
+		c->in_timer = 0;
+		barrier();
+		if (!c->deferred)
+			break;
+		c->in_timer = 1;
+		c->deferred = 0;
+		barrier();
+		handle_pmi(c, c->deferred_rip);
+	}
+}
+
+void bmprof_x86_tick(uint64_t rip)
+{
+	struct pcpu *c = cur();
+
+	if (c)
+		tick(c, rip);
+	else
+		lapic_eoi();
+}
+
+/* A drain of this CPU's full buffers, inside the integrator's out_begin/out_end. */
+static void drain(struct pcpu *c)
+{
+	if (sh.cfg.out_begin && sh.cfg.out_begin())
+		return;
+	bmprof_drain(&c->core, sh.cfg.out);
+	if (sh.cfg.out_end)
+		sh.cfg.out_end();
 }
 
 /* Runs after the EOI, so timer interrupts nest into the drain; the nested ones see in_bh
  * and return at once, which bounds the stack at two interrupt frames. */
+static void irq_exit(struct pcpu *c)
+{
+	if (c->in_bh || !sh.cfg.out || !bmprof_drain_pending(&c->core))
+		return;
+	c->in_bh = 1;
+	x86_sti();
+	drain(c);
+	x86_cli();
+	c->in_bh = 0;
+}
+
 void bmprof_x86_irq_exit(void)
 {
-	if (st.in_bh || !st.cfg.out || !bmprof_drain_pending(&cpu0))
+	struct pcpu *c = cur();
+
+	if (c)
+		irq_exit(c);
+}
+
+/* bmprof_x86_timer_entry and bmprof_x86_pmi_entry: the handler and the interrupt-exit
+ * drain with one look-up of the CPU. */
+void bmprof_x86_timer_irq(uint64_t rip)
+{
+	struct pcpu *c = cur();
+
+	if (!c) {
+		lapic_eoi();
 		return;
-	st.in_bh = 1;
-	x86_sti();
-	bmprof_drain(&cpu0, st.cfg.out);
-	x86_cli();
-	st.in_bh = 0;
+	}
+	tick(c, rip);
+	irq_exit(c);
+}
+
+void bmprof_x86_pmi_irq(uint64_t rip)
+{
+	struct pcpu *c = cur();
+
+	if (c && c->pmi_on)
+		handle_pmi(c, rip);
+	lapic_eoi();
+	if (c)
+		irq_exit(c);
 }
 
 void bmprof_x86_poll(void)
 {
-	if (st.cfg.out && bmprof_drain_pending(&cpu0))
-		bmprof_drain(&cpu0, st.cfg.out);
+	struct pcpu *c = cur();
+
+	if (c && sh.cfg.out && bmprof_drain_pending(&c->core))
+		drain(c);
+}
+
+void bmprof_x86_flush_cpu(unsigned cpu)
+{
+	struct pcpu *c;
+
+	if (cpu >= BMPROF_X86_MAX_CPUS || !(sh.up >> cpu & 1) || !sh.cfg.out)
+		return;
+	c = &pcpu[cpu];
+	if (c->pmu_on)
+		bmprof_pmu_emit_counts(&c->pmu, sh.cfg.out);
+	bmprof_flush(&c->core, sh.cfg.out);
 }
 
 void bmprof_x86_flush(void)
 {
+	struct pcpu *c = cur();
+
+	if (!c)
+		return;
 	bmprof_x86_stop();
-	if (st.cfg.out)
-		bmprof_flush(&cpu0, st.cfg.out);
+	bmprof_x86_flush_cpu((unsigned)(c - pcpu));
 }

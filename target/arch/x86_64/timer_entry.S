@@ -1,9 +1,10 @@
 /* bmprof_x86_timer_entry: the IDT handler for the sampling timer vector.
  *
  * Saves the registers the C ABI lets a callee clobber (the C code never touches SSE, it is
- * built with -mgeneral-regs-only), passes the interrupted RIP to bmprof_x86_tick, runs
- * the interrupt-exit drain, and returns. The CPU aligned RSP to 16 before pushing its
- * 5-word frame; nine pushes here leave it 16-byte aligned at each call. */
+ * built with -mgeneral-regs-only), passes the interrupted RIP to bmprof_x86_timer_irq
+ * (bmprof_x86_tick and the interrupt-exit drain, for the CPU it runs on), and returns.
+ * The CPU aligned RSP to 16 before pushing its 5-word frame; nine pushes here leave it
+ * 16-byte aligned at the call. */
 	.text
 	.globl bmprof_x86_timer_entry
 	.type bmprof_x86_timer_entry, @function
@@ -19,8 +20,7 @@ bmprof_x86_timer_entry:
 	pushq %r11
 	cld
 	movq 72(%rsp), %rdi
-	call bmprof_x86_tick
-	call bmprof_x86_irq_exit
+	call bmprof_x86_timer_irq
 	popq %r11
 	popq %r10
 	popq %r9

@@ -60,20 +60,28 @@ static inline void x86_restore_flags(uint64_t f)
 #define LAPIC_EOI 0x0B0
 #define LAPIC_SVR 0x0F0
 #define LAPIC_LVT_TIMER 0x320
+#define LAPIC_LVT_PERF 0x340      /* the PMI; masked by the CPU when it delivers one */
 #define LAPIC_TIMER_INIT 0x380
 #define LAPIC_TIMER_CUR 0x390
 #define LAPIC_TIMER_DIV 0x3E0
 #define LAPIC_LVT_MASKED (1u << 16)
 #define LAPIC_LVT_ONESHOT (0u << 17)
 #define LAPIC_LVT_DEADLINE (2u << 17)
+#define LAPIC_LVT_NMI (4u << 8)   /* delivery mode NMI (the vector is ignored) */
 
-int lapic_setup_at(uintptr_t va);      /* enable the APIC; returns 1 if in x2APIC mode */
+int lapic_setup_at(uintptr_t va);      /* first CPU: find and enable the APIC; 1 if x2APIC */
+void lapic_enable_local(void);         /* any other CPU: enable its APIC in the same mode */
+uint32_t lapic_id(void);               /* this CPU's APIC ID */
 uint32_t lapic_read(uint32_t reg);
 void lapic_write(uint32_t reg, uint32_t v);
 void lapic_eoi(void);
 
 /* Calibration (calibrate.c): both rates in Hz, measured over one PIT interval. */
 int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid);
+
+/* sampler.c: what bmprof_x86_timer_entry and bmprof_x86_pmi_entry call */
+void bmprof_x86_timer_irq(uint64_t rip);
+void bmprof_x86_pmi_irq(uint64_t rip);
 
 /* CPU identity (cpuinfo.c) */
 struct bmprof_hello;

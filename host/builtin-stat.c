@@ -1,0 +1,590 @@
+/* bmprof stat: boot an image in QEMU with its PMU counting (no sampling) and print the
+ * totals, like perf stat. docs/bmprof-stat.md is its manual. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "events.h"
+#include "json.h"
+#include "summary.h"
+#include "util.h"
+
+#define DEFAULT_TIMEOUT 600
+#define DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
+#define ROTATE_HZ 1000         /* the multiplexing tick */
+#define STAT_JSON_VERSION 1
+
+static const char usage[] =
+	"usage: bmprof stat [--event SPEC]... [--accel auto|kvm|tcg] [--icount] [--timeout SEC]\n"
+	"                   [--per-cpu] [--smp N] [--format text|json] [-o FILE] [--qemu PATH]\n"
+	"                   IMAGE [-- QEMU-ARGS...]\n"
+	"\n"
+	"Boot IMAGE in QEMU with hardware events counting (no sampling) and print their totals.\n"
+	"The image's console goes to stdout; the counts go to stderr (or to FILE with -o).\n"
+	"\n"
+	"  -e, --event SPEC   events to count (default " DEFAULT_EVENTS "):\n"
+	"                     NAME, rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, or a group\n"
+	"                     {A,B} counted together; comma-separated, repeatable\n"
+	"                     (docs/events.md)\n"
+	"  -a, --accel A      auto (default), kvm or tcg, as for bmprof qemu\n"
+	"      --icount       -icount shift=0: guest time follows instructions executed\n"
+	"  -t, --timeout SEC  stop QEMU after SEC seconds (default 600; 0: no timeout)\n"
+	"      --per-cpu      one line per CPU and event\n"
+	"      --smp N        give QEMU N CPUs (1 to 8)\n"
+	"  -F, --format FMT   text (default) or json (docs/bmprof-stat.md)\n"
+	"  -o, --output FILE  write the counts to FILE instead of stderr\n"
+	"      --qemu PATH    the QEMU binary\n"
+	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Exit status: as bmprof qemu: main()'s return value when the image exits normally;\n"
+	"124 timeout; 125 bmprof failed; 126 the image crashed; 130 interrupted; 2 usage.\n";
+
+struct stat_cmd {
+	const char *image, *out, *qemu;
+	enum qemu_accel accel;
+	int icount, per_cpu, json;
+	unsigned timeout;
+	unsigned smp;
+	char **extra;
+	int nextra;
+	struct event_list events;
+	char specs[1024];
+};
+
+static int parse_ulong(const char *opt, const char *s, unsigned long min, unsigned long max,
+		       unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || *out < min || *out > max) {
+		bm_err("stat: %s takes a number from %lu to %lu, not '%s'", opt, min, max, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_events(struct stat_cmd *c, const char *spec)
+{
+	const struct events_opts o = { 1, 0 };
+	char err[1024];
+	size_t len = strlen(c->specs);
+
+	if (events_parse(&c->events, spec, &o, err, sizeof err)) {
+		bm_err("stat: %s", err);
+		return -1;
+	}
+	snprintf(c->specs + len, sizeof c->specs - len, "%s%s", len ? " " : "", spec);
+	return 0;
+}
+
+/* -1 when parsed, else the exit status (0 for --help). */
+static int parse_opts(int argc, char **argv, struct stat_cmd *c)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "icount", no_argument, NULL, 'I' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "per-cpu", no_argument, NULL, 'P' },
+		{ "smp", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "qemu", required_argument, NULL, 'Q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	char err[128];
+	int ch, nargs = argc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			nargs = i;
+			c->extra = argv + i + 1;
+			c->nextra = argc - i - 1;
+			break;
+		}
+	}
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(nargs, argv, ":e:a:t:F:o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			if (add_events(c, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'a':
+			if (!strcmp(optarg, "auto"))
+				c->accel = QEMU_ACCEL_AUTO;
+			else if (!strcmp(optarg, "kvm"))
+				c->accel = QEMU_ACCEL_KVM;
+			else if (!strcmp(optarg, "tcg"))
+				c->accel = QEMU_ACCEL_TCG;
+			else {
+				bm_err("stat: --accel takes auto, kvm or tcg, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'I': c->icount = 1; break;
+		case 'P': c->per_cpu = 1; break;
+		case 't':
+			if (parse_ulong("--timeout", optarg, 0, 30 * 24 * 3600, &v))
+				return EXIT_USAGE;
+			c->timeout = (unsigned)v;
+			break;
+		case 'S':
+			if (qemu_parse_smp(optarg, &c->smp, err, sizeof err)) {
+				bm_err("stat: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				bm_err("stat: --format takes text or json, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			c->json = !strcmp(optarg, "json");
+			break;
+		case 'o':
+			if (!*optarg) {
+				bm_err("stat: -o needs a file name");
+				return EXIT_USAGE;
+			}
+			c->out = optarg;
+			break;
+		case 'Q': c->qemu = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		case ':':
+			bm_err("stat: %s needs an argument (see bmprof stat --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			bm_err("stat: unknown option %s (see bmprof stat --help; QEMU's own options go "
+			       "after --)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= nargs) {
+		bm_err("stat: no IMAGE given (see bmprof stat --help)");
+		return EXIT_USAGE;
+	}
+	if (optind + 1 < nargs) {
+		bm_err("stat: one IMAGE only; '%s' is extra (QEMU's own arguments go after --)",
+		       argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	c->image = argv[optind];
+	if (!c->events.n && add_events(c, DEFAULT_EVENTS))
+		return EXIT_USAGE;
+	return -1;
+}
+
+/* ---- the numbers ---- */
+
+enum stat_state { STAT_COUNTED, STAT_NOT_SUPPORTED, STAT_NOT_COUNTED };
+
+/* What one requested event came to. */
+struct stat_row {
+	const struct event_req *req;
+	const struct profile_event *e;    /* NULL: the target did not describe it */
+	enum stat_state state;
+	char why[160];                    /* for the two <not ...> states */
+	struct profile_count_sum sum;
+	double scaled;
+};
+
+static void stat_row(const struct profile *p, const struct event_req *req, unsigned id,
+		     struct stat_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->req = req;
+	r->e = profile_event(p, (uint16_t)id);
+	r->state = STAT_NOT_COUNTED;
+	if (!r->e) {
+		snprintf(r->why, sizeof r->why, "the image described no event %u: its runtime "
+			 "may not know events", id);
+		return;
+	}
+	if (r->e->status == BMPROF_EVST_UNAVAILABLE) {
+		uint8_t why = r->e->reason;
+		if (why == BMPROF_EVR_NO_PMU || why == BMPROF_EVR_UNSUPPORTED ||
+		    why == BMPROF_EVR_BAD_ENCODING)
+			r->state = STAT_NOT_SUPPORTED;
+		snprintf(r->why, sizeof r->why, "%s", events_reason_text(why));
+		return;
+	}
+	if (r->e->status != BMPROF_EVST_ACTIVE) {
+		snprintf(r->why, sizeof r->why, "%s", events_reason_text(r->e->reason));
+		return;
+	}
+	if (profile_event_count(p, (uint16_t)id, -1, &r->sum)) {
+		snprintf(r->why, sizeof r->why, "no COUNTS arrived for it");
+		return;
+	}
+	if (!r->sum.running) {
+		snprintf(r->why, sizeof r->why, "never on a counter (multiplexed out)");
+		return;
+	}
+	r->state = STAT_COUNTED;
+	r->scaled = profile_count_scaled(&r->sum);
+}
+
+/* The first counted row for a table event, or NULL. */
+static const struct stat_row *row_of(const struct stat_row *rows, unsigned n, const char *name)
+{
+	const struct event_def *d = events_lookup(name);
+
+	for (unsigned i = 0; i < n; i++)
+		if (rows[i].req->def == d && rows[i].state == STAT_COUNTED)
+			return &rows[i];
+	return NULL;
+}
+
+/* Guest seconds from the timebase: the longest an event was enabled. 0 if unknown. */
+static double elapsed(const struct profile *p, const struct stat_row *rows, unsigned n)
+{
+	uint64_t t = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t per_cpu = rows[i].sum.ncpus ? rows[i].sum.enabled / rows[i].sum.ncpus : 0;
+		if (per_cpu > t)
+			t = per_cpu;
+	}
+	return p->hello.timebase_hz ? (double)t / (double)p->hello.timebase_hz : 0;
+}
+
+struct derived {
+	double ghz, ipc, branch_miss, cache_miss;   /* < 0: not known */
+};
+
+static double ratio(const struct stat_row *a, const struct stat_row *b)
+{
+	return a && b && b->scaled > 0 ? a->scaled / b->scaled : -1;
+}
+
+static void derive(const struct stat_row *rows, unsigned n, double secs, struct derived *d)
+{
+	const struct stat_row *cyc = row_of(rows, n, "cycles");
+	double br = ratio(row_of(rows, n, "branch-misses"), row_of(rows, n, "branches"));
+	double cm = ratio(row_of(rows, n, "cache-misses"), row_of(rows, n, "cache-references"));
+
+	d->ghz = cyc && secs > 0 ? cyc->scaled / secs / 1e9 : -1;
+	d->ipc = ratio(row_of(rows, n, "instructions"), cyc);
+	d->branch_miss = br >= 0 ? 100 * br : -1;
+	d->cache_miss = cm >= 0 ? 100 * cm : -1;
+}
+
+/* ---- text ---- */
+
+/* v with thousands separators. */
+static const char *grouped(char *buf, size_t n, double v)
+{
+	char digits[32];
+	size_t len, o = 0;
+
+	snprintf(digits, sizeof digits, "%.0f", v < 0 ? 0 : v);
+	len = strlen(digits);
+	for (size_t i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* The "# ..." comment of a row: a derived value that belongs to it. */
+static void comment(char *buf, size_t n, const struct stat_row *r, const struct derived *d)
+{
+	const struct event_def *def = r->req->def;
+
+	buf[0] = 0;
+	if (!def || r->state != STAT_COUNTED)
+		return;
+	if (def == events_lookup("cycles") && d->ghz >= 0)
+		snprintf(buf, n, "#  %8.3f GHz", d->ghz);
+	else if (def == events_lookup("instructions") && d->ipc >= 0)
+		snprintf(buf, n, "#  %8.2f  insn per cycle", d->ipc);
+	else if (def == events_lookup("branch-misses") && d->branch_miss >= 0)
+		snprintf(buf, n, "#  %8.2f%% of all branches", d->branch_miss);
+	else if (def == events_lookup("cache-misses") && d->cache_miss >= 0)
+		snprintf(buf, n, "#  %8.2f%% of all cache refs", d->cache_miss);
+}
+
+static void text_row(FILE *f, const char *cpu, const struct stat_row *r,
+		     const struct profile_count_sum *s, const char *note)
+{
+	char num[40], line[512];
+	size_t len;
+
+	if (r->state != STAT_COUNTED)
+		snprintf(line, sizeof line, "%s%18s      %-28s (%s)", cpu,
+			 r->state == STAT_NOT_SUPPORTED ? "<not supported>" : "<not counted>",
+			 r->req->name, r->why);
+	else if (s->running < s->enabled)
+		snprintf(line, sizeof line, "%s%18s      %-28s %s  (%.2f%%)", cpu,
+			 grouped(num, sizeof num, profile_count_scaled(s)), r->req->name, note,
+			 s->enabled ? 100.0 * (double)s->running / (double)s->enabled : 0.0);
+	else
+		snprintf(line, sizeof line, "%s%18s      %-28s %s", cpu,
+			 grouped(num, sizeof num, profile_count_scaled(s)), r->req->name, note);
+	len = strlen(line);
+	while (len && line[len - 1] == ' ')
+		line[--len] = 0;
+	fprintf(f, "%s\n", line);
+}
+
+static void print_text(FILE *f, const struct stat_cmd *c, const struct image_run *run,
+		       const struct stat_row *rows, unsigned n)
+{
+	const struct profile *p = capture_profile(run->cap);
+	double secs = elapsed(p, rows, n);
+	struct derived d;
+	char note[80], end[200];
+	int scaled = 0;
+
+	derive(rows, n, secs, &d);
+	fprintf(f, "\n Performance counter stats for '%s' (%s, %s%s):\n\n", c->image,
+		run->machine->arch, qemu_accel_name(run->accel_used), c->icount ? ", icount" : "");
+	for (unsigned i = 0; i < n; i++) {
+		const struct stat_row *r = &rows[i];
+
+		comment(note, sizeof note, r, &d);
+		if (!c->per_cpu || r->state != STAT_COUNTED) {
+			text_row(f, "", r, &r->sum, note);
+		} else {
+			for (unsigned cpu = 0; cpu < PROFILE_MAX_CPUS; cpu++) {
+				struct profile_count_sum s;
+				char label[16];
+
+				if (profile_event_count(p, (uint16_t)(i + 1), (int)cpu, &s))
+					continue;
+				snprintf(label, sizeof label, "CPU%-4u", cpu);
+				text_row(f, label, r, &s, "");
+			}
+		}
+		scaled |= r->state == STAT_COUNTED && r->sum.running < r->sum.enabled;
+	}
+	fputc('\n', f);
+	if (secs > 0)
+		fprintf(f, "  %16.9f seconds time elapsed (guest timebase)\n", secs);
+	fprintf(f, "  %16.3f seconds QEMU wall time\n", run->res.seconds);
+	if (scaled)
+		fprintf(f, "\n  (NN.NN%%): the event was on a counter that share of the time "
+			"(multiplexed); its value is scaled up to the whole time\n");
+	summary_end(end, sizeof end, p);
+	fprintf(f, "\n  run ended: %s\n\n", end);
+}
+
+/* ---- JSON ---- */
+
+static void json_opt_double(struct json *j, const char *key, double v)
+{
+	json_key(j, key);
+	if (v < 0)
+		json_null(j);
+	else
+		json_double(j, v);
+}
+
+static void json_sum(struct json *j, const struct profile_count_sum *s, int counted)
+{
+	json_key(j, "count");
+	counted ? json_u64(j, s->value) : json_null(j);
+	json_key(j, "enabled");
+	counted ? json_u64(j, s->enabled) : json_null(j);
+	json_key(j, "running");
+	counted ? json_u64(j, s->running) : json_null(j);
+	json_opt_double(j, "scaled", counted ? profile_count_scaled(s) : -1);
+	json_opt_double(j, "percent_running", counted && s->enabled ?
+			100.0 * (double)s->running / (double)s->enabled : -1);
+	json_kv_bool(j, "multiplexed", counted && s->running < s->enabled);
+}
+
+static void json_row(struct json *j, const struct profile *p, const struct stat_row *r,
+		     unsigned id)
+{
+	static const char *const state[] = { "counted", "not supported", "not counted" };
+	const struct profile_event *e = r->e;
+
+	json_begin_object(j);
+	json_kv_u64(j, "id", id);
+	json_kv_string(j, "name", r->req->name);
+	json_kv_string(j, "state", state[r->state]);
+	json_kv_string(j, "status", e ? events_status_name(e->status) : NULL);
+	json_kv_string(j, "reason", e ? events_reason_name(e->reason) : NULL);
+	json_kv_string(j, "why", r->state == STAT_COUNTED ? NULL : r->why);
+	json_kv_string(j, "counter_kind", e ? events_counter_kind_name(e->counter_kind) : NULL);
+	json_key(j, "counter");
+	e && e->counter != 0xff ? json_u64(j, e->counter) : json_null(j);
+	json_key(j, "group");
+	e && e->group != 0xff ? json_u64(j, e->group) : json_null(j);
+	json_kv_u64(j, "ngroups", e ? e->ngroups : 0);
+	json_sum(j, &r->sum, r->state == STAT_COUNTED);
+	json_key(j, "cpus");
+	json_begin_array(j);
+	for (unsigned cpu = 0; r->state == STAT_COUNTED && cpu < PROFILE_MAX_CPUS; cpu++) {
+		struct profile_count_sum s;
+
+		if (profile_event_count(p, (uint16_t)id, (int)cpu, &s))
+			continue;
+		json_begin_object(j);
+		json_kv_u64(j, "cpu", cpu);
+		json_sum(j, &s, 1);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static int print_json(FILE *f, const struct stat_cmd *c, const struct image_run *run,
+		      const struct stat_row *rows, unsigned n, int status)
+{
+	const struct profile *p = capture_profile(run->cap);
+	const struct profile_hello *h = &p->hello;
+	double secs = elapsed(p, rows, n);
+	struct derived d;
+	struct json j;
+	char end[200];
+
+	derive(rows, n, secs, &d);
+	json_init(&j, f, 1);
+	json_begin_object(&j);
+	json_kv_u64(&j, "format_version", STAT_JSON_VERSION);
+	json_kv_string(&j, "image", run->abs_image);
+	json_kv_string(&j, "arch", run->machine->arch);
+	json_key(&j, "cpu");
+	json_begin_object(&j);
+	json_kv_string(&j, "vendor", h->vendor);
+	json_kv_u64(&j, "family", h->family);
+	json_kv_u64(&j, "model", h->model);
+	json_kv_u64(&j, "stepping", h->stepping);
+	json_kv_hex(&j, "signature", h->signature);
+	json_end_object(&j);
+	json_kv_string(&j, "accel", qemu_accel_name(run->accel_used));
+	json_kv_bool(&j, "icount", c->icount);
+	json_kv_u64(&j, "timebase_hz", h->timebase_hz);
+	json_opt_double(&j, "elapsed_seconds", secs > 0 ? secs : -1);
+	json_kv_double(&j, "wall_seconds", run->res.seconds);
+	json_kv_i64(&j, "exit_status", status);
+	json_key(&j, "end");
+	if (p->have_end) {
+		summary_end(end, sizeof end, p);
+		json_begin_object(&j);
+		json_kv_string(&j, "reason", p->end.reason == BMPROF_END_EXIT ? "exit" :
+			       p->end.reason == BMPROF_END_EXCEPTION ? "exception" :
+			       p->end.reason == BMPROF_END_PANIC ? "panic" : "unknown");
+		json_kv_i64(&j, "exit_code", p->end.exit_code);
+		json_kv_string(&j, "text", end);
+		json_end_object(&j);
+	} else {
+		json_null(&j);
+	}
+	json_key(&j, "events");
+	json_begin_array(&j);
+	for (unsigned i = 0; i < n; i++)
+		json_row(&j, p, &rows[i], i + 1);
+	json_end_array(&j);
+	json_key(&j, "derived");
+	json_begin_object(&j);
+	json_opt_double(&j, "ghz", d.ghz);
+	json_opt_double(&j, "insn_per_cycle", d.ipc);
+	json_opt_double(&j, "branch_miss_percent", d.branch_miss);
+	json_opt_double(&j, "cache_miss_percent", d.cache_miss);
+	json_end_object(&j);
+	json_end_object(&j);
+	return json_finish(&j);
+}
+
+/* ---- running ---- */
+
+static int report(const struct stat_cmd *c, struct image_run *run)
+{
+	const struct profile *p = capture_profile(run->cap);
+	struct stat_row rows[EVENTS_MAX];
+	FILE *f = stderr;
+	int status, bad = 0;
+
+	if (!p->have_hello) {
+		if (run->res.how != QEMU_EXITED)
+			image_say_how_it_ended(run);
+		bm_err("no bmprof stream from %s: it sent no HELLO frame (did it crash at boot? is "
+		       "it built with bmprof?)", c->image);
+		return EXIT_FAILED;
+	}
+	image_say_how_it_ended(run);
+	for (unsigned i = 0; i < c->events.n; i++)
+		stat_row(p, &c->events.ev[i], i + 1, &rows[i]);
+	status = image_exit_status(run);
+	if (c->out && !(f = fopen(c->out, "w"))) {
+		bm_err("cannot write %s: %s", c->out, strerror(errno));
+		return EXIT_FAILED;
+	}
+	if (c->json)
+		bad = print_json(f, c, run, rows, c->events.n, status) != 0;
+	else
+		print_text(f, c, run, rows, c->events.n);
+	bad |= ferror(f) != 0;
+	if (f != stderr)
+		bad |= fclose(f) != 0;
+	if (bad) {
+		bm_err("writing the counts failed%s%s", c->out ? " to " : "", c->out ? c->out : "");
+		return EXIT_FAILED;
+	}
+	return status;
+}
+
+static int run(struct stat_cmd *c, char *command)
+{
+	char config[EVENTS_CONFIG_MAX + 1];
+	struct bm_kv meta[] = { { "events", c->specs }, { "mode", "count" } };
+	struct image_run r = {
+		.image = c->image, .qemu = c->qemu, .accel = c->accel, .icount = c->icount,
+		.smp = c->smp, .timeout = c->timeout, .freq = ROTATE_HZ, .config = config,
+		.extra = c->extra,
+		.nextra = c->nextra, .command = command, .meta = meta, .nmeta = 2,
+	};
+	int rc;
+
+	if (events_config(&c->events, 1, ROTATE_HZ, config, sizeof config) < 0) {
+		bm_err("stat: the events do not fit the runtime's %d-byte configuration: ask for "
+		       "fewer, or give them shorter names", EVENTS_CONFIG_MAX);
+		return EXIT_USAGE;
+	}
+	rc = image_run(&r) ? EXIT_FAILED : report(c, &r);
+	image_run_free(&r);
+	return rc;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static struct stat_cmd c;
+	char *args, *command;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	c.accel = QEMU_ACCEL_AUTO;
+	c.timeout = DEFAULT_TIMEOUT;
+	rc = parse_opts(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
+	args = bm_join_args(argc, argv);
+	if (!args || asprintf(&command, "bmprof %s", args) < 0) {
+		free(args);
+		bm_err("out of memory");
+		return EXIT_FAILED;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	rc = run(&c, command);
+	free(command);
+	free(args);
+	return rc;
+}

@@ -1,0 +1,69 @@
+# libFuzzer harnesses for the host-side parsers (tests/fuzz/fuzz_*.c), built with clang,
+# AddressSanitizer and UndefinedBehaviorSanitizer into $(FUZZ_DIR).
+#
+#   make fuzz [FUZZ_TIME=SECONDS] [FUZZ_HARNESSES=fuzz_elf] [FUZZ_FLAGS=-use_value_profile=1]
+#                                   each harness for FUZZ_TIME seconds (default 60), from its
+#                                   seeds in tests/fuzz/corpus/<h>; what it finds goes to
+#                                   $(FUZZ_DIR)/corpus/<h>, crashes to $(FUZZ_DIR)/artifacts/<h>
+#   make fuzz-check                 every committed seed and reproducer (tests/fuzz/regress/<h>)
+#                                   plus FUZZ_CHECK_TIME seconds of fuzzing per harness; exits
+#                                   non-zero on any crash
+#   make fuzz-build                 the harness binaries only
+#
+# tests/fuzz/run.sh runs them and holds the per-harness libFuzzer options.
+
+FUZZ_CC ?= clang
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_TIME ?= 60
+FUZZ_CHECK_TIME ?= 10
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
+	-Itransport -Itarget/include -Ihost -Ianalysis -D_GNU_SOURCE \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
+
+FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf
+FUZZ_HARNESSES ?= $(FUZZ_ALL)
+FUZZ_STREAM_SRCS := transport/host/reader.c analysis/profile.c host/capture.c \
+	host/profile_io.c transport/crc32.c
+FUZZ_SYM_SRCS := host/symbolize.c $(wildcard host/sym_*.c)
+
+fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
+FUZZ_BINS := $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_HARNESSES))
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/bin/fuzz_reader: $(call fuzz_objs,tests/fuzz/fuzz_reader.c $(FUZZ_STREAM_SRCS))
+$(FUZZ_DIR)/bin/fuzz_profile: $(call fuzz_objs,tests/fuzz/fuzz_profile.c $(FUZZ_STREAM_SRCS))
+$(FUZZ_DIR)/bin/fuzz_elf: $(call fuzz_objs,tests/fuzz/fuzz_elf.c $(FUZZ_SYM_SRCS))
+
+$(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_ALL)):
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+# clang with libFuzzer's runtime is optional (scripts/deps.sh installs it with
+# BMPROF_DEPS_EXTRA=1): without it fuzz-check says so and passes, fuzz and fuzz-build fail.
+ifneq ($(filter fuzz fuzz-check fuzz-build check,$(MAKECMDGOALS)),)
+FUZZ_HAVE := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+	$(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 && echo yes)
+endif
+
+ifeq ($(FUZZ_HAVE),yes)
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@FUZZ_FLAGS='$(FUZZ_FLAGS)' bash tests/fuzz/run.sh fuzz $(FUZZ_DIR) $(FUZZ_TIME) \
+		$(FUZZ_HARNESSES)
+
+fuzz-check: $(FUZZ_BINS)
+	@bash tests/fuzz/run.sh check $(FUZZ_DIR) $(FUZZ_CHECK_TIME) $(FUZZ_HARNESSES)
+else
+fuzz fuzz-build fuzz-check:
+	@echo "$@: skipped: $(FUZZ_CC) cannot build libFuzzer harnesses (install clang and" \
+		"libclang-rt-14-dev, or make deps BMPROF_DEPS_EXTRA=1)"
+	@[ $@ = fuzz-check ]
+endif
+
+.PHONY: fuzz fuzz-check fuzz-build

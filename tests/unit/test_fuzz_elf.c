@@ -1,0 +1,7 @@
+/* The committed seeds and reproducers of tests/fuzz/fuzz_elf.c, replayed through the
+ * harness under the unit-test build (see tests/fuzz/replay.h). */
+#define LLVMFuzzerTestOneInput fuzz_one
+#include "../fuzz/fuzz_elf.c"
+#include "../fuzz/replay.h"
+
+REPLAY_MAIN("fuzz_elf")
