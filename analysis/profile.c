@@ -162,6 +162,10 @@ static int set_meta_n(struct profile *p, const char *key, size_t klen, const cha
 			return 0;
 		}
 	}
+	if (p->nmeta >= PROFILE_MAX_META) {
+		free(v);
+		return -1;
+	}
 	kv = realloc(p->meta, (p->nmeta + 1) * sizeof(*kv));
 	if (!kv) {
 		free(v);
@@ -451,7 +455,7 @@ static int apply_counts(struct profile *p, const uint8_t *b, uint16_t len)
 	n = bmprof_get16(b + 2);
 	if (cpu >= PROFILE_MAX_CPUS ||
 	    (size_t)len < BMPROF_COUNTS_FIXED + (size_t)n * BMPROF_COUNTS_RECORD ||
-	    reserve_counts(p, n))
+	    p->ncounts + n > PROFILE_MAX_COUNTS || reserve_counts(p, n))
 		return -1;
 	for (uint16_t i = 0; i < n; i++) {
 		const uint8_t *r = b + BMPROF_COUNTS_FIXED + (size_t)i * BMPROF_COUNTS_RECORD;

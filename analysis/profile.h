@@ -18,6 +18,10 @@
 
 #define PROFILE_MAX_EVENTS 64
 #define PROFILE_MAX_CPUS 256
+/* Bounds that keep a crafted file from making loading quadratic: distinct HOST_META keys,
+ * and (cpu, event) COUNTS records (a frame that would exceed them is rejected as malformed). */
+#define PROFILE_MAX_META 256
+#define PROFILE_MAX_COUNTS 4096
 
 struct profile_hello {
 	uint16_t version;

@@ -1,3 +1,4 @@
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -75,6 +76,40 @@ static int find_elf(const struct profile *p, const char *profile_path, const cha
 	return -1;
 }
 
+/* The architecture an ELF machine is, by the name HELLO's arch has; NULL if neither. */
+static const char *machine_arch(int machine)
+{
+	switch (machine) {
+	case EM_X86_64:
+	case EM_386:        /* the 32-bit multiboot wrapper of an x86-64 image */
+		return "x86_64";
+	case EM_AARCH64:
+		return "aarch64";
+	default:
+		return NULL;
+	}
+}
+
+/* An ELF of another architecture than the profile's is the wrong image before any
+ * build-id says so. 0, or -1 with the reason. */
+static int check_arch(const struct resolved *r, const struct profile *p, char *err,
+		      size_t errlen)
+{
+	const char *want = !p->have_hello ? NULL : p->hello.arch == BMPROF_ARCH_X86_64 ? "x86_64"
+		: p->hello.arch == BMPROF_ARCH_AARCH64 ? "aarch64" : NULL;
+	const char *have = machine_arch(r->machine);
+
+	if (!want || (have && !strcmp(have, want)))
+		return 0;
+	if (have)
+		snprintf(err, errlen, "ELF %s is %s but the profile was recorded on %s: pass the "
+			 "image's own ELF with --elf", r->elf, have, want);
+	else
+		snprintf(err, errlen, "ELF %s is for ELF machine %d, not %s, where the profile was "
+			 "recorded: pass the image's own ELF with --elf", r->elf, r->machine, want);
+	return -1;
+}
+
 /* The build-id check. 0, or -1 on a mismatch. */
 static int check_build_id(struct resolved *r, const struct profile *p, char *err, size_t errlen)
 {
@@ -113,7 +148,7 @@ int resolve_open(struct resolved *r, const struct profile *p, const char *profil
 	r->load_bias = p->have_hello ? p->hello.load_bias : 0;
 	if (find_elf(p, profile_path, elf_override, &r->elf, err, errlen))
 		return -1;
-	if (qemu_elf_machine(r->elf, &r->machine, err, errlen)) {
+	if (qemu_elf_machine(r->elf, &r->machine, err, errlen) || check_arch(r, p, err, errlen)) {
 		resolve_close(r);
 		return -1;
 	}

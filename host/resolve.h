@@ -3,7 +3,8 @@
  *
  * The ELF is, in order: the one given (--elf); the path the profile's "elf" meta key
  * names, if a file is still there; a file of that base name next to the profile file.
- * A GNU build-id in both the ELF and the profile's HELLO must match. Profile pcs are
+ * The ELF must be of the architecture HELLO names, and a GNU build-id in both the ELF and
+ * the profile's HELLO must match. Profile pcs are
  * runtime addresses; HELLO's load_bias is subtracted to get ELF (link-time) addresses.
  */
 #ifndef BMPROF_RESOLVE_H

@@ -25,3 +25,9 @@ bench-irq: $(BMPROF)
 
 bench: bench-irq
 .PHONY: bench-irq
+
+# llvm-symbolizer, a peer in the symbolization benchmark, is an optional dependency.
+bench-deps:
+	@BMPROF_DEPS_EXTRA=1 bash scripts/deps.sh
+bench-core bench-irq bench-symbolize: | bench-deps
+.PHONY: bench-deps

@@ -33,7 +33,7 @@ X86_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=sha1 -T linker/x86_64.ld
 	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
 X86_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/x86_64/*.c target/arch/x86_64/*.S)
-X86_RT_SRCS := $(wildcard boot/x86_64/*.c boot/x86_64/*.S)
+X86_RT_SRCS := $(wildcard boot/x86_64/*.c boot/x86_64/*.S boot/common/*.c)
 X86_LIB_OBJS := $(addprefix $(X86_OBJ)/lib/,$(addsuffix .o,$(basename $(X86_LIB_SRCS))))
 X86_RT_OBJS := $(addprefix $(X86_OBJ)/rt/,$(addsuffix .o,$(basename $(X86_RT_SRCS))))
 

@@ -17,7 +17,7 @@ check: deps
 	@$(MAKE) --no-print-directory SAN=1 check-build
 	@$(MAKE) --no-print-directory all test-images test-images-aarch64
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
-		bash tests/run.sh
+		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 
 check-build: $(BMPROF_BIN) $(UNIT_BINS)
 

@@ -48,6 +48,22 @@ for t in tests/e2e/test_*.sh; do
 	esac
 done
 
+# Fuzzing: every committed seed and reproducer, then a short fixed-seed run per harness.
+if [ -n "${FUZZ_CHECK:-}" ]; then
+	$FUZZ_CHECK >"$log/fuzz" 2>&1
+	rc=$?
+	while read -r line; do
+		case $line in
+		fuzz_*": "*" 0 crashes"*) passed=$((passed + 1)); echo "ok   fuzz $line" ;;
+		fuzz_*": "*" crash"*) failed=$((failed + 1)); failures+=("${line%%:*}"); echo "FAIL fuzz $line" ;;
+		*skipped*) skipped=$((skipped + 1)); echo "skip fuzz $line" ;;
+		esac
+	done <"$log/fuzz"
+	if [ $rc -ne 0 ] && ! grep -q ' crash' "$log/fuzz"; then
+		failed=$((failed + 1)); failures+=("fuzz-check"); sed 's/^/    /' "$log/fuzz" | tail -n 20
+	fi
+fi
+
 echo
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"

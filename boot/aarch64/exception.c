@@ -80,7 +80,7 @@ void bmrt_exception(struct bmrt_regs *r)
 		ec = 0x2F;
 	if (++c->exc_depth > 2)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
-	t = bmrt_out_begin();
+	t = bmrt_console_begin();
 	if (!uart_at_line_start())
 		uart_putc('\n');
 	if (c->exc_depth == 2) {
@@ -98,7 +98,7 @@ void bmrt_exception(struct bmrt_regs *r)
 	if (has_far && bmrt_in_guard(r->far))
 		bm_printf(" (stack overflow)");
 	bm_putchar('\n');
-	bmrt_out_end(t);
+	bmrt_console_end(t);
 	e.vector = ec;
 	e.fault_pc = r->elr;
 	e.fault_addr = has_far ? r->far : 0;

@@ -5,7 +5,7 @@
  * and only if the interrupted code is not in console output, the sampler's interrupt-exit
  * drain runs (it unmasks IRQs; the interrupts nested in it do neither step), and if this
  * CPU was told to stop, it parks. Interrupted console output may hold the UART lock, so
- * the drain would wait for its own CPU: it stays pending instead, and bmrt_out_end()
+ * the drain would wait for its own CPU: it stays pending instead, and bmrt_console_end()
  * drains and parks in the interrupt's place once the output is done. So a CPU parks only
  * where it is in no drain and holds no lock, and its state can then be flushed by another
  * CPU. */
@@ -25,13 +25,13 @@ void bmrt_irq(uint64_t elr)
 	c->irq_depth--;
 }
 
-int bmrt_out_begin(void)
+int bmrt_console_begin(void)
 {
 	bmrt_cpus[bmrt_cpu()].out_busy++;
 	return uart_lock();
 }
 
-void bmrt_out_end(int taken)
+void bmrt_console_end(int taken)
 {
 	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
 

@@ -8,6 +8,7 @@
 #include "bmprof_aarch64.h"
 #include "wire.h"
 #include "layout.h"
+#include "../common/rt_common.h"
 
 static inline void irq_off(void) { __asm__ volatile("msr daifset, #2" : : : "memory"); }
 static inline void irq_on(void) { __asm__ volatile("msr daifclr, #2" : : : "memory"); }
@@ -26,12 +27,6 @@ struct bmrt_regs {
 	uint64_t kind;     /* the vector slot: 0 sync, 1 IRQ, 2 FIQ, 3 SError */
 	uint64_t pad;
 };
-
-/* Values for the QEMU exit status, (value << 1) | 1 as with x86's isa-debug-exit. */
-#define BMRT_EXIT_MAX_CODE 123    /* main's 0..123 is passed as 1 + code */
-#define BMRT_EXIT_OTHER 125       /* main returned something outside 0..123 */
-#define BMRT_EXIT_PANIC 126       /* the runtime could not set up sampling */
-#define BMRT_EXIT_EXCEPTION 127   /* an unhandled CPU exception */
 
 /* entry.S: the exception level QEMU entered the image at (1 or 2) */
 extern uint64_t bmrt_entry_el;
@@ -62,18 +57,14 @@ void bmrt_mmu_init(void);
 int bmrt_in_guard(uint64_t addr);
 extern uint64_t bmrt_mmu_regs[4];
 
-/* uart.c: the PL011 at 0x09000000; uart_write() is the bmprof_out sink. One CPU writes at
- * a time: uart_lock() takes the lock (1), or finds this CPU holding it already (0), and
- * uart_unlock() is given that result. uart_write() takes it around each write, so a frame
- * (one write) is never split. */
-void uart_init(void);
-void uart_putc(char c);
-int uart_at_line_start(void);
+/* uart.c: the PL011 at 0x09000000 (rt_common.h declares the functions both UARTs have).
+ * One CPU writes at a time: uart_lock() takes the lock (1), or finds this CPU holding it
+ * already (0), and uart_unlock() is given that result. uart_write() takes it around each
+ * write, so a frame (one write) is never split. */
 void uart_drain(void);
 int uart_lock(void);
 void uart_unlock(int taken);
 void uart_unlock_mine(void);
-extern const struct bmprof_out bmrt_out;
 
 /* smp.c: each CPU's runtime state, indexed by bm_cpu_id() (TPIDR_EL1), in its own cache
  * line. The fields a CPU shares are written with release stores and read with acquire
@@ -109,17 +100,11 @@ void bmrt_sgi(uint32_t intid);      /* the sampler's other_irq */
 _Noreturn void bmrt_park(void);     /* stopped: wait for the power-off with IRQs masked */
 
 /* irq.c: the IRQ path (vectors.S), and console output's side of it: between
- * bmrt_out_begin() and bmrt_out_end() the interrupt-exit drain is skipped (this CPU may
- * hold the UART) and a stop request waits. */
+ * bmrt_console_begin() and bmrt_console_end() (rt_common.h) the interrupt-exit drain is
+ * skipped (this CPU may hold the UART) and a stop request waits. */
 void bmrt_irq(uint64_t elr);
-int bmrt_out_begin(void);
-void bmrt_out_end(int taken);
 
-/* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
- * length, or -1 if there is no fw_cfg or no such file */
-int fwcfg_read_file(const char *name, char *buf, size_t cap);
-
-/* config.c */
+/* config.c: the settings, read by bmrt_config_read (rt_common.h) */
 #define BMRT_SPEC_MAX 128    /* an event spec's bytes, with the NUL */
 struct bmrt_config {
 	uint32_t freq;
@@ -130,14 +115,5 @@ struct bmrt_config {
 	const char *events[BMPROF_A64_MAX_EVENTS];   /* specs[i], for bmprof_a64_config */
 };
 void bmrt_config_load(struct bmrt_config *cfg);
-
-/* buildid.c */
-uint8_t bmrt_build_id(const uint8_t **id);
-
-/* finish.c */
-_Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value);
-
-/* poweroff.c */
-_Noreturn void bmrt_poweroff(uint8_t exit_value);
 
 #endif

@@ -1,7 +1,9 @@
-/* The memory functions gcc may emit calls to, eight bytes at a time where the alignment
- * allows. The empty asm in each loop keeps gcc from turning the loop back into a call to
- * the function being defined. Weak, so a program may bring its own. */
+/* memcpy and memset, which gcc may emit calls to, eight bytes at a time where the
+ * alignment allows, and memmove's backward copy. The empty asm in each loop keeps gcc from
+ * turning the loop back into a call to the function being defined. memcpy and memset are
+ * weak, so a program may bring its own. */
 #include "bmrt.h"
+#include "rt.h"
 
 typedef uint64_t __attribute__((may_alias)) word;
 
@@ -29,18 +31,12 @@ __attribute__((weak)) void *memcpy(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-__attribute__((weak)) void *memmove(void *dst, const void *src, size_t n)
+void bmrt_copy_down(unsigned char *d, const unsigned char *s, size_t n)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	if (d <= s || d >= s + n)
-		return memcpy(dst, src, n);
 	while (n--) {
 		d[n] = s[n];
 		BARRIER();
 	}
-	return dst;
 }
 
 __attribute__((weak)) void *memset(void *dst, int c, size_t n)
@@ -61,14 +57,4 @@ __attribute__((weak)) void *memset(void *dst, int c, size_t n)
 		BARRIER();
 	}
 	return dst;
-}
-
-__attribute__((weak)) int memcmp(const void *a, const void *b, size_t n)
-{
-	const unsigned char *p = a, *q = b;
-
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != q[i])
-			return p[i] - q[i];
-	return 0;
 }

@@ -43,11 +43,3 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 	bmprof_emit_end(&bmrt_out, end);
 	bmrt_poweroff(exit_value);
 }
-
-_Noreturn void bm_exit(int code)
-{
-	struct bmprof_end e = { .exit_code = code, .reason = BMPROF_END_EXIT };
-
-	bmrt_finish(&e, code >= 0 && code <= BMRT_EXIT_MAX_CODE ? (uint8_t)(1 + code) :
-		    BMRT_EXIT_OTHER);
-}

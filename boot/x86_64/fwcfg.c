@@ -1,64 +1,9 @@
-/* QEMU fw_cfg over I/O ports: 0x510 selects an item (16-bit), 0x511 reads its bytes in
- * order. Item 0 holds the signature "QEMU"; item 0x19 is the file directory, a big-endian
- * count followed by 64-byte entries { be32 size, be16 select, u16, char name[56] }. */
+/* QEMU fw_cfg's registers on x86-64, I/O ports: 0x510 selects an item (16-bit), 0x511
+ * reads its bytes in order. */
 #include "rt.h"
 
 #define FW_CFG_SEL 0x510
 #define FW_CFG_DATA 0x511
-#define FW_CFG_SIGNATURE 0x0000
-#define FW_CFG_FILE_DIR 0x0019
-#define NAME_MAX_LEN 56
 
-static void select_item(uint16_t key) { outw(FW_CFG_SEL, key); }
-
-static uint32_t read_be(unsigned n)
-{
-	uint32_t v = 0;
-
-	while (n--)
-		v = v << 8 | inb(FW_CFG_DATA);
-	return v;
-}
-
-static int present(void)
-{
-	select_item(FW_CFG_SIGNATURE);
-	return read_be(4) == 0x51454D55u;   /* "QEMU" */
-}
-
-static int name_is(const char *want)
-{
-	int same = 1;
-
-	for (unsigned i = 0; i < NAME_MAX_LEN; i++) {
-		char c = (char)inb(FW_CFG_DATA);
-		if (same && c != *want)
-			same = 0;
-		if (*want)
-			want++;
-	}
-	return same;
-}
-
-int fwcfg_read_file(const char *name, char *buf, size_t cap)
-{
-	uint32_t count, size;
-	uint16_t key;
-
-	if (!present())
-		return -1;
-	select_item(FW_CFG_FILE_DIR);
-	count = read_be(4);
-	for (uint32_t i = 0; i < count && i < 4096; i++) {
-		size = read_be(4);
-		key = (uint16_t)read_be(2);
-		read_be(2);
-		if (!name_is(name))
-			continue;
-		select_item(key);
-		for (uint32_t j = 0; j < size && j < cap; j++)
-			buf[j] = (char)inb(FW_CFG_DATA);
-		return size > 0x7FFFFFFF ? 0x7FFFFFFF : (int)size;
-	}
-	return -1;
-}
+void fwcfg_select(uint16_t key) { outw(FW_CFG_SEL, key); }
+uint8_t fwcfg_byte(void) { return inb(FW_CFG_DATA); }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "bmprof.h"
 #include "wire.h"
+#include "../common/rt_common.h"
 
 static inline void outb(uint16_t port, uint8_t v)
 {
@@ -44,12 +45,6 @@ struct bmrt_regs {
 	uint64_t rip, cs, rflags, rsp, ss;   /* pushed by the CPU */
 };
 
-/* Values written to the isa-debug-exit port; QEMU exits with (value << 1) | 1. */
-#define BMRT_EXIT_MAX_CODE 123    /* main's 0..123 is written as 1 + code */
-#define BMRT_EXIT_OTHER 125       /* main returned something outside 0..123 */
-#define BMRT_EXIT_PANIC 126       /* the runtime could not set up sampling */
-#define BMRT_EXIT_EXCEPTION 127   /* an unhandled CPU exception */
-
 /* exception.c: returns only when the fault was a probing MSR access (its RIP moved to
  * the recovery path); else ends the run */
 void bmrt_exception(struct bmrt_regs *r);
@@ -63,18 +58,15 @@ void bmrt_desc_load(unsigned cpu);   /* any other CPU: load them with its own TS
 void bmrt_paging_init(void);
 int bmrt_is_guard_page(uint64_t addr);
 
-/* uart.c: the 16550 at COM1; uart_write() is the bmprof_out sink. Callers hold the UART
- * lock (uartlock.c) */
-void uart_init(void);
-void uart_putc(char c);
-int uart_at_line_start(void);
-extern const struct bmprof_out bmrt_out;
+/* uart.c: the 16550 at COM1 (rt_common.h declares its functions). Callers hold the UART
+ * lock (uartlock.c). */
 
 /* uartlock.c: one CPU at a time writes the UART, whole frames and whole console calls. A
  * ticket lock, taken and held with interrupts enabled; a CPU that holds it may take it
  * again (an exception while it writes). bmrt_uart_out_begin/end are the sampler's
  * out_begin/out_end: its interrupt-exit drain skips (leaves the buffers full) when this
- * CPU waits for or holds the lock already. */
+ * CPU waits for or holds the lock already. bmrt_console_begin/end (rt_common.h) take it
+ * and let it go for console output. */
 void bmrt_uart_lock(void);
 void bmrt_uart_unlock(void);
 int bmrt_uart_out_begin(void);
@@ -112,11 +104,7 @@ _Noreturn void bmrt_smp_park(void);   /* this CPU: stop sampling, never run agai
 void bmrt_smp_ipi(void);              /* the IPI handler (isr.S), interrupts disabled */
 void bmrt_smp_after_unlock(unsigned cpu);   /* parks cpu if a stop waited for the lock */
 
-/* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
- * length, or -1 if there is no fw_cfg or no such file */
-int fwcfg_read_file(const char *name, char *buf, size_t cap);
-
-/* config.c */
+/* config.c: the settings, read by bmrt_config_read (rt_common.h) */
 #define BMRT_MAX_EVENTS 16
 struct bmrt_config {
 	uint32_t freq;
@@ -127,14 +115,5 @@ struct bmrt_config {
 	const char *events[BMRT_MAX_EVENTS];   /* event= values, NUL-terminated */
 };
 void bmrt_config_load(struct bmrt_config *cfg);
-
-/* buildid.c */
-uint8_t bmrt_build_id(const uint8_t **id);
-
-/* finish.c */
-_Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value);
-
-/* poweroff.c */
-_Noreturn void bmrt_poweroff(uint8_t exit_value);
 
 #endif

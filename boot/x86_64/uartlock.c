@@ -85,3 +85,15 @@ int bmrt_uart_out_begin(void)
 }
 
 void bmrt_uart_out_end(void) { bmrt_uart_unlock(); }
+
+int bmrt_console_begin(void)
+{
+	bmrt_uart_lock();
+	return 0;
+}
+
+void bmrt_console_end(int token)
+{
+	(void)token;
+	bmrt_uart_unlock();
+}

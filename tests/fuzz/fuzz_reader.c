@@ -120,19 +120,72 @@ static void check_model(const struct profile *p)
 	CHECK(!p->have_hello || p->hello.build_id_len <= BMPROF_BUILD_ID_MAX);
 }
 
+/* Field by field: the structs have padding. */
+static int same_sample(const struct profile_sample *a, const struct profile_sample *b)
+{
+	return a->pc == b->pc && a->count == b->count && a->event == b->event && a->cpu == b->cpu;
+}
+
+static int same_count(const struct profile_count *a, const struct profile_count *b)
+{
+	return a->cpu == b->cpu && a->event == b->event && a->flags == b->flags &&
+	       a->value == b->value && a->enabled == b->enabled && a->running == b->running;
+}
+
+static int same_event(const struct profile_event *a, const struct profile_event *b)
+{
+	return a->id == b->id && a->source == b->source && a->flags == b->flags &&
+	       a->encoding == b->encoding && a->period == b->period && a->jitter == b->jitter &&
+	       !strcmp(a->name, b->name) && a->have_status == b->have_status &&
+	       a->status == b->status && a->reason == b->reason &&
+	       a->counter_kind == b->counter_kind && a->counter == b->counter &&
+	       a->group == b->group && a->ngroups == b->ngroups;
+}
+
+static int same_end(const struct profile *a, const struct profile *b)
+{
+	return a->end.exit_code == b->end.exit_code && a->end.reason == b->end.reason &&
+	       a->end.vector == b->end.vector && a->end.fault_pc == b->end.fault_pc &&
+	       a->end.fault_addr == b->end.fault_addr;
+}
+
+static int same_hello(const struct profile_hello *a, const struct profile_hello *b)
+{
+	return a->version == b->version && a->arch == b->arch && a->source == b->source &&
+	       a->ncpus == b->ncpus && a->timebase_hz == b->timebase_hz &&
+	       a->load_bias == b->load_bias && !memcmp(a->vendor, b->vendor, sizeof(a->vendor)) &&
+	       a->family == b->family && a->model == b->model && a->stepping == b->stepping &&
+	       a->signature == b->signature && a->build_id_len == b->build_id_len &&
+	       !memcmp(a->build_id, b->build_id, a->build_id_len);
+}
+
+static int same_cpu(const struct profile_cpu *a, const struct profile_cpu *b)
+{
+	return a->seen == b->seen && a->have_totals == b->have_totals &&
+	       !memcmp(a->totals, b->totals, sizeof(a->totals)) && a->received == b->received &&
+	       a->frames == b->frames && a->seq_gaps == b->seq_gaps &&
+	       a->seq_repeats == b->seq_repeats && a->next_seq == b->next_seq &&
+	       a->ntotals == b->ntotals;
+}
+
 /* The parts of two models that must agree (meta aside: capture adds date and host). */
 static void check_same_model(const struct profile *a, const struct profile *b)
 {
 	CHECK(a->have_hello == b->have_hello && a->have_end == b->have_end);
-	CHECK(!a->have_hello || !memcmp(&a->hello, &b->hello, sizeof(a->hello)));
-	CHECK(!a->have_end || !memcmp(&a->end, &b->end, sizeof(a->end)));
-	CHECK(a->nevents == b->nevents &&
-	      !memcmp(a->events, b->events, a->nevents * sizeof(a->events[0])));
-	CHECK(!memcmp(a->cpus, b->cpus, sizeof(a->cpus)) && a->ncpus_seen == b->ncpus_seen);
+	CHECK(!a->have_hello || same_hello(&a->hello, &b->hello));
+	CHECK(!a->have_end || same_end(a, b));
+	CHECK(a->nevents == b->nevents);
+	for (unsigned i = 0; i < a->nevents; i++)
+		CHECK(same_event(&a->events[i], &b->events[i]));
+	CHECK(a->ncpus_seen == b->ncpus_seen);
+	for (unsigned i = 0; i < PROFILE_MAX_CPUS; i++)
+		CHECK(same_cpu(&a->cpus[i], &b->cpus[i]));
 	CHECK(a->nsamples == b->nsamples && a->total == b->total);
-	CHECK(!a->nsamples || !memcmp(a->samples, b->samples, a->nsamples * sizeof(*a->samples)));
+	for (size_t i = 0; i < a->nsamples; i++)
+		CHECK(same_sample(&a->samples[i], &b->samples[i]));
 	CHECK(a->ncounts == b->ncounts);
-	CHECK(!a->ncounts || !memcmp(a->counts, b->counts, a->ncounts * sizeof(*a->counts)));
+	for (size_t i = 0; i < a->ncounts; i++)
+		CHECK(same_count(&a->counts[i], &b->counts[i]));
 	CHECK(a->frames_ok == b->frames_ok && a->frames_bad_crc == b->frames_bad_crc);
 	CHECK(a->frames_unknown == b->frames_unknown && a->bytes_skipped == b->bytes_skipped);
 	CHECK(a->frames_malformed == b->frames_malformed && a->truncated == b->truncated);

@@ -1083,6 +1083,37 @@ static void test_counts_file_and_summary(void **state)
 	free_profile(p);
 }
 
+/* Crafted files must not make loading quadratic: distinct meta keys and COUNTS records are
+ * bounded, and what goes past the bound is rejected, not silently absorbed. */
+static void test_load_bounds(void **state)
+{
+	static struct buf b;
+	struct profile *p = new_profile();
+	struct count_rec r[32];
+	char key[16];
+
+	for (int i = 0; i < PROFILE_MAX_META + 10; i++) {
+		snprintf(key, sizeof key, "k%d", i);
+		assert_int_equal(profile_set_meta(p, key, "v"), i < PROFILE_MAX_META ? 0 : -1);
+	}
+	assert_int_equal(p->nmeta, PROFILE_MAX_META);
+	assert_int_equal(profile_set_meta(p, "k3", "again"), 0);     /* an existing key updates */
+	assert_string_equal(profile_meta(p, "k3"), "again");
+
+	for (int i = 0; i < 32; i++)
+		r[i] = (struct count_rec){ (uint16_t)i, 0, 1, 1, 1 };
+	for (int cpu = 0; cpu < PROFILE_MAX_COUNTS / 32; cpu++) {
+		counts_payload(&b, (uint16_t)cpu, r, 32);
+		assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), 0);
+	}
+	assert_int_equal(p->ncounts, PROFILE_MAX_COUNTS);
+	counts_payload(&b, PROFILE_MAX_COUNTS / 32, r, 32);
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), -1);
+	assert_int_equal(p->ncounts, PROFILE_MAX_COUNTS);
+	free_profile(p);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1102,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(test_event_status),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_counts_file_and_summary),
+		cmocka_unit_test(test_load_bounds),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

@@ -10,6 +10,7 @@
 #include "bmprof_aarch64.h"
 #include "wire.h"
 #include "a64.h"
+#include "../common/sampler_common.h"
 
 #define MIN_TICKS 64    /* timer ticks; a shorter period would only measure the handler */
 #define SPURIOUS_FIRST 1020u
@@ -17,16 +18,9 @@
 #define AFFINITY_MASK 0xFF00FFFFFFull   /* MPIDR_EL1 Aff3, Aff2, Aff1, Aff0 */
 #define KEY_VALID (1ull << 63)           /* RES0 in MPIDR_EL1: marks a used cpu_key */
 
-/* The table is rounded up to a power of two; size the static memory at compile time. */
-#define SMEAR1(v) ((v) | (v) >> 1)
-#define SMEAR2(v) (SMEAR1(v) | SMEAR1(v) >> 2)
-#define SMEAR4(v) (SMEAR2(v) | SMEAR2(v) >> 4)
-#define SMEAR8(v) (SMEAR4(v) | SMEAR4(v) >> 8)
-#define SMEAR16(v) (SMEAR8(v) | SMEAR8(v) >> 16)
-#define POW2_UP(x) (SMEAR16((unsigned long)(x) - 1) + 1)
-#define MEM_BYTES ((((POW2_UP(BMPROF_A64_TABLE_ENTRIES) + 2ul * BMPROF_A64_OVF_ENTRIES) * \
-		     sizeof(struct bmprof_entry) + 4096) + BMPROF_CACHE_LINE - 1) & \
-		   ~(BMPROF_CACHE_LINE - 1ul))
+/* The static memory of one CPU, with a page to spare, a whole number of cache lines. */
+#define MEM_BYTES ((BMPROF_STATIC_MEM(BMPROF_A64_TABLE_ENTRIES, BMPROF_A64_OVF_ENTRIES) + \
+		    4096 + BMPROF_CACHE_LINE - 1) & ~(BMPROF_CACHE_LINE - 1ul))
 
 struct a64_cpu {
 	struct bmprof_cpu cpu;
@@ -270,21 +264,13 @@ int bmprof_a64_announce(const uint8_t *build_id, uint8_t build_id_len)
 		.build_id_len = build_id_len,
 		.build_id = build_id,
 	};
-	struct bmprof_event_desc e = {
-		.id = BMPROF_A64_TIMER_EVENT,
-		.source = BMPROF_SOURCE_TIMER,
-		.flags = st.info.jitter_ticks ? BMPROF_EVENT_RANDOMIZED : 0,
-		.period = st.info.period_ticks,
-		.jitter = st.info.jitter_ticks,
-		.name = "timer",
-		.counter_kind = BMPROF_CTR_TIMER,
-	};
 	int r;
 
 	cpuinfo_fill(&h);
 	r = bmprof_emit_hello(st.cfg.out, &h);
 	if (!r && st.info.timer_samples && st.info.hz)
-		r = bmprof_emit_event(st.cfg.out, &e);
+		r = bmprof_emit_timer_event(st.cfg.out, BMPROF_A64_TIMER_EVENT,
+					    st.info.period_ticks, st.info.jitter_ticks);
 	return r ? r : bmprof_pmu_announce(&cpus[0].pmu, st.cfg.out);
 }
 

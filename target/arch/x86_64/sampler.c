@@ -24,6 +24,7 @@
 #include "wire.h"
 #include "pmu_x86.h"
 #include "x86.h"
+#include "../common/sampler_common.h"
 
 #define MSR_TSC_DEADLINE 0x6E0
 #define MIN_PERIOD 64   /* timer ticks; a shorter period would only measure the handler */
@@ -32,16 +33,8 @@
 #error "BMPROF_X86_MAX_CPUS must be 1..64"
 #endif
 
-/* The table is rounded up to a power of two; size the static memory at compile time,
- * a whole number of cache lines per CPU. */
-#define SMEAR1(v) ((v) | (v) >> 1)
-#define SMEAR2(v) (SMEAR1(v) | SMEAR1(v) >> 2)
-#define SMEAR4(v) (SMEAR2(v) | SMEAR2(v) >> 4)
-#define SMEAR8(v) (SMEAR4(v) | SMEAR4(v) >> 8)
-#define SMEAR16(v) (SMEAR8(v) | SMEAR8(v) >> 16)
-#define POW2_UP(x) (SMEAR16((unsigned long)(x) - 1) + 1)
-#define MEM_USED ((POW2_UP(BMPROF_X86_TABLE_ENTRIES) + 2ul * BMPROF_X86_OVF_ENTRIES) * \
-		  sizeof(struct bmprof_entry))
+/* The static memory of one CPU, a whole number of cache lines. */
+#define MEM_USED BMPROF_STATIC_MEM(BMPROF_X86_TABLE_ENTRIES, BMPROF_X86_OVF_ENTRIES)
 #define MEM_BYTES ((MEM_USED + BMPROF_CACHE_LINE - 1) & ~(BMPROF_CACHE_LINE - 1ul))
 
 /* One CPU's state, in cache lines of its own. */
@@ -314,21 +307,13 @@ int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len)
 		.build_id_len = build_id_len,
 		.build_id = build_id,
 	};
-	struct bmprof_event_desc e = {
-		.id = BMPROF_X86_TIMER_EVENT,
-		.source = BMPROF_SOURCE_TIMER,
-		.flags = c->info.jitter_tsc ? BMPROF_EVENT_RANDOMIZED : 0,
-		.period = c->info.period_tsc,
-		.jitter = c->info.jitter_tsc,
-		.name = "timer",
-		.counter_kind = BMPROF_CTR_TIMER,
-	};
 	int r;
 
 	cpuinfo_fill(&h);
 	r = bmprof_emit_hello(sh.cfg.out, &h);
 	if (!r && c->info.timer_samples && c->info.hz)
-		r = bmprof_emit_event(sh.cfg.out, &e);
+		r = bmprof_emit_timer_event(sh.cfg.out, BMPROF_X86_TIMER_EVENT,
+					    c->info.period_tsc, c->info.jitter_tsc);
 	if (!r && sh.cfg.nevents)
 		r = bmprof_pmu_announce(&c->pmu, sh.cfg.out);
 	return r;

@@ -1,7 +1,7 @@
 /* The image's GNU build-id, from the note the linker script keeps in a loaded section:
  * { u32 namesz, u32 descsz, u32 type, name padded to 4, desc }. */
 #include "bmprof.h"
-#include "rt.h"
+#include "rt_common.h"
 
 #define NT_GNU_BUILD_ID 3
 #define BUILD_ID_MAX 64

@@ -1,9 +1,9 @@
-/* Console output for programs: bm_putchar, bm_puts, bm_printf, straight to the UART. Each
- * call's text goes out whole, never split by another CPU's text or by a frame
- * (bmrt_out_begin holds the UART lock). */
+/* Console output for programs: bm_putchar, bm_puts, bm_printf, straight to the UART.
+ * Each call holds the UART lock for all its characters (bmrt_console_begin/end), so text
+ * from one call is never split by a frame or by another CPU's text. */
 #include <stdarg.h>
 #include "bmrt.h"
-#include "rt.h"
+#include "rt_common.h"
 
 struct spec {
 	int left;       /* '-' */
@@ -16,21 +16,21 @@ struct spec {
 
 int bm_putchar(int c)
 {
-	int t = bmrt_out_begin();
+	int t = bmrt_console_begin();
 
 	uart_putc((char)c);
-	bmrt_out_end(t);
+	bmrt_console_end(t);
 	return (unsigned char)c;
 }
 
 int bm_puts(const char *s)
 {
-	int t = bmrt_out_begin();
+	int t = bmrt_console_begin();
 
 	while (*s)
 		uart_putc(*s++);
 	uart_putc('\n');
-	bmrt_out_end(t);
+	bmrt_console_end(t);
 	return 0;
 }
 
@@ -187,7 +187,7 @@ int bm_vprintf(const char *fmt, va_list ap)
 {
 	struct spec sp;
 	va_list aq;
-	int out = 0, t = bmrt_out_begin();
+	int out = 0, t = bmrt_console_begin();
 
 	va_copy(aq, ap);
 	while (*fmt) {
@@ -202,7 +202,7 @@ int bm_vprintf(const char *fmt, va_list ap)
 			fmt++;
 	}
 	va_end(aq);
-	bmrt_out_end(t);
+	bmrt_console_end(t);
 	return out;
 }
 
