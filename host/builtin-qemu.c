@@ -12,11 +12,11 @@
 
 #include "builtin.h"
 #include "events.h"
+#include "run_opts.h"
 #include "summary.h"
 #include "util.h"
 
 #define DEFAULT_FREQ 1000
-#define DEFAULT_TIMEOUT 600
 #define TOP_FUNCTIONS 10
 /* QEMU's PMU cycle counter (AArch64 virt) counts virtual nanoseconds: 1 GHz. */
 #define QEMU_CYCLES_HZ 1000000000ull
@@ -55,143 +55,35 @@ static const char usage[] =
 	"126 the image crashed or stopped without an END frame; 130 interrupted; 2 usage.\n";
 
 struct qemu_cmd {
-	const char *image, *out, *qemu;
-	enum qemu_accel accel;
-	int icount;
-	unsigned smp;
+	struct run_opts run;
 	unsigned long freq;
-	unsigned timeout;
-	char **extra;
-	int nextra;
-	struct event_list events;
-	char specs[1024];        /* the --event arguments, space-separated, for the meta */
 };
 
-static int parse_ulong(const char *opt, const char *s, unsigned long max, unsigned long *out)
+/* bmprof qemu's own option, --freq (run_opts_own_fn). */
+static int own_option(void *cmd, int ch)
 {
-	char *end;
+	struct qemu_cmd *c = cmd;
 
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *out > max) {
-		bm_err("qemu: %s takes a number from 0 to %lu, not '%s'", opt, max, s);
+	if (ch != 'f')
 		return -1;
+	if (run_opts_ulong(&c->run, "--freq", optarg, 100000, &c->freq))
+		return EXIT_USAGE;
+	if (!c->freq) {
+		bm_err("qemu: --freq must be at least 1 Hz");
+		return EXIT_USAGE;
 	}
-	return 0;
-}
-
-/* One --event argument: parsed into c->events and remembered for the meta. 0 or -1. */
-static int add_events(struct qemu_cmd *c, const char *spec)
-{
-	const struct events_opts o = { 0, QEMU_CYCLES_HZ };
-	char err[1024];
-	size_t len = strlen(c->specs);
-
-	if (events_parse(&c->events, spec, &o, err, sizeof err)) {
-		bm_err("qemu: %s", err);
-		return -1;
-	}
-	snprintf(c->specs + len, sizeof c->specs - len, "%s%s", len ? " " : "", spec);
-	return 0;
+	return -1;
 }
 
 /* -1 when parsed, else the exit status (0 for --help). */
 static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 {
 	static const struct option longopts[] = {
-		{ "accel", required_argument, NULL, 'a' },
-		{ "icount", no_argument, NULL, 'I' },
 		{ "freq", required_argument, NULL, 'f' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "smp", required_argument, NULL, 'S' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "qemu", required_argument, NULL, 'Q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RUN_OPTS_LONGOPTS,
 	};
-	unsigned long v;
-	char err[128];
-	int ch, nargs = argc;
 
-	/* Everything after "--" belongs to QEMU. */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			nargs = i;
-			c->extra = argv + i + 1;
-			c->nextra = argc - i - 1;
-			break;
-		}
-	}
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(nargs, argv, ":a:f:e:t:o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			if (!strcmp(optarg, "auto"))
-				c->accel = QEMU_ACCEL_AUTO;
-			else if (!strcmp(optarg, "kvm"))
-				c->accel = QEMU_ACCEL_KVM;
-			else if (!strcmp(optarg, "tcg"))
-				c->accel = QEMU_ACCEL_TCG;
-			else {
-				bm_err("qemu: --accel takes auto, kvm or tcg, not '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'I': c->icount = 1; break;
-		case 'f':
-			if (parse_ulong("--freq", optarg, 100000, &c->freq))
-				return EXIT_USAGE;
-			if (!c->freq) {
-				bm_err("qemu: --freq must be at least 1 Hz");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'e':
-			if (add_events(c, optarg))
-				return EXIT_USAGE;
-			break;
-		case 'S':
-			if (qemu_parse_smp(optarg, &c->smp, err, sizeof err)) {
-				bm_err("qemu: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 't':
-			if (parse_ulong("--timeout", optarg, 30 * 24 * 3600, &v))
-				return EXIT_USAGE;
-			c->timeout = (unsigned)v;
-			break;
-		case 'o':
-			if (!*optarg) {
-				bm_err("qemu: -o needs a file name");
-				return EXIT_USAGE;
-			}
-			c->out = optarg;
-			break;
-		case 'Q': c->qemu = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("qemu: %s needs an argument (see bmprof qemu --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			bm_err("qemu: unknown option %s (see bmprof qemu --help; QEMU's own options go "
-			       "after --)", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= nargs) {
-		bm_err("qemu: no IMAGE given (see bmprof qemu --help)");
-		return EXIT_USAGE;
-	}
-	if (optind + 1 < nargs) {
-		bm_err("qemu: one IMAGE only; '%s' is extra (QEMU's own arguments go after --)",
-		       argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	c->image = argv[optind];
-	return -1;
+	return run_opts_parse(&c->run, argc, argv, ":a:f:e:t:o:h", longopts, own_option, c);
 }
 
 /* ---- the runner ---- */
@@ -299,6 +191,8 @@ int image_run(struct image_run *r)
 	int rc = -1;
 
 	r->cap = NULL;
+	/* A closed stdout (| head) loses console text, not the profile. */
+	signal(SIGPIPE, SIG_IGN);
 	if (prepare(r, qemu_path, sizeof qemu_path))
 		return -1;
 	if (r->config && write_config(r->config, cfg, sizeof cfg))
@@ -416,7 +310,7 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 		if (r->res.how != QEMU_EXITED)
 			image_say_how_it_ended(r);
 		bm_err("no bmprof stream from %s: it sent no HELLO frame (did it crash at boot? is "
-		       "it built with bmprof?)", c->image);
+		       "it built with bmprof?)", c->run.image);
 		if (!r->res.bytes && r->res.how == QEMU_EXITED)
 			bm_err("QEMU exited with status %d and nothing came out of the serial port: "
 			       "if QEMU printed an error above, that is the cause", r->res.status);
@@ -429,26 +323,26 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 	image_say_how_it_ended(r);
 	summary_print(stderr, p, "QEMU serial");
 	fprintf(stderr, "bmprof: wrote %s (%.1f s); hottest functions (bmprof report -i %s for "
-		"more):\n", c->out, r->res.seconds, c->out);
-	report_top_functions(stderr, p, c->out, r->abs_image, TOP_FUNCTIONS);
+		"more):\n", c->run.out, r->res.seconds, c->run.out);
+	report_top_functions(stderr, p, c->run.out, r->abs_image, TOP_FUNCTIONS);
 	return image_exit_status(r);
 }
 
-static int run(struct qemu_cmd *c, char *command)
+static int run(struct qemu_cmd *c)
 {
 	char config[EVENTS_CONFIG_MAX + 1];
-	struct bm_kv meta[] = { { "events", c->specs }, { "mode", "sample" } };
+	struct run_opts *o = &c->run;
+	struct bm_kv meta[] = { { "events", o->specs }, { "mode", "sample" } };
 	struct image_run r = {
-		.image = c->image, .qemu = c->qemu, .out = c->out, .accel = c->accel,
-		.icount = c->icount, .smp = c->smp, .timeout = c->timeout, .freq = c->freq,
-		.extra = c->extra,
-		.nextra = c->nextra, .command = command, .meta = meta,
-		.nmeta = c->events.n ? 2 : 0,
+		.image = o->image, .qemu = o->qemu, .out = o->out, .accel = o->accel,
+		.icount = o->icount, .smp = o->smp, .timeout = o->timeout, .freq = c->freq,
+		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
+		.nmeta = o->events.n ? 2 : 0,
 	};
 	int rc;
 
-	if (c->events.n) {
-		if (events_config(&c->events, 0, c->freq, config, sizeof config) < 0) {
+	if (o->events.n) {
+		if (events_config(&o->events, 0, c->freq, config, sizeof config) < 0) {
 			bm_err("qemu: the events do not fit the runtime's %d-byte configuration: "
 			       "ask for fewer, or give them shorter names", EVENTS_CONFIG_MAX);
 			return EXIT_USAGE;
@@ -466,26 +360,13 @@ int cmd_qemu(int argc, char **argv)
 {
 	static struct qemu_cmd c;
 	int rc;
-	char *args, *command;
 
-	memset(&c, 0, sizeof c);
-	c.out = PROFILE_DEFAULT_PATH;
-	c.accel = QEMU_ACCEL_AUTO;
+	run_opts_init(&c.run, "qemu", usage, (struct events_opts){ 0, QEMU_CYCLES_HZ });
+	c.run.out = PROFILE_DEFAULT_PATH;
 	c.freq = DEFAULT_FREQ;
-	c.timeout = DEFAULT_TIMEOUT;
 	rc = parse_opts(argc, argv, &c);
-	if (rc >= 0)
-		return rc;
-	args = bm_join_args(argc, argv);
-	if (!args || asprintf(&command, "bmprof %s", args) < 0) {
-		free(args);
-		bm_err("out of memory");
-		return EXIT_FAILED;
-	}
-	/* A closed stdout (| head) loses console text, not the profile. */
-	signal(SIGPIPE, SIG_IGN);
-	rc = run(&c, command);
-	free(command);
-	free(args);
+	if (rc < 0)
+		rc = run(&c);
+	run_opts_free(&c.run);
 	return rc;
 }

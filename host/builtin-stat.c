@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +11,10 @@
 #include "builtin.h"
 #include "events.h"
 #include "json.h"
+#include "run_opts.h"
 #include "summary.h"
 #include "util.h"
 
-#define DEFAULT_TIMEOUT 600
 #define DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
 #define ROTATE_HZ 1000         /* the multiplexing tick */
 #define STAT_JSON_VERSION 1
@@ -47,142 +46,43 @@ static const char usage[] =
 	"124 timeout; 125 bmprof failed; 126 the image crashed; 130 interrupted; 2 usage.\n";
 
 struct stat_cmd {
-	const char *image, *out, *qemu;
-	enum qemu_accel accel;
-	int icount, per_cpu, json;
-	unsigned timeout;
-	unsigned smp;
-	char **extra;
-	int nextra;
-	struct event_list events;
-	char specs[1024];
+	struct run_opts run;
+	int per_cpu, json;
 };
 
-static int parse_ulong(const char *opt, const char *s, unsigned long min, unsigned long max,
-		       unsigned long *out)
+/* bmprof stat's own options (run_opts_own_fn). */
+static int own_option(void *cmd, int ch)
 {
-	char *end;
+	struct stat_cmd *c = cmd;
 
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *out < min || *out > max) {
-		bm_err("stat: %s takes a number from %lu to %lu, not '%s'", opt, min, max, s);
+	switch (ch) {
+	case 'P':
+		c->per_cpu = 1;
+		return -1;
+	case 'F':
+		if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+			bm_err("stat: --format takes text or json, not '%s'", optarg);
+			return EXIT_USAGE;
+		}
+		c->json = !strcmp(optarg, "json");
 		return -1;
 	}
-	return 0;
-}
-
-static int add_events(struct stat_cmd *c, const char *spec)
-{
-	const struct events_opts o = { 1, 0 };
-	char err[1024];
-	size_t len = strlen(c->specs);
-
-	if (events_parse(&c->events, spec, &o, err, sizeof err)) {
-		bm_err("stat: %s", err);
-		return -1;
-	}
-	snprintf(c->specs + len, sizeof c->specs - len, "%s%s", len ? " " : "", spec);
-	return 0;
+	return -1;
 }
 
 /* -1 when parsed, else the exit status (0 for --help). */
 static int parse_opts(int argc, char **argv, struct stat_cmd *c)
 {
 	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "icount", no_argument, NULL, 'I' },
-		{ "timeout", required_argument, NULL, 't' },
 		{ "per-cpu", no_argument, NULL, 'P' },
-		{ "smp", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "qemu", required_argument, NULL, 'Q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RUN_OPTS_LONGOPTS,
 	};
-	unsigned long v;
-	char err[128];
-	int ch, nargs = argc;
+	int rc = run_opts_parse(&c->run, argc, argv, ":e:a:t:F:o:h", longopts, own_option, c);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			nargs = i;
-			c->extra = argv + i + 1;
-			c->nextra = argc - i - 1;
-			break;
-		}
-	}
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(nargs, argv, ":e:a:t:F:o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'e':
-			if (add_events(c, optarg))
-				return EXIT_USAGE;
-			break;
-		case 'a':
-			if (!strcmp(optarg, "auto"))
-				c->accel = QEMU_ACCEL_AUTO;
-			else if (!strcmp(optarg, "kvm"))
-				c->accel = QEMU_ACCEL_KVM;
-			else if (!strcmp(optarg, "tcg"))
-				c->accel = QEMU_ACCEL_TCG;
-			else {
-				bm_err("stat: --accel takes auto, kvm or tcg, not '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'I': c->icount = 1; break;
-		case 'P': c->per_cpu = 1; break;
-		case 't':
-			if (parse_ulong("--timeout", optarg, 0, 30 * 24 * 3600, &v))
-				return EXIT_USAGE;
-			c->timeout = (unsigned)v;
-			break;
-		case 'S':
-			if (qemu_parse_smp(optarg, &c->smp, err, sizeof err)) {
-				bm_err("stat: %s", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				bm_err("stat: --format takes text or json, not '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			c->json = !strcmp(optarg, "json");
-			break;
-		case 'o':
-			if (!*optarg) {
-				bm_err("stat: -o needs a file name");
-				return EXIT_USAGE;
-			}
-			c->out = optarg;
-			break;
-		case 'Q': c->qemu = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("stat: %s needs an argument (see bmprof stat --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			bm_err("stat: unknown option %s (see bmprof stat --help; QEMU's own options go "
-			       "after --)", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= nargs) {
-		bm_err("stat: no IMAGE given (see bmprof stat --help)");
-		return EXIT_USAGE;
-	}
-	if (optind + 1 < nargs) {
-		bm_err("stat: one IMAGE only; '%s' is extra (QEMU's own arguments go after --)",
-		       argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	c->image = argv[optind];
-	if (!c->events.n && add_events(c, DEFAULT_EVENTS))
+	if (rc >= 0)
+		return rc;
+	if (!c->run.events.n && run_opts_add_events(&c->run, DEFAULT_EVENTS))
 		return EXIT_USAGE;
 	return -1;
 }
@@ -352,8 +252,9 @@ static void print_text(FILE *f, const struct stat_cmd *c, const struct image_run
 	int scaled = 0;
 
 	derive(rows, n, secs, &d);
-	fprintf(f, "\n Performance counter stats for '%s' (%s, %s%s):\n\n", c->image,
-		run->machine->arch, qemu_accel_name(run->accel_used), c->icount ? ", icount" : "");
+	fprintf(f, "\n Performance counter stats for '%s' (%s, %s%s):\n\n", c->run.image,
+		run->machine->arch, qemu_accel_name(run->accel_used),
+		c->run.icount ? ", icount" : "");
 	for (unsigned i = 0; i < n; i++) {
 		const struct stat_row *r = &rows[i];
 
@@ -470,7 +371,7 @@ static int print_json(FILE *f, const struct stat_cmd *c, const struct image_run 
 	json_kv_hex(&j, "signature", h->signature);
 	json_end_object(&j);
 	json_kv_string(&j, "accel", qemu_accel_name(run->accel_used));
-	json_kv_bool(&j, "icount", c->icount);
+	json_kv_bool(&j, "icount", c->run.icount);
 	json_kv_u64(&j, "timebase_hz", h->timebase_hz);
 	json_opt_double(&j, "elapsed_seconds", secs > 0 ? secs : -1);
 	json_kv_double(&j, "wall_seconds", run->res.seconds);
@@ -509,6 +410,8 @@ static int print_json(FILE *f, const struct stat_cmd *c, const struct image_run 
 static int report(const struct stat_cmd *c, struct image_run *run)
 {
 	const struct profile *p = capture_profile(run->cap);
+	const struct event_list *ev = &c->run.events;
+	const char *out = c->run.out;
 	struct stat_row rows[EVENTS_MAX];
 	FILE *f = stderr;
 	int status, bad = 0;
@@ -517,44 +420,45 @@ static int report(const struct stat_cmd *c, struct image_run *run)
 		if (run->res.how != QEMU_EXITED)
 			image_say_how_it_ended(run);
 		bm_err("no bmprof stream from %s: it sent no HELLO frame (did it crash at boot? is "
-		       "it built with bmprof?)", c->image);
+		       "it built with bmprof?)", c->run.image);
 		return EXIT_FAILED;
 	}
 	image_say_how_it_ended(run);
-	for (unsigned i = 0; i < c->events.n; i++)
-		stat_row(p, &c->events.ev[i], i + 1, &rows[i]);
+	for (unsigned i = 0; i < ev->n; i++)
+		stat_row(p, &ev->ev[i], i + 1, &rows[i]);
 	status = image_exit_status(run);
-	if (c->out && !(f = fopen(c->out, "w"))) {
-		bm_err("cannot write %s: %s", c->out, strerror(errno));
+	if (out && !(f = fopen(out, "w"))) {
+		bm_err("cannot write %s: %s", out, strerror(errno));
 		return EXIT_FAILED;
 	}
 	if (c->json)
-		bad = print_json(f, c, run, rows, c->events.n, status) != 0;
+		bad = print_json(f, c, run, rows, ev->n, status) != 0;
 	else
-		print_text(f, c, run, rows, c->events.n);
+		print_text(f, c, run, rows, ev->n);
 	bad |= ferror(f) != 0;
 	if (f != stderr)
 		bad |= fclose(f) != 0;
 	if (bad) {
-		bm_err("writing the counts failed%s%s", c->out ? " to " : "", c->out ? c->out : "");
+		bm_err("writing the counts failed%s%s", out ? " to " : "", out ? out : "");
 		return EXIT_FAILED;
 	}
 	return status;
 }
 
-static int run(struct stat_cmd *c, char *command)
+static int run(struct stat_cmd *c)
 {
 	char config[EVENTS_CONFIG_MAX + 1];
-	struct bm_kv meta[] = { { "events", c->specs }, { "mode", "count" } };
+	struct run_opts *o = &c->run;
+	struct bm_kv meta[] = { { "events", o->specs }, { "mode", "count" } };
 	struct image_run r = {
-		.image = c->image, .qemu = c->qemu, .accel = c->accel, .icount = c->icount,
-		.smp = c->smp, .timeout = c->timeout, .freq = ROTATE_HZ, .config = config,
-		.extra = c->extra,
-		.nextra = c->nextra, .command = command, .meta = meta, .nmeta = 2,
+		.image = o->image, .qemu = o->qemu, .accel = o->accel, .icount = o->icount,
+		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
+		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
+		.nmeta = 2,
 	};
 	int rc;
 
-	if (events_config(&c->events, 1, ROTATE_HZ, config, sizeof config) < 0) {
+	if (events_config(&o->events, 1, ROTATE_HZ, config, sizeof config) < 0) {
 		bm_err("stat: the events do not fit the runtime's %d-byte configuration: ask for "
 		       "fewer, or give them shorter names", EVENTS_CONFIG_MAX);
 		return EXIT_USAGE;
@@ -567,24 +471,13 @@ static int run(struct stat_cmd *c, char *command)
 int cmd_stat(int argc, char **argv)
 {
 	static struct stat_cmd c;
-	char *args, *command;
 	int rc;
 
-	memset(&c, 0, sizeof c);
-	c.accel = QEMU_ACCEL_AUTO;
-	c.timeout = DEFAULT_TIMEOUT;
+	run_opts_init(&c.run, "stat", usage, (struct events_opts){ 1, 0 });
+	c.per_cpu = c.json = 0;
 	rc = parse_opts(argc, argv, &c);
-	if (rc >= 0)
-		return rc;
-	args = bm_join_args(argc, argv);
-	if (!args || asprintf(&command, "bmprof %s", args) < 0) {
-		free(args);
-		bm_err("out of memory");
-		return EXIT_FAILED;
-	}
-	signal(SIGPIPE, SIG_IGN);
-	rc = run(&c, command);
-	free(command);
-	free(args);
+	if (rc < 0)
+		rc = run(&c);
+	run_opts_free(&c.run);
 	return rc;
 }

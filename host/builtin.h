@@ -65,8 +65,9 @@ struct image_run {
 };
 
 /* Check the image, pick QEMU and the accelerator, write the config to a temporary file
- * (removed afterwards), run QEMU and capture its stream. 0 when QEMU ran (r->res and
- * r->cap are set; the profile is not saved), or -1 with the reason printed. */
+ * (removed afterwards), run QEMU and capture its stream. SIGPIPE is ignored from then on:
+ * a closed stdout loses console text, not the profile. 0 when QEMU ran (r->res and r->cap
+ * are set; the profile is not saved), or -1 with the reason printed. */
 int image_run(struct image_run *r);
 /* The messages for a run that did not end with the image's END frame. */
 void image_say_how_it_ended(const struct image_run *r);

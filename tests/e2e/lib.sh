@@ -4,6 +4,8 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BMPROF=$(cd "$ROOT" && readlink -f "$BMPROF")
 IMAGES=$ROOT/$BUILD/test-images
+# the tests' Python snippets import frames (tests/e2e/frames.py) to decode wire frames
+export PYTHONPATH=$ROOT/tests/e2e${PYTHONPATH:+:$PYTHONPATH}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

@@ -83,39 +83,21 @@ check_accounting "$T/crash.json"
 # (with the status fields), counts by id, totals
 frames() {
 	python3 - "$T/$1.bin" >"$T/$1.frames.json" <<'PY' || fail "$1: cannot decode the capture"
-import json, struct, sys, zlib
-d = open(sys.argv[1], "rb").read()
+import json, sys
+from frames import COUNTS, EVENT, HELLO, TOTALS, counts, event, frames, totals
 out = {"events": {}, "counts": {}, "totals": None, "source": None}
-i = 0
-while True:
-    j = d.find(b"\xb5BMP", i)
-    if j < 0 or j + 12 > len(d):
-        break
-    t, n = d[j + 4], struct.unpack_from("<H", d, j + 6)[0]
-    p = d[j + 8:j + 8 + n]
-    if len(p) < n or zlib.crc32(d[j + 4:j + 8 + n]) != struct.unpack_from("<I", d, j + 8 + n)[0]:
-        i = j + 1
-        continue
-    i = j + 12 + n
-    if t == 1:
-        out["source"] = p[3]
-    elif t == 2:
-        eid, src, fl, enc, per, jit = struct.unpack_from("<HBBQQQ", p)
-        nl = p[28]
-        st = list(p[29 + nl:35 + nl])
-        assert len(st) == 6, "EVENT without the status fields"
-        out["events"][eid] = dict(source=src, flags=fl, encoding=enc, period=per,
-                                  name=p[29:29 + nl].decode(), status=st[0], reason=st[1],
-                                  kind=st[2], counter=st[3], group=st[4], ngroups=st[5])
-    elif t == 6:
-        cpu, k = struct.unpack_from("<HH", p)
-        assert n == 4 + 32 * k, "COUNTS length"
-        for r in range(k):
-            eid, fl, _, v, en, ru = struct.unpack_from("<HHIQQQ", p, 4 + 32 * r)
+for f in frames(open(sys.argv[1], "rb").read()):
+    if f.type == HELLO:
+        out["source"] = f.payload[3]
+    elif f.type == EVENT:
+        eid, e = event(f.payload)
+        out["events"][eid] = e
+    elif f.type == COUNTS:
+        cpu, recs = counts(f.payload)
+        for eid, fl, v, en, ru in recs:
             out["counts"][eid] = dict(cpu=cpu, flags=fl, value=v, enabled=en, running=ru)
-    elif t == 4:
-        nf = struct.unpack_from("<H", p, 2)[0]
-        out["totals"] = struct.unpack_from("<%dQ" % nf, p, 4)
+    elif f.type == TOTALS:
+        out["totals"] = totals(f.payload)[1]
 json.dump(out, sys.stdout)
 PY
 }

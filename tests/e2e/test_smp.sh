@@ -17,82 +17,6 @@
 . "$(dirname "$0")/lib.sh"
 need_qemu
 
-# decode FILE ELF: per-CPU sample counts per function, from the profile's SAMPLES frames
-decode() {
-	python3 - "$1" "$2" <<'PY'
-import bisect, collections, json, struct, subprocess, sys
-data = open(sys.argv[1], "rb").read()
-syms = []
-for line in subprocess.run(["nm", "-n", "--defined-only", sys.argv[2]], capture_output=True,
-                           text=True, check=True).stdout.splitlines():
-    f = line.split()
-    if len(f) == 3 and f[1] in "tTwW":
-        syms.append((int(f[0], 16), f[2]))
-addrs = [a for a, _ in syms]
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]; i += 1
-        v |= (c & 0x7f) << s; s += 7
-        if not c & 0x80:
-            return v, i
-per = collections.defaultdict(collections.Counter)
-i = 0
-while i + 12 <= len(data):
-    if data[i:i + 4] != b"\xb5BMP":
-        i += 1
-        continue
-    typ, ln = data[i + 4], struct.unpack_from("<H", data, i + 6)[0]
-    p, i = data[i + 8:i + 8 + ln], i + 12 + ln
-    if typ != 3:
-        continue
-    cpu, n = struct.unpack_from("<HH", p)
-    j, pc = 8, 0
-    for _ in range(n):
-        _, j = varint(p, j)
-        d, j = varint(p, j)
-        cnt, j = varint(p, j)
-        pc += (d >> 1) ^ -(d & 1)
-        k = bisect.bisect_right(addrs, pc) - 1
-        per[cpu][syms[k][1] if k >= 0 else "?"] += cnt
-json.dump({c: dict(v) for c, v in per.items()}, sys.stdout)
-PY
-}
-
-# check N JSON DECODED OUT LOSSLESS
-check() {
-	python3 - "$@" <<'PY' || exit 1
-import json, re, sys
-n, r, per, out, lossless = int(sys.argv[1]), json.load(open(sys.argv[2])), \
-    json.load(open(sys.argv[3])), open(sys.argv[4]).read(), sys.argv[5] == "1"
-m = r["meta"]
-assert m["ncpus"] == n, f"HELLO announces {m['ncpus']} CPUs, want {n}"
-cpus = {c["cpu"]: c for c in m["cpus"]}
-assert sorted(cpus) == list(range(n)), f"CPUs reported: {sorted(cpus)}, want 0..{n - 1}"
-st = m["stream"]
-assert st["frames_bad_crc"] == 0 and st["frames_malformed"] == 0 and st["bytes_skipped"] == 0, st
-for k, c in cpus.items():
-    assert c["have_totals"], f"cpu {k}: no TOTALS"
-    assert c["seq_gaps"] == 0 and c["lost_in_transit"] == 0, f"cpu {k}: frames lost {c}"
-    if lossless:
-        assert c["lost_full"] == 0 and c["lost_transport"] == 0, f"cpu {k}: lost samples {c}"
-    mine = per.get(str(k), {})
-    assert sum(mine.values()) == c["delivered"], f"cpu {k}: decoded {sum(mine.values())} != delivered {c['delivered']}"
-    assert mine.get(f"work_cpu{k}", 0) >= 5, f"cpu {k}: {mine.get(f'work_cpu{k}', 0)} samples in work_cpu{k}: {mine}"
-    foreign = {f: v for f, v in mine.items() if f.startswith("work_cpu") and f != f"work_cpu{k}"}
-    assert not foreign, f"cpu {k} has samples of other CPUs' work: {foreign}"
-assert m["end"]["reason"] == "exit" and m["end"]["exit_code"] == 0, m["end"]
-ok = [re.compile(p) for p in (r"smp_work: cpu \d step \d of 4",
-      r"smp_work: cpu (\d): work_cpu\1 ran on cpu \1, result [0-9a-f]{16}, ok",
-      r"smp_work: %d cpus, ok, \d+ us" % n)]
-lines = out.splitlines()
-bad = [l for l in lines if not any(p.fullmatch(l) for p in ok)]
-assert not bad, f"console lines broken or unexpected: {bad[:5]}"
-assert sum(1 for l in lines if "step" in l) == 4 * n, "progress lines missing"
-print(f"{n} CPUs ok:", [(k, c["taken"], c["lost_full"]) for k, c in sorted(cpus.items())])
-PY
-}
-
 run() {   # run NAME ELF FREQ N LOSSLESS
 	local name=$1 elf=$2 freq=$3 n=$4 rc=0
 	"$BMPROF" qemu --timeout 60 --freq "$freq" -o "$T/$name.data" "$elf" -- -smp "$n" \
@@ -100,8 +24,8 @@ run() {   # run NAME ELF FREQ N LOSSLESS
 	[ "$rc" -eq 0 ] || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $rc"; }
 	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report failed"
 	check_accounting "$T/$name.json"
-	decode "$T/$name.data" "$elf" >"$T/$name.per" || fail "$name: cannot decode the profile"
-	check "$n" "$T/$name.json" "$T/$name.per" "$T/$name.out" "$5" || fail "$name"
+	python3 -m frames smp-work "$n" "$T/$name.json" "$T/$name.data" "$elf" "$T/$name.out" "$5" 5 ||
+		fail "$name"
 }
 
 for n in 1 2 4 8; do
@@ -125,21 +49,10 @@ timeout 60 qemu-system-x86_64 -M q35 -m 256M -device isa-debug-exit,iobase=0xf4,
 rc=$?
 [ "$rc" -eq 3 ] || { cat "$T/qout"; fail "raw run: QEMU exited $rc, want 3 (main returned 0)"; }
 python3 - "$T/raw" <<'PY' || fail "raw serial stream"
-import re, struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-i, text, frames = 0, bytearray(), 0
-while i < len(b):
-    if b[i:i + 4] == b"\xb5BMP":
-        ln = struct.unpack_from("<H", b, i + 6)[0]
-        crc = struct.unpack_from("<I", b, i + 8 + ln)[0]
-        assert zlib.crc32(b[i + 4:i + 8 + ln]) == crc, f"frame at byte {i}: bad CRC"
-        assert not text or text.endswith(b"\n"), f"frame at byte {i} inside a console line: {bytes(text[-40:])}"
-        frames += 1
-        i += 12 + ln
-        continue
-    assert b[i] in b"\n" or 32 <= b[i] < 127, f"byte {i}: {b[i]:#x} outside a frame"
-    text.append(b[i])
-    i += 1
+import sys
+from frames import console_and_frames
+fs, text = console_and_frames(open(sys.argv[1], "rb").read())
+frames = len(fs)
 lines = text.decode().splitlines()
 assert all(l.startswith("smp_work: ") for l in lines), [l for l in lines if not l.startswith("smp_work: ")][:5]
 assert "smp_work: 8 cpus, ok" in text.decode(), "no summary line"

@@ -35,85 +35,6 @@ for c in json.load(open(sys.argv[1]))["meta"]["cpus"]:
 PY
 }
 
-# decode DATA ELF: per CPU, samples per function, from the profile's SAMPLES frames
-decode() {
-	python3 - "$1" "$2" <<'PY'
-import bisect, collections, json, struct, subprocess, sys
-data = open(sys.argv[1], "rb").read()
-syms = []
-for line in subprocess.run(["nm", "-n", "--defined-only", sys.argv[2]], capture_output=True,
-                           text=True, check=True).stdout.splitlines():
-    f = line.split()
-    if len(f) == 3 and f[1] in "tTwW":
-        syms.append((int(f[0], 16), f[2]))
-addrs = [a for a, _ in syms]
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << s
-        s += 7
-        if not c & 0x80:
-            return v, i
-per = collections.defaultdict(collections.Counter)
-i = 0
-while i + 12 <= len(data):
-    if data[i:i + 4] != b"\xb5BMP":
-        i += 1
-        continue
-    typ, ln = data[i + 4], struct.unpack_from("<H", data, i + 6)[0]
-    p, i = data[i + 8:i + 8 + ln], i + 12 + ln
-    if typ != 3:
-        continue
-    cpu, n = struct.unpack_from("<HH", p)
-    j, pc = 8, 0
-    for _ in range(n):
-        _, j = varint(p, j)
-        d, j = varint(p, j)
-        cnt, j = varint(p, j)
-        pc += (d >> 1) ^ -(d & 1)
-        k = bisect.bisect_right(addrs, pc) - 1
-        per[cpu][syms[k][1] if k >= 0 else "?"] += cnt
-json.dump({c: dict(v) for c, v in per.items()}, sys.stdout)
-PY
-}
-
-# check N JSON DECODED OUT SOURCE: smp_work's run on N CPUs, nothing lost
-check_work() {
-	python3 - "$@" <<'PY' || exit 1
-import json, re, sys
-n, r, per, out, source = int(sys.argv[1]), json.load(open(sys.argv[2])), \
-    json.load(open(sys.argv[3])), open(sys.argv[4], errors="replace").read(), sys.argv[5]
-m = r["meta"]
-assert m["arch"] == "aarch64" and m["source"] == source, (m["arch"], m["source"])
-assert m["ncpus"] == n, f"HELLO announces {m['ncpus']} CPUs, want {n}"
-cpus = {c["cpu"]: c for c in m["cpus"]}
-assert sorted(cpus) == list(range(n)), f"CPUs reported: {sorted(cpus)}, want 0..{n - 1}"
-st = m["stream"]
-assert st["frames_bad_crc"] == 0 and st["frames_malformed"] == 0 and st["bytes_skipped"] == 0, st
-for k, c in cpus.items():
-    assert c["have_totals"], f"cpu {k}: no TOTALS"
-    assert c["seq_gaps"] == 0 and c["lost_in_transit"] == 0, f"cpu {k}: frames lost: {c}"
-    assert c["lost_full"] == 0 and c["lost_transport"] == 0, f"cpu {k}: samples lost: {c}"
-    mine = per.get(str(k), {})
-    assert sum(mine.values()) == c["delivered"], \
-        f"cpu {k}: decoded {sum(mine.values())} samples, delivered {c['delivered']}"
-    assert mine.get(f"work_cpu{k}", 0) >= 10, f"cpu {k}: too few samples in work_cpu{k}: {mine}"
-    foreign = {f: v for f, v in mine.items() if f.startswith("work_cpu") and f != f"work_cpu{k}"}
-    assert not foreign, f"cpu {k} has samples of other CPUs' work: {foreign}"
-assert m["end"]["reason"] == "exit" and m["end"]["exit_code"] == 0, m["end"]
-ok = [re.compile(p) for p in (r"smp_work: cpu \d step \d of 4",
-      r"smp_work: cpu (\d): work_cpu\1 ran on cpu \1, result [0-9a-f]{16}, ok",
-      r"smp_work: %d cpus, ok, \d+ us" % n)]
-lines = out.splitlines()
-bad = [l for l in lines if not any(p.fullmatch(l) for p in ok)]
-assert not bad, f"console lines broken or unexpected: {bad[:5]}"
-assert sum(1 for l in lines if " step " in l) == 4 * n, "progress lines missing"
-print(f"{n} CPUs ok:", [(k, c["taken"]) for k, c in sorted(cpus.items())])
-PY
-}
-
 # work NAME N SOURCE BMPROF-ARGS... [-- QEMU-ARGS...]: smp_work.elf through bmprof qemu
 work() {
 	local name=$1 n=$2 source=$3
@@ -123,9 +44,9 @@ work() {
 	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" ||
 		fail "$name: report failed"
 	check_accounting "$T/$name.json"
-	decode "$T/$name.data" "$A64/smp_work.elf" >"$T/$name.per" ||
-		fail "$name: cannot decode the profile"
-	check_work "$n" "$T/$name.json" "$T/$name.per" "$T/$name.out" "$source" || fail "$name"
+	pyassert "$T/$name.json" "r['meta']['arch'] == 'aarch64' and r['meta']['source'] == '$source'"
+	python3 -m frames smp-work "$n" "$T/$name.json" "$T/$name.data" "$A64/smp_work.elf" \
+		"$T/$name.out" 1 10 || fail "$name"
 }
 
 for n in 1 2 4 8; do
@@ -153,16 +74,14 @@ raw() {
 raw count "$A64/smp_work.elf" "mode=count freq=1000 event=1:cycles:0 event=2:0x11:0" -smp 4
 [ "$(cat "$T/count.rc")" -eq 3 ] || fail "count: QEMU exit status $(cat "$T/count.rc"), want 3"
 python3 - "$T/count.bin" <<'PY' || fail "count: COUNTS"
-import struct, sys
-b, i, seen = open(sys.argv[1], "rb").read(), 0, {}
-while (j := b.find(b"\xb5BMP", i)) >= 0:
-    t, ln = b[j + 4], struct.unpack_from("<H", b, j + 6)[0]
-    if t == 6:
-        cpu, n = struct.unpack_from("<HH", b, j + 8)
-        for r in range(n):
-            ev, _, _, v, en, ru = struct.unpack_from("<HHIQQQ", b, j + 12 + 32 * r)
+import sys
+from frames import COUNTS, counts, frames
+seen = {}
+for f in frames(open(sys.argv[1], "rb").read()):
+    if f.type == COUNTS:
+        cpu, recs = counts(f.payload)
+        for ev, _, v, en, ru in recs:
             seen[(cpu, ev)] = (v, en, ru)
-    i = j + 12 + ln
 assert sorted(seen) == [(c, e) for c in range(4) for e in (1, 2)], sorted(seen)
 assert all(v > 0 and en == ru > 0 for v, en, ru in seen.values()), seen
 print("counts ok:", {k: v[0] for k, v in seen.items()})
@@ -218,24 +137,13 @@ for run in single:8 multi:4; do
 	rc=$?
 	[ "$rc" -eq 3 ] || { cat "$T/$acc.qemu"; fail "raw, thread=$acc: QEMU exited $rc, want 3"; }
 	python3 - "$T/$acc.bin" "$n" <<'PY' || fail "raw serial stream, thread=$acc, $n CPUs"
-import re, struct, sys, zlib
-b, n = open(sys.argv[1], "rb").read(), int(sys.argv[2])
-i, text, frames, drained, flushing = 0, bytearray(), 0, 0, False
-while i < len(b):
-    if b[i:i + 4] == b"\xb5BMP":
-        typ, ln = b[i + 4], struct.unpack_from("<H", b, i + 6)[0]
-        crc = struct.unpack_from("<I", b, i + 8 + ln)[0]
-        assert zlib.crc32(b[i + 4:i + 8 + ln]) == crc, f"frame at byte {i}: bad CRC"
-        assert not text or text.endswith(b"\n"), \
-            f"frame at byte {i} inside a console line: {bytes(text[-40:])}"
-        flushing |= typ == 4
-        drained += typ == 3 and not flushing
-        frames += 1
-        i += 12 + ln
-        continue
-    assert b[i] == 10 or 32 <= b[i] < 127, f"byte {i}: {b[i]:#x} outside a frame"
-    text.append(b[i])
-    i += 1
+import re, sys
+from frames import SAMPLES, TOTALS, console_and_frames
+fs, text = console_and_frames(open(sys.argv[1], "rb").read())
+n, frames, drained, flushing = int(sys.argv[2]), len(fs), 0, False
+for f in fs:
+    flushing |= f.type == TOTALS
+    drained += f.type == SAMPLES and not flushing
 pat = re.compile(r"smp_chatty: cpu ([0-7]) line (\d+) 0123456789abcdefghijklmnopqrstuvwxyz"
                  r"ABCDEFGHIJKLMNOPQRSTUVWXYZZYXWVUTSRQPONMLKJIHGFEDCBA"
                  r"zyxwvutsrqponmlkjihgfedcba9876543210 end")

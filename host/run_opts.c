@@ -1,0 +1,186 @@
+/* The run options of bmprof qemu and bmprof stat (run_opts.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "run_opts.h"
+#include "util.h"
+
+#define DEFAULT_TIMEOUT 600
+#define MAX_TIMEOUT (30 * 24 * 3600)
+
+void run_opts_init(struct run_opts *o, const char *cmd, const char *usage,
+		   struct events_opts ev_opts)
+{
+	memset(o, 0, sizeof *o);
+	o->cmd = cmd;
+	o->usage = usage;
+	o->ev_opts = ev_opts;
+	o->accel = QEMU_ACCEL_AUTO;
+	o->timeout = DEFAULT_TIMEOUT;
+}
+
+void run_opts_free(struct run_opts *o)
+{
+	free(o->command);
+	o->command = NULL;
+}
+
+/* o->command from argv. 0, or -1 (reported). */
+static int command_line(struct run_opts *o, int argc, char **argv)
+{
+	char *args = bm_join_args(argc, argv);
+	int rc = args ? asprintf(&o->command, "bmprof %s", args) : -1;
+
+	free(args);
+	if (rc < 0) {
+		o->command = NULL;
+		bm_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int split(struct run_opts *o, int argc, char **argv)
+{
+	/* Everything after "--" belongs to QEMU. */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			o->extra = argv + i + 1;
+			o->nextra = argc - i - 1;
+			return i;
+		}
+	}
+	return argc;
+}
+
+int run_opts_ulong(const struct run_opts *o, const char *opt, const char *s,
+		   unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || *out > max) {
+		bm_err("%s: %s takes a number from 0 to %lu, not '%s'", o->cmd, opt, max, s);
+		return -1;
+	}
+	return 0;
+}
+
+int run_opts_add_events(struct run_opts *o, const char *spec)
+{
+	char err[1024];
+	size_t len = strlen(o->specs);
+
+	if (events_parse(&o->events, spec, &o->ev_opts, err, sizeof err)) {
+		bm_err("%s: %s", o->cmd, err);
+		return -1;
+	}
+	snprintf(o->specs + len, sizeof o->specs - len, "%s%s", len ? " " : "", spec);
+	return 0;
+}
+
+static int parse_accel(struct run_opts *o, const char *s)
+{
+	if (!strcmp(s, "auto"))
+		o->accel = QEMU_ACCEL_AUTO;
+	else if (!strcmp(s, "kvm"))
+		o->accel = QEMU_ACCEL_KVM;
+	else if (!strcmp(s, "tcg"))
+		o->accel = QEMU_ACCEL_TCG;
+	else {
+		bm_err("%s: --accel takes auto, kvm or tcg, not '%s'", o->cmd, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* A shared option or a getopt error: 0, 1 when ch is not one, or -1 (reported). */
+static int shared_option(struct run_opts *o, int ch, char **argv)
+{
+	unsigned long v;
+	char err[128];
+
+	switch (ch) {
+	case 'a':
+		return parse_accel(o, optarg);
+	case 'I':
+		o->icount = 1;
+		return 0;
+	case 'e':
+		return run_opts_add_events(o, optarg);
+	case 'S':
+		if (qemu_parse_smp(optarg, &o->smp, err, sizeof err)) {
+			bm_err("%s: %s", o->cmd, err);
+			return -1;
+		}
+		return 0;
+	case 't':
+		if (run_opts_ulong(o, "--timeout", optarg, MAX_TIMEOUT, &v))
+			return -1;
+		o->timeout = (unsigned)v;
+		return 0;
+	case 'o':
+		if (!*optarg) {
+			bm_err("%s: -o needs a file name", o->cmd);
+			return -1;
+		}
+		o->out = optarg;
+		return 0;
+	case 'Q':
+		o->qemu = optarg;
+		return 0;
+	case ':':
+		bm_err("%s: %s needs an argument (see bmprof %s --help)", o->cmd, argv[optind - 1],
+		       o->cmd);
+		return -1;
+	case '?':
+		bm_err("%s: unknown option %s (see bmprof %s --help; QEMU's own options go after "
+		       "--)", o->cmd, argv[optind - 1], o->cmd);
+		return -1;
+	default:
+		return 1;
+	}
+}
+
+static int image(struct run_opts *o, int nargs, char **argv)
+{
+	if (optind >= nargs) {
+		bm_err("%s: no IMAGE given (see bmprof %s --help)", o->cmd, o->cmd);
+		return -1;
+	}
+	if (optind + 1 < nargs) {
+		bm_err("%s: one IMAGE only; '%s' is extra (QEMU's own arguments go after --)",
+		       o->cmd, argv[optind + 1]);
+		return -1;
+	}
+	o->image = argv[optind];
+	return 0;
+}
+
+int run_opts_parse(struct run_opts *o, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, run_opts_own_fn *own, void *cmd)
+{
+	int ch, rc, nargs = split(o, argc, argv);
+
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(nargs, argv, shortopts, longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(o->usage, stdout);
+			return 0;
+		}
+		rc = shared_option(o, ch, argv);
+		if (rc < 0)
+			return EXIT_USAGE;
+		if (rc > 0 && (rc = own(cmd, ch)) >= 0)
+			return rc;
+	}
+	if (image(o, nargs, argv))
+		return EXIT_USAGE;
+	return command_line(o, argc, argv) ? EXIT_FAILED : -1;
+}

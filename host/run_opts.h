@@ -1,0 +1,63 @@
+/* The options bmprof qemu and bmprof stat share: how to run QEMU, which events, where the
+ * output goes, and the one IMAGE with QEMU's own arguments after "--". Each command embeds
+ * a struct run_opts, sets it up with run_opts_init, and parses with run_opts_parse, which
+ * hands the options that are not shared to the command's own function. */
+#ifndef BMPROF_RUN_OPTS_H
+#define BMPROF_RUN_OPTS_H
+
+#include <getopt.h>
+
+#include "events.h"
+#include "qemu.h"
+
+struct run_opts {
+	const char *cmd;               /* "qemu", "stat": the prefix of messages */
+	const char *usage;             /* --help prints it */
+	struct events_opts ev_opts;    /* how --event specs are parsed */
+	const char *image, *out, *qemu;
+	enum qemu_accel accel;
+	int icount;
+	unsigned smp, timeout;
+	char **extra;                  /* QEMU arguments after -- */
+	int nextra;
+	struct event_list events;
+	char specs[1024];              /* the --event arguments, space-separated, for the meta */
+	char *command;                 /* "bmprof ARGS", the meta key "command" */
+};
+
+/* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q),
+ * --help (h) and the terminator. A command's table is its own entries, then this. */
+#define RUN_OPTS_LONGOPTS \
+	{ "accel", required_argument, NULL, 'a' }, \
+	{ "icount", no_argument, NULL, 'I' }, \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "smp", required_argument, NULL, 'S' }, \
+	{ "timeout", required_argument, NULL, 't' }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "qemu", required_argument, NULL, 'Q' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ NULL, 0, NULL, 0 }
+
+/* o emptied, then the defaults: accel auto, a 600 s timeout. usage is the --help text. */
+void run_opts_init(struct run_opts *o, const char *cmd, const char *usage,
+		   struct events_opts ev_opts);
+
+/* A command's own option ch (with optarg): -1 to go on, else the exit status to stop
+ * with (EXIT_USAGE with the reason printed). */
+typedef int run_opts_own_fn(void *cmd, int ch);
+
+/* Parse argv (argv[0] is the subcommand) into o, and the command's own options through
+ * own(cmd, ch); shortopts starts with ':'. Everything after "--" goes to o->extra; exactly
+ * one IMAGE must stand before it; o->command is set. -1 when parsed, else the exit status
+ * (0 for --help, EXIT_USAGE, EXIT_FAILED when out of memory), with the reason printed. */
+int run_opts_parse(struct run_opts *o, int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, run_opts_own_fn *own, void *cmd);
+/* Frees o->command. */
+void run_opts_free(struct run_opts *o);
+/* s as a number from 0 to max for option opt. 0, or -1 (reported). */
+int run_opts_ulong(const struct run_opts *o, const char *opt, const char *s,
+		   unsigned long max, unsigned long *out);
+/* One --event argument into o->events and o->specs. 0, or -1 (reported). */
+int run_opts_add_events(struct run_opts *o, const char *spec);
+
+#endif
