@@ -41,3 +41,14 @@ for c in cpus:
 print("accounting ok:", [(c["cpu"], c["taken"]) for c in cpus])
 PY
 }
+
+# The SMP work program with a 16-entry table and 8-entry overflow buffers, so the hash evicts
+# and the buffers drain (and overflow) all through a run. Sets $tiny (its build folder,
+# relative to $ROOT); the image is $tiny/smp_tiny.elf.
+make_smp_tiny() {
+	tiny=$BUILD/x86_64-smp-tiny
+	(cd "$ROOT" && make --no-print-directory -s -j2 image SRC=tests/e2e/progs/smp_work.c \
+		NAME=smp_tiny BUILD="$BUILD" X86_OUT="$tiny" \
+		X86_DEFS="-DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8") >"$T/make" 2>&1 ||
+		{ cat "$T/make"; fail "make image (tiny buffers) failed"; }
+}

@@ -77,11 +77,7 @@ esac
 
 # (b) the SMP stress on 4 vCPUs.
 cd "$ROOT"
-tiny=$BUILD/x86_64-smp-tiny
-make --no-print-directory -s -j2 image SRC=tests/e2e/progs/smp_work.c NAME=smp_tiny \
-	BUILD="$BUILD" X86_OUT="$tiny" \
-	X86_DEFS="-DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8" >"$T/make" 2>&1 ||
-	{ cat "$T/make"; fail "make image (tiny buffers) failed"; }
+make_smp_tiny
 "$BMPROF" qemu --accel kvm --timeout 120 --freq 20000 -o "$T/smp.data" "$tiny/smp_tiny.elf" -- -smp 4 \
 	>"$T/smp.out" 2>"$T/smp.err" || { tail -20 "$T/smp.err"; fail "SMP stress under KVM failed"; }
 "$BMPROF" report -i "$T/smp.data" --format json >"$T/smp.json" || fail "report of the SMP run failed"

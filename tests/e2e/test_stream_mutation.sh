@@ -15,11 +15,7 @@
 need_qemu
 
 cd "$ROOT"
-tiny=$BUILD/x86_64-smp-tiny
-make --no-print-directory -s -j2 image SRC=tests/e2e/progs/smp_work.c NAME=smp_tiny \
-	BUILD="$BUILD" X86_OUT="$tiny" \
-	X86_DEFS="-DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8" >"$T/make" 2>&1 ||
-	{ cat "$T/make"; fail "make image (tiny buffers) failed"; }
+make_smp_tiny
 elf=$ROOT/$tiny/smp_tiny.elf
 
 timeout 60 qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none \
