@@ -15,7 +15,7 @@
 #include "bmprof.h"
 #include "bmprof_pmu.h"
 #include "wire.h"
-#include "../../target/core/core.h"
+#include "core_fixture.h"
 
 #define FX BMPROF_PMU_FIXED_BASE
 
@@ -186,37 +186,7 @@ static const struct bmprof_pmu_event *ev(const struct bmprof_pmu *p, uint16_t id
 	return NULL;
 }
 
-struct cpu {
-	struct bmprof_cpu c;
-	void *mem;
-};
-
-static struct cpu *cpu_new(void)
-{
-	struct cpu *k = calloc(1, sizeof *k);
-	size_t n = bmprof_cpu_mem_size(1024, 256);
-	k->mem = aligned_alloc(64, (n + 63) & ~(size_t)63);
-	assert_non_null(k->mem);
-	assert_int_equal(bmprof_cpu_init(&k->c, 2, k->mem, n, 1024, 256, 42), 0);
-	return k;
-}
-
-static void cpu_free(struct cpu *k)
-{
-	free(k->mem);
-	free(k);
-}
-
-/* Samples recorded for (pc, event) in the CPU's table. */
-static uint64_t recorded(const struct bmprof_cpu *c, uint64_t pc, uint16_t event)
-{
-	const struct bmprof_entry *e = bmprof_table_entries(c);
-	uint64_t n = 0;
-	for (uint64_t i = 0; i < bmprof_table_size(c); i++)
-		if (e[i].count && e[i].pc == pc && e[i].event == event)
-			n += e[i].count;
-	return n;
-}
+static struct cpu *cpu_new(void) { return cpu_new_seeded(2, 42); }
 
 /* ---- a sink and a frame splitter ---- */
 
@@ -892,8 +862,8 @@ static void test_overflow_samples(void **state)
 	assert_true(hi1 - lo1 > P1 / 32);                  /* randomized across the window */
 	assert_int_equal(ev(p, 1)->samples, 400);
 	assert_false(ev(p, 1)->flags & BMPROF_PMUEV_WRAPPED);  /* wrapping is its job */
-	assert_int_equal(recorded(&k->c, 0x4000, 1), 200);
-	assert_int_equal(recorded(&k->c, 0x4001, 1), 200);
+	assert_int_equal(table_count(&k->c, 0x4000, 1), 200);
+	assert_int_equal(table_count(&k->c, 0x4001, 1), 200);
 
 	/* both event counters overflow at once: one PMI, a sample each */
 	uint64_t left = 0x100000000ull - F.c[0].value;
@@ -902,9 +872,9 @@ static void test_overflow_samples(void **state)
 	expect2 += left;
 	run(FX, 0 - F.c[FX].value);
 	assert_int_equal(bmprof_pmu_overflow(p, 0x5000), 1ull << FX | 1 | 2);
-	assert_int_equal(recorded(&k->c, 0x5000, 2), 1);
-	assert_int_equal(recorded(&k->c, 0x5000, 1), 1);
-	assert_int_equal(recorded(&k->c, 0x5000, 3), 0);   /* counting: no sample */
+	assert_int_equal(table_count(&k->c, 0x5000, 2), 1);
+	assert_int_equal(table_count(&k->c, 0x5000, 1), 1);
+	assert_int_equal(table_count(&k->c, 0x5000, 3), 0);   /* counting: no sample */
 	assert_int_equal(F.acked & 7, 3);                  /* its wrap bit acknowledged */
 	assert_int_equal(ev(p, 2)->count, expect2);
 	n2 = 0x100000000ull - F.c[0].value;
@@ -928,7 +898,7 @@ static void test_overflow_samples(void **state)
 	p->busy = BMPROF_PMU_BUSY_GROUP;
 	assert_int_equal(bmprof_pmu_overflow(p, 0x7000), 1);
 	p->busy = BMPROF_PMU_IDLE;
-	assert_int_equal(recorded(&k->c, 0x7000, 2), 1);
+	assert_int_equal(table_count(&k->c, 0x7000, 2), 1);
 	assert_int_equal(k->c.taken, ++taken);
 
 	/* after stop: acknowledged, no sample */

@@ -12,7 +12,7 @@
 
 #include "msr_model.c"
 #include "../../target/arch/x86_64/pmu_intel.c"
-#include "../../target/core/core.h"
+#include "core_fixture.h"
 #include "wire.h"
 
 #define FX 32              /* BMPROF_PMU_FIXED_BASE */
@@ -461,34 +461,7 @@ static void test_overflow_v1(void **s)
 
 /* ---- under the neutral PMU layer ---- */
 
-struct cpu {
-	struct bmprof_cpu c;
-	void *mem;
-};
-
-static struct cpu *cpu_new(void)
-{
-	struct cpu *p = calloc(1, sizeof *p);
-	size_t n = bmprof_cpu_mem_size(1024, 256);
-	p->mem = aligned_alloc(64, (n + 63) & ~(size_t)63);
-	assert_int_equal(bmprof_cpu_init(&p->c, 0, p->mem, n, 1024, 256, 42), 0);
-	return p;
-}
-
-static void cpu_free(struct cpu *p)
-{
-	free(p->mem);
-	free(p);
-}
-
-static uint32_t table_count(const struct bmprof_cpu *c, uint64_t pc, uint16_t event)
-{
-	const struct bmprof_entry *e = bmprof_table_entries(c);
-	for (uint64_t i = 0; i < bmprof_table_size(c); i++)
-		if (e[i].count && e[i].pc == pc && e[i].event == event)
-			return e[i].count;
-	return 0;
-}
+static struct cpu *cpu_new(void) { return cpu_new_seeded(0, 42); }
 
 static void add(struct bmprof_pmu *p, const char *spec)
 {
