@@ -4,6 +4,7 @@
 #   make demo       set up what is missing, boot the demo image in QEMU, print its profile
 #   make check      set up what is missing, run every test, end with a summary line
 #   make image SRC="a.c b.c" [NAME=prog]   a bootable x86-64 image build/x86_64/prog.elf
+#   make image SRC=... BOOT=uefi            a UEFI application build/uefi-x86_64/prog.efi (docs/uefi.md)
 #   make bench      benchmarks, printed as ratios against baselines measured in the same run
 #
 # SAN=1 builds the host side with AddressSanitizer and UndefinedBehaviorSanitizer
@@ -19,6 +20,8 @@ include mk/host.mk
 include mk/image.mk
 include mk/pmu-tests.mk
 include mk/image-aarch64.mk
+include mk/image-uefi.mk
+include mk/image-uefi-aarch64.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/e2e.mk

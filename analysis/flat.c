@@ -123,13 +123,29 @@ static long aggregate(const struct profile *p, int event, const struct flat_pcin
 	return (long)m;
 }
 
+static uint64_t region_of(uint64_t pc)
+{
+	return pc & ~(uint64_t)(FLAT_REGION_SIZE - 1);
+}
+
+/* Outside pcs apart from inside ones, and by firmware module. */
+static int cmp_origin(const struct flat_pcinfo *a, const struct flat_pcinfo *b)
+{
+	int c = cmp_u64((uint64_t)!!a->outside, (uint64_t)!!b->outside);
+	return c ? c : cmp_str(a->module, b->module);
+}
+
 /* Grouping orders: equal under the comparator = same row. */
 static int key_function(const void *x, const void *y)
 {
 	const struct flat_pcinfo *a = &((const struct agg *)x)->in, *b = &((const struct agg *)y)->in;
-	int c = cmp_str(a->symbol, b->symbol);
-	if (c || !a->symbol)
+	int c = cmp_origin(a, b);
+	if (!c)
+		c = cmp_str(a->symbol, b->symbol);
+	if (c)
 		return c;
+	if (!a->symbol)
+		return a->outside ? cmp_u64(region_of(a->pc), region_of(b->pc)) : 0;
 	return cmp_u64(a->sym_lo, b->sym_lo);
 }
 
@@ -147,12 +163,16 @@ static int key_cpu(const void *x, const void *y)
 static int key_line(const void *x, const void *y)
 {
 	const struct flat_pcinfo *a = &((const struct agg *)x)->in, *b = &((const struct agg *)y)->in;
-	int c = cmp_str(a->file, b->file);
+	int c = cmp_origin(a, b);
+	if (!c)
+		c = cmp_str(a->file, b->file);
 	if (c)
 		return c;
 	if (a->file && (c = cmp_u64(a->line, b->line)))
 		return c;
-	return cmp_str(func_of(a), func_of(b));
+	if ((c = cmp_str(func_of(a), func_of(b))) || a->file || func_of(a) || !a->outside)
+		return c;
+	return cmp_u64(region_of(a->pc), region_of(b->pc));
 }
 
 /* Row orders: hottest first, then the key. */
@@ -161,12 +181,24 @@ static int cmp_samples(const struct flat_row *a, const struct flat_row *b)
 	return cmp_u64(b->samples, a->samples);
 }
 
+/* Ties between rows that differ only in where they are: image first, then by module and
+ * region. */
+static int cmp_row_origin(const struct flat_row *a, const struct flat_row *b)
+{
+	int c = cmp_u64((uint64_t)!!a->outside, (uint64_t)!!b->outside);
+	if (!c)
+		c = cmp_str(a->module, b->module);
+	return c ? c : cmp_u64(a->region_lo, b->region_lo);
+}
+
 static int row_function(const void *x, const void *y)
 {
 	const struct flat_row *a = x, *b = y;
 	int c = cmp_samples(a, b);
 	if (!c)
 		c = cmp_str(a->symbol, b->symbol);
+	if (!c)
+		c = cmp_row_origin(a, b);
 	return c ? c : cmp_u64(a->addr_lo, b->addr_lo);
 }
 
@@ -180,6 +212,8 @@ static int row_line(const void *x, const void *y)
 		c = cmp_u64(a->line, b->line);
 	if (!c)
 		c = cmp_str(a->function, b->function);
+	if (!c)
+		c = cmp_row_origin(a, b);
 	return c ? c : cmp_u64(a->addr_lo, b->addr_lo);
 }
 
@@ -187,6 +221,8 @@ static int row_address(const void *x, const void *y)
 {
 	const struct flat_row *a = x, *b = y;
 	int c = cmp_samples(a, b);
+	if (!c)
+		c = cmp_row_origin(a, b);
 	return c ? c : cmp_u64(a->addr_lo, b->addr_lo);
 }
 
@@ -255,6 +291,8 @@ static void fill_row(const struct agg *g, size_t n, enum flat_sort sort,
 	for (size_t i = 0; i < n; i++)
 		row->samples += g[i].count;
 	row->cpu = -1;
+	row->outside = in->outside;
+	row->module = in->module;
 	switch (sort) {
 	case FLAT_BY_CPU:
 		row->cpu = g[0].cpu;
@@ -284,6 +322,11 @@ static void fill_row(const struct agg *g, size_t n, enum flat_sort sort,
 		row->addr_hi = in->addr + 1;
 		row->offset = in->symbol ? in->addr - in->sym_lo : 0;
 		break;
+	}
+	/* as the keys group them: by page when no symbol (line rows: no line, no function) */
+	if (in->outside && !row->symbol && (sort != FLAT_BY_LINE || !row->file)) {
+		row->region_lo = region_of(in->pc);
+		row->region_hi = row->region_lo + FLAT_REGION_SIZE;
 	}
 }
 
@@ -363,6 +406,13 @@ int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *i
 		free(tmp);
 		flat_free(res);
 		return -1;
+	}
+	for (long i = 0; i < n; i++) {
+		if (!a[i].in.outside)
+			continue;
+		res->outside += a[i].count;
+		if (a[i].in.symbol)
+			res->outside_symbolized += a[i].count;
 	}
 	res->ncpus = per_cpu(a, (size_t)n, res->cpus);
 	group(a, (size_t)n, sort, tmp, res);

@@ -11,6 +11,11 @@
  *   FLAT_BY_ADDRESS   the pc itself
  *   FLAT_BY_CPU       the CPU, then the function as FLAT_BY_FUNCTION: one row per
  *                     (cpu, function)
+ * A pc outside the image (flat_pcinfo.outside: firmware code) never joins an image row:
+ * symbolized against a firmware module, it groups as above, apart from the image's and
+ * other modules' rows; with no symbol, FLAT_BY_FUNCTION, FLAT_BY_LINE and FLAT_BY_CPU group
+ * it by its FLAT_REGION_SIZE page (a firmware region: EDK2 loads modules at page-aligned
+ * addresses, so a page is never shared by two of them).
  * Rows are sorted by samples, descending; ties by key (name, then address / file, line),
  * with [unknown] last among equals, so the order is the same on every run. FLAT_BY_CPU
  * rows are sorted by CPU first, then so.
@@ -25,6 +30,9 @@
 #include <stdint.h>
 #include "profile.h"
 
+/* The address window samples outside the image are grouped by when nothing names them. */
+#define FLAT_REGION_SIZE 0x1000u
+
 /* What the caller knows about one sampled pc. Strings are borrowed, not copied: they must
  * outlive the flat_result built from them. */
 struct flat_pcinfo {
@@ -35,6 +43,9 @@ struct flat_pcinfo {
 	const char *function;   /* innermost (possibly inlined) function from DWARF; NULL: symbol */
 	const char *file;       /* innermost source file; NULL if unknown */
 	unsigned line;          /* 0 if unknown */
+	int outside;            /* pc is outside the image's loaded range (firmware) */
+	const char *module;     /* outside: the firmware module it was symbolized with, or NULL;
+				   addr, symbol, sym_lo/hi are then that module's (link-time) */
 };
 
 enum flat_sort { FLAT_BY_FUNCTION, FLAT_BY_LINE, FLAT_BY_ADDRESS, FLAT_BY_CPU };
@@ -57,6 +68,11 @@ struct flat_row {
 	 * address rows: the address (hi = addr + 1). */
 	uint64_t addr_lo, addr_hi;
 	uint64_t offset;        /* address rows: addr_lo - symbol start */
+	int outside;            /* the row is code outside the image (firmware) */
+	const char *module;     /* outside rows: the firmware module, NULL if none */
+	/* outside rows without a symbol: the FLAT_REGION_SIZE page of their pcs (runtime
+	 * addresses), [lo, hi); 0 otherwise. Their addr_lo/hi are the sampled pcs. */
+	uint64_t region_lo, region_hi;
 	uint64_t line_samples;  /* function and cpu rows: samples on the hottest line */
 	int cpu;                /* cpu rows: the CPU; -1 for the other sorts */
 	double cpu_percent;     /* cpu rows: of that CPU's samples */
@@ -70,6 +86,8 @@ struct flat_result {
 	struct flat_row *rows;
 	size_t nrows;
 	uint64_t total;         /* samples counted (all rows together) */
+	uint64_t outside;       /* of them, at pcs outside the image */
+	uint64_t outside_symbolized;   /* of those, in a symbol of a firmware module */
 	struct flat_cpu_samples *cpus;   /* samples per CPU, by CPU ascending (CPUs with any) */
 	size_t ncpus;
 	struct flat_cpu_samples *split;  /* private: the rows' per_cpu entries */

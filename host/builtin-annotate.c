@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "disasm.h"
+#include "firmware.h"
 #include "flat.h"
 #include "profile_io.h"
 #include "resolve.h"
@@ -23,7 +24,9 @@
 #define MAX_SUGGESTIONS 8
 
 static const char usage[] =
-	"usage: bmprof annotate [-i FILE] [--elf ELF] [--event NAME] SYMBOL\n"
+	"usage: bmprof annotate [-i FILE] [--elf ELF] [--event NAME]\n"
+	"                       [--firmware-sym FILE[@ADDR]]... [--firmware-log LOG\n"
+	"                       [--firmware-debug DIR]] SYMBOL\n"
 	"\n"
 	"Show the disassembly of function SYMBOL (or of the function containing address\n"
 	"0xADDR) with the samples of each instruction and their share of the function,\n"
@@ -34,7 +37,17 @@ static const char usage[] =
 	"      --elf ELF      the image's ELF (default: the one the profile names)\n"
 	"  -e, --event NAME   annotate this event (default: as bmprof report, the first\n"
 	"                     event with samples)\n"
+	"      --firmware-sym, --firmware-log, --firmware-debug\n"
+	"                     a firmware module's ELF, as for bmprof report: then SYMBOL\n"
+	"                     may be MODULE!FUNCTION (as bmprof report names it)\n"
 	"  -h, --help         this text\n";
+
+/* --firmware-* options. */
+struct fw_opts {
+	const char *log, *debug;
+	char **syms;
+	size_t nsyms;
+};
 
 struct line_row {
 	uint64_t addr;
@@ -60,6 +73,12 @@ struct source {
 struct annotate {
 	const struct profile *p;
 	struct resolved r;
+	struct firmware fw;
+	/* what the function is read from: the image, or a firmware module */
+	struct symbolizer *sym;
+	const char *elf;
+	uint64_t bias;
+	int machine, has_dwarf;
 	int event;
 	const char *name;
 	uint64_t lo, hi;         /* the function's link-time range */
@@ -283,7 +302,7 @@ static int find_clone(struct annotate *a, uint64_t *size)
 			return 0;
 		found = s;
 	}
-	if (!found || symbolizer_find_function(a->r.sym, found, &a->lo, size))
+	if (!found || symbolizer_find_function(a->sym, found, &a->lo, size))
 		return 0;
 	printf("note: %s is not in the symbol table; annotating %s, the compiler's copy of it\n",
 	       a->name, found);
@@ -291,24 +310,72 @@ static int find_clone(struct annotate *a, uint64_t *size)
 	return 1;
 }
 
+/* A firmware name as bmprof report prints it: a region ("[firmware 0x...-0x...]") has no
+ * code to show; "MODULE!FUNCTION" is annotated from the module's ELF when one was given.
+ * 1 when name is not a firmware name, else 0 (switched to the module) or -1 (reported). */
+static int locate_firmware(struct annotate *a)
+{
+	const char *bang = strchr(a->name, '!');
+	const struct fw_module *m;
+	char mod[256];
+
+	if (a->name[0] == '[') {
+		bm_err("%s is firmware code outside the image %s, named by address only: there is "
+		       "nothing to annotate (bmprof report --firmware-sym/--firmware-log name it)",
+		       a->name, a->r.elf);
+		return -1;
+	}
+	if (!bang || bang == a->name || !bang[1])
+		return 1;
+	snprintf(mod, sizeof mod, "%.*s", (int)(bang - a->name), a->name);
+	m = firmware_by_name(&a->fw, mod);
+	if (!m) {
+		bm_err("%s is in firmware module %s, outside the image %s: pass the module's debug "
+		       "ELF (--firmware-sym FILE@ADDR, or --firmware-log LOG --firmware-debug DIR)",
+		       a->name, mod, a->r.elf);
+		return -1;
+	}
+	a->sym = m->sym;
+	a->elf = m->path;
+	a->bias = m->bias;
+	a->machine = symbolizer_machine(m->sym);
+	a->has_dwarf = symbolizer_has_dwarf(m->sym);
+	a->name = bang + 1;
+	return 0;
+}
+
 /* Find the function: by name, or the one containing 0xADDR. 0 or -1 (reported). */
 static int locate(struct annotate *a)
 {
 	uint64_t size = 0;
 	char *end;
+	int rc = locate_firmware(a);
 
-	if (!strncmp(a->name, "0x", 2)) {
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		if (symbolizer_find_function(a->sym, a->name, &a->lo, &size)) {
+			bm_err("no function '%s' in %s", a->name, a->elf);
+			return -1;
+		}
+	} else if (!strncmp(a->name, "0x", 2)) {
 		struct sym_result res;
 		uint64_t addr = strtoull(a->name, &end, 16);
-		if (!*end && end != a->name + 2 && !symbolizer_lookup(a->r.sym, addr, &res) && res.symbol) {
+		if (!*end && end != a->name + 2 && !symbolizer_lookup(a->sym, addr, &res) && res.symbol) {
 			a->name = res.symbol;
 			a->lo = res.sym_start;
 			size = res.sym_size;
+		} else if (!*end && end != a->name + 2 && a->r.have_span &&
+			   addr - a->r.span_lo >= a->r.span_hi - a->r.span_lo) {
+			bm_err("address %s is outside the image %s (link addresses 0x%" PRIx64 "-0x%"
+			       PRIx64 "): firmware code, nothing to annotate", a->name, a->r.elf,
+			       a->r.span_lo, a->r.span_hi - 1);
+			return -1;
 		} else {
 			bm_err("no function contains address %s in %s", a->name, a->r.elf);
 			return -1;
 		}
-	} else if (symbolizer_find_function(a->r.sym, a->name, &a->lo, &size) &&
+	} else if (symbolizer_find_function(a->sym, a->name, &a->lo, &size) &&
 		   !find_clone(a, &size)) {
 		suggest(a);
 		return -1;
@@ -337,13 +404,13 @@ static int disassemble(struct annotate *a)
 		bm_err("out of memory");
 		return -1;
 	}
-	if (symbolizer_read(a->r.sym, a->lo, code, size)) {
+	if (symbolizer_read(a->sym, a->lo, code, size)) {
 		bm_err("cannot read the bytes of %s (0x%" PRIx64 "..0x%" PRIx64 ") from %s", a->name,
-		       a->lo, a->hi, a->r.elf);
+		       a->lo, a->hi, a->elf);
 		free(code);
 		return -1;
 	}
-	d = disasm_open(a->r.machine, err, sizeof err);
+	d = disasm_open(a->machine, err, sizeof err);
 	if (!d) {
 		bm_err("%s", err);
 		free(code);
@@ -381,7 +448,7 @@ static int count_samples(struct annotate *a)
 	}
 	for (size_t i = 0; i < a->p->nsamples; i++) {
 		const struct profile_sample *s = &a->p->samples[i];
-		uint64_t addr = s->pc - a->r.load_bias;
+		uint64_t addr = s->pc - a->bias;
 		if (a->event != FLAT_ALL_EVENTS && s->event != a->event)
 			continue;
 		a->all_samples += s->count;
@@ -441,12 +508,14 @@ static void print_listing(struct annotate *a)
 		max_line = a->line_sum[i] > max_line ? a->line_sum[i] : max_line;
 	}
 	printf("bmprof annotate: %s [0x%" PRIx64 ", 0x%" PRIx64 "), %" PRIu64 " bytes, in %s\n",
-	       a->name, a->lo, a->hi, a->hi - a->lo, a->r.elf);
+	       a->name, a->lo, a->hi, a->hi - a->lo, a->elf);
 	printf("%" PRIu64 " samples%s%s in this function: %.2f%% of %" PRIu64 "\n", a->fn_samples,
 	       e ? " of event " : "", e ? e->name : "", pct(a->fn_samples, a->all_samples),
 	       a->all_samples);
 	for (unsigned i = 0; i < a->r.nnotes; i++)
 		printf("note: %s\n", a->r.notes[i]);
+	for (unsigned i = 0; i < a->fw.nnotes; i++)
+		printf("note: %s\n", a->fw.notes[i]);
 	if (accel && !strcmp(accel, "tcg"))
 		printf("note: recorded under TCG, where interrupts are taken at translation-block "
 		       "boundaries: samples land on block starts\n");
@@ -478,9 +547,12 @@ static void print_listing(struct annotate *a)
 
 /* -1 when parsed, else the exit status. */
 static int parse_opts(int argc, char **argv, const char **input, const char **elf,
-		      const char **event, const char **name)
+		      const char **event, const char **name, struct fw_opts *fo)
 {
 	static const struct option longopts[] = {
+		{ "firmware-sym", required_argument, NULL, 'S' },
+		{ "firmware-log", required_argument, NULL, 'L' },
+		{ "firmware-debug", required_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "elf", required_argument, NULL, 'E' },
 		{ "event", required_argument, NULL, 'e' },
@@ -496,6 +568,9 @@ static int parse_opts(int argc, char **argv, const char **input, const char **el
 		case 'i': *input = optarg; break;
 		case 'E': *elf = optarg; break;
 		case 'e': *event = optarg; break;
+		case 'S': fo->syms[fo->nsyms++] = optarg; break;
+		case 'L': fo->log = optarg; break;
+		case 'D': fo->debug = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case ':':
 			bm_err("annotate: %s needs an argument (see bmprof annotate --help)",
@@ -520,15 +595,24 @@ static int parse_opts(int argc, char **argv, const char **input, const char **el
 	return -1;
 }
 
-static int annotate(struct annotate *a, const char *input, const char *elf, const char *event)
+static int annotate(struct annotate *a, const char *input, const char *elf, const char *event,
+		    const struct fw_opts *fo)
 {
 	char err[1024];
 
 	if (report_event(a->p, event, &a->event, err, sizeof err) ||
-	    resolve_open(&a->r, a->p, input, elf, err, sizeof err)) {
+	    resolve_open(&a->r, a->p, input, elf, err, sizeof err) ||
+	    firmware_load_for(&a->fw, a->p, fo->log, fo->debug, fo->syms, fo->nsyms, err,
+			      sizeof err)) {
 		bm_err("%s", err);
 		return 1;
 	}
+	a->r.fw = &a->fw;
+	a->sym = a->r.sym;
+	a->elf = a->r.elf;
+	a->bias = a->r.load_bias;
+	a->machine = a->r.machine;
+	a->has_dwarf = a->r.has_dwarf;
 	if (!a->r.sym) {
 		bm_err("%s", a->r.notes[0]);
 		return 1;
@@ -539,7 +623,7 @@ static int annotate(struct annotate *a, const char *input, const char *elf, cons
 	}
 	if (locate(a) || disassemble(a) || count_samples(a))
 		return 1;
-	if (a->r.has_dwarf && symbolizer_lines(a->r.sym, a->lo, a->hi, add_line, &a->lines) < 0)
+	if (a->has_dwarf && symbolizer_lines(a->sym, a->lo, a->hi, add_line, &a->lines) < 0)
 		a->lines.n = 0;
 	if (a->lines.oom || map_lines(a)) {
 		bm_err("out of memory");
@@ -555,7 +639,9 @@ int cmd_annotate(int argc, char **argv)
 	struct profile prof;
 	struct annotate a;
 	char err[512];
-	int rc = parse_opts(argc, argv, &input, &elf, &event, &name);
+	char *syms[argc > 0 ? argc : 1];
+	struct fw_opts fo = { .syms = syms };
+	int rc = parse_opts(argc, argv, &input, &elf, &event, &name, &fo);
 
 	if (rc >= 0)
 		return rc;
@@ -572,7 +658,7 @@ int cmd_annotate(int argc, char **argv)
 	a.p = &prof;
 	a.name = name;
 	a.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	rc = annotate(&a, input, elf, event);
+	rc = annotate(&a, input, elf, event, &fo);
 	free(a.insn);
 	free(a.count);
 	free(a.lines.v);
@@ -580,6 +666,7 @@ int cmd_annotate(int argc, char **argv)
 	free(a.line_sum);
 	free_sources(&a);
 	resolve_close(&a.r);
+	firmware_free(&a.fw);
 	profile_free(&prof);
 	return rc;
 }

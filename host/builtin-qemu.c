@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,9 @@
 
 #include "builtin.h"
 #include "events.h"
+#include "qemu_uefi.h"
 #include "run_opts.h"
+#include "shm_qemu.h"
 #include "summary.h"
 #include "util.h"
 
@@ -26,9 +29,11 @@ static const char usage[] =
 	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH] IMAGE\n"
 	"                   [-- QEMU-ARGS...]\n"
 	"\n"
-	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. The\n"
-	"image's console goes to stdout as it arrives; bmprof's own messages, the summary and\n"
-	"the hottest functions go to stderr. The exit status is the image's main() return value.\n"
+	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. A\n"
+	"UEFI application (NAME.efi, or NAME.elf with NAME.efi beside it) boots under the\n"
+	"firmware (docs/uefi.md). The image's console goes to stdout as it arrives;\n"
+	"bmprof's own messages, the summary and the hottest functions go to stderr. The exit\n"
+	"status is the image's main() return value.\n"
 	"\n"
 	"  -a, --accel A      auto (default): KVM when it is hardware-assisted, else TCG;\n"
 	"                     kvm or tcg to choose\n"
@@ -47,6 +52,10 @@ static const char usage[] =
 	"                     renamed to FILE.old)\n"
 	"      --qemu PATH    the QEMU binary (default: qemu-system-x86_64 or\n"
 	"                     qemu-system-aarch64 from $PATH, after the ELF's machine)\n"
+	"      --transport T  serial (default) or shm: the stream over shared-memory rings\n"
+	"                     (an ivshmem device), one per CPU (docs/transport-shm.md)\n"
+	"      --shm-size N   the shared memory, a power of two (default 4M)\n"
+	"      --shm-consume-delay-us US  testing: the host sleeps US per ring record\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -93,15 +102,34 @@ static void print_text(void *ctx, const char *text, size_t len)
 	fwrite(text, 1, len, stdout);
 }
 
-static void on_serial(void *ctx, const void *buf, size_t n)
+/* The capture's input: the serial pipe and, with --transport shm, the ring consumer's
+ * thread, one push at a time (records arrive whole, so frames never interleave). */
+struct feed {
+	struct capture *cap;
+	pthread_mutex_t lock;
+};
+
+static void feed_push(struct feed *f, const void *buf, size_t n)
 {
 	static int reported;
 
-	if (capture_push(ctx, buf, n) && !reported) {
+	pthread_mutex_lock(&f->lock);
+	if (capture_push(f->cap, buf, n) && !reported) {
 		bm_err("writing the profile file failed; still running");
 		reported = 1;
 	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void on_serial(void *ctx, const void *buf, size_t n)
+{
+	feed_push(ctx, buf, n);
 	fflush(stdout);
+}
+
+static void on_ring(void *ctx, const void *buf, size_t n)
+{
+	feed_push(ctx, buf, n);
 }
 
 /* QEMU binary for this image: 0 with the path, or -1 (reported). */
@@ -125,18 +153,27 @@ static int find_qemu(const struct image_run *r, char *path, size_t n)
  * an accelerator. 0, or -1 (reported). */
 static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 {
-	char err[PATH_MAX + 128], why[256];
+	char err[2 * PATH_MAX + 128], why[256], elf[PATH_MAX], efi[PATH_MAX];
 	struct qemu_facts facts;
-	int machine;
+	int machine, uefi;
 
-	if (qemu_elf_machine(r->image, &machine, err, sizeof err)) {
+	/* a UEFI application boots under the firmware; its ELF is what gets symbolized */
+	uefi = qemu_uefi_locate(r->image, elf, sizeof elf, efi, sizeof efi, err, sizeof err);
+	if (uefi < 0) {
 		bm_err("%s", err);
 		return -1;
 	}
-	if (!realpath(r->image, r->abs_image)) {
+	if (qemu_elf_machine(uefi ? elf : r->image, &machine, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
+	if (!realpath(uefi ? elf : r->image, r->abs_image) ||
+	    (uefi && !realpath(efi, r->abs_efi))) {
 		bm_err("%s: %s", r->image, strerror(errno));
 		return -1;
 	}
+	if (!uefi)
+		r->abs_efi[0] = 0;
 	r->machine = qemu_machine_for(machine);
 	if (!r->machine) {
 		bm_err("%s is an ELF for machine %d, which bmprof cannot boot (it boots x86-64 and "
@@ -146,6 +183,10 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 	if (!r->machine->ready) {
 		bm_err("%s is an %s image: bmprof cannot boot %s images yet", r->image,
 		       r->machine->arch, r->machine->arch);
+		return -1;
+	}
+	if (uefi && !qemu_uefi_firmware(r->machine->arch)) {
+		bm_err("%s: bmprof cannot boot %s UEFI applications", r->image, r->machine->arch);
 		return -1;
 	}
 	if (find_qemu(r, qemu_path, qlen))
@@ -188,23 +229,54 @@ int image_run(struct image_run *r)
 	char qemu_path[PATH_MAX], err[PATH_MAX + 256], cfg[PATH_MAX] = "";
 	char freq[32], timeout[32], smp[16], *line = NULL, **qargv = NULL;
 	struct bm_kv *meta = NULL;
-	int rc = -1;
+	struct shm_file shm = { .path = "" };
+	struct shm_consumer *con = NULL;
+	struct qemu_uefi uefi = { .dir = "" };
+	struct feed feed = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	char *shm_config = NULL, **extra = r->extra;
+	int rc = -1, nextra = r->nextra;
 
 	r->cap = NULL;
+	r->shm_unused = 0;
 	/* A closed stdout (| head) loses console text, not the profile. */
 	signal(SIGPIPE, SIG_IGN);
 	if (prepare(r, qemu_path, sizeof qemu_path))
 		return -1;
-	if (r->config && write_config(r->config, cfg, sizeof cfg))
-		return -1;
+	if (r->abs_efi[0]) {
+		if (qemu_uefi_prepare(&uefi, qemu_uefi_firmware(r->machine->arch), r->abs_efi, err,
+				      sizeof err)) {
+			bm_err("%s", err);
+			goto out;
+		}
+		fprintf(stderr, "bmprof: UEFI boot of %s under %s (symbols from %s)\n", r->abs_efi,
+			uefi.code, r->abs_image);
+	}
+	if (r->shm) {
+		if (shm_file_create(&shm, r->shm_size ? r->shm_size : SHM_DEFAULT_SIZE, err,
+				    sizeof err)) {
+			bm_err("%s", err);
+			return -1;
+		}
+		shm_config = shm_qemu_config(r->config, r->freq);
+		extra = shm_qemu_args(&shm, r->machine->arch, r->extra, r->nextra, &nextra);
+		con = calloc(1, sizeof *con);
+		if (!shm_config || !extra || !con) {
+			bm_err("out of memory");
+			goto out;
+		}
+	}
+	if ((shm_config || r->config) &&
+	    write_config(shm_config ? shm_config : r->config, cfg, sizeof cfg))
+		goto out;
 	struct qemu_opts o = {
 		.machine = r->machine, .qemu = qemu_path, .image = r->abs_image,
 		.accel = r->accel_used, .icount = r->icount, .smp = r->smp, .freq = r->freq,
-		.config_file = cfg[0] ? cfg : NULL, .extra = r->extra, .nextra = r->nextra,
+		.config_file = cfg[0] ? cfg : NULL, .extra = extra, .nextra = nextra,
+		.uefi = r->abs_efi[0] ? &uefi : NULL,
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 6, sizeof *meta);
+	meta = calloc(r->nmeta + 7, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -221,6 +293,8 @@ int image_run(struct image_run *r)
 		meta[nmeta++] = (struct bm_kv){ "smp", smp };
 	if (r->config)
 		meta[nmeta++] = (struct bm_kv){ "config", r->config };
+	if (r->shm)
+		meta[nmeta++] = (struct bm_kv){ "transport", "shm" };
 	if (r->nmeta)
 		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
 	nmeta += r->nmeta;
@@ -233,9 +307,22 @@ int image_run(struct image_run *r)
 		bm_err("%s", err);
 		goto out;
 	}
-	if (qemu_run(qargv, r->timeout, on_serial, r->cap, &r->res, err, sizeof err)) {
+	feed.cap = r->cap;
+	if (con) {
+		shm_consumer_init(con, shm.base, shm.size, on_ring, &feed);
+		con->delay_us = r->shm_delay_us;
+		if (shm_consumer_start(con)) {
+			bm_err("cannot start the shared-memory consumer thread");
+			goto out;
+		}
+	}
+	if (qemu_run(qargv, r->timeout, on_serial, &feed, &r->res, err, sizeof err)) {
 		bm_err("%s", err);
 		goto out;
+	}
+	if (con) {
+		shm_consumer_stop(con);
+		r->shm_unused = shm_qemu_conclude(r->cap, con, 1) != 0;
 	}
 	capture_finish(r->cap);
 	fflush(stdout);
@@ -247,6 +334,14 @@ out:
 	}
 	if (cfg[0])
 		unlink(cfg);
+	qemu_uefi_cleanup(&uefi);
+	if (con)
+		shm_consumer_stop(con);
+	free(con);
+	shm_file_destroy(&shm);
+	free(shm_config);
+	if (extra != r->extra)
+		shm_qemu_args_free(extra);
 	free(meta);
 	free(line);
 	qemu_free_argv(qargv);
@@ -321,11 +416,11 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 		return EXIT_FAILED;
 	}
 	image_say_how_it_ended(r);
-	summary_print(stderr, p, "QEMU serial");
+	summary_print(stderr, p, r->shm && !r->shm_unused ? "QEMU shared memory" : "QEMU serial");
 	fprintf(stderr, "bmprof: wrote %s (%.1f s); hottest functions (bmprof report -i %s for "
 		"more):\n", c->run.out, r->res.seconds, c->run.out);
 	report_top_functions(stderr, p, c->run.out, r->abs_image, TOP_FUNCTIONS);
-	return image_exit_status(r);
+	return r->shm_unused ? EXIT_FAILED : image_exit_status(r);
 }
 
 static int run(struct qemu_cmd *c)
@@ -337,7 +432,8 @@ static int run(struct qemu_cmd *c)
 		.image = o->image, .qemu = o->qemu, .out = o->out, .accel = o->accel,
 		.icount = o->icount, .smp = o->smp, .timeout = o->timeout, .freq = c->freq,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
-		.nmeta = o->events.n ? 2 : 0,
+		.nmeta = o->events.n ? 2 : 0, .shm = o->shm, .shm_size = o->shm_size,
+		.shm_delay_us = o->shm_delay_us,
 	};
 	int rc;
 

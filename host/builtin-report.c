@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "events.h"
+#include "firmware.h"
 #include "flat.h"
 #include "json.h"
 #include "profile_io.h"
@@ -28,7 +29,8 @@
 static const char usage[] =
 	"usage: bmprof report [-i FILE] [--elf ELF] [--sort function|line|address|cpu]\n"
 	"                     [--format text|json] [--event NAME] [--min-percent P]\n"
-	"                     [--limit N | --all]\n"
+	"                     [--limit N | --all] [--firmware-sym FILE[@ADDR]]...\n"
+	"                     [--firmware-log LOG [--firmware-debug DIR]]\n"
 	"\n"
 	"Print the flat profile of a recorded run: where the samples fell, hottest first.\n"
 	"\n"
@@ -46,10 +48,24 @@ static const char usage[] =
 	"  -n, --limit N        print at most N rows (default: 20 for text, all for JSON);\n"
 	"                       with --sort cpu, N per CPU\n"
 	"  -a, --all            print every row\n"
-	"  -h, --help           this text\n";
+	"      --firmware-sym FILE[@ADDR]\n"
+	"                       symbolize samples outside the image (firmware) against this\n"
+	"                       ELF, loaded at ADDR (default: the log's address for a module\n"
+	"                       of its name, else its link addresses); repeatable\n"
+	"      --firmware-log LOG  an EDK2 DEBUG build's console log: the \"Loading driver at\n"
+	"                       0x...\" lines give each module's load address\n"
+	"      --firmware-debug DIR  the modules' debug ELFs (NAME.debug or NAME.dll) for the\n"
+	"                       modules the log names\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Samples outside the image's loaded range are firmware: grouped by 4 KiB page\n"
+	"([firmware 0x7ea1000-0x7ea1fff]) unless a firmware module's ELF names them.\n";
 
 struct report_opts {
 	const char *input, *elf, *event;
+	const char *fw_log, *fw_debug;
+	char **fw_syms;          /* --firmware-sym specs (argv strings) */
+	size_t nfw_syms;
 	enum flat_sort sort;
 	int json;
 	double min_percent;
@@ -64,6 +80,8 @@ struct report {
 	int event;               /* id or FLAT_ALL_EVENTS */
 	struct flat_result flat;
 	char load_warning[512];  /* the profile file is damaged but usable */
+	const struct report_opts *o;   /* the firmware options; NULL: none */
+	struct firmware fw;
 };
 
 static const char *arch_name(uint8_t arch)
@@ -242,6 +260,30 @@ static void print_cpu_lines(FILE *f, const struct profile *p)
 	}
 }
 
+static double pct_of(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* "# outside" line: the samples outside the image, when there are any or firmware
+ * modules were given. */
+static void print_outside(FILE *f, const struct report *rp)
+{
+	const struct flat_result *res = &rp->flat;
+	const struct resolved *r = &rp->r;
+
+	if (!r->have_span || (!res->outside && !rp->fw.nmods))
+		return;
+	fprintf(f, "# outside   %" PRIu64 " samples (%.2f%%) outside the image (0x%" PRIx64
+		"-0x%" PRIx64 "): firmware", res->outside, pct_of(res->outside, res->total),
+		r->span_lo + r->load_bias, r->span_hi + r->load_bias - 1);
+	if (rp->fw.nmods)
+		fprintf(f, "; %" PRIu64 " symbolized with %zu firmware module%s, the rest by 4 KiB "
+			"page\n", res->outside_symbolized, rp->fw.nmods, rp->fw.nmods == 1 ? "" : "s");
+	else
+		fprintf(f, ", by 4 KiB page (--firmware-sym, --firmware-log: by function)\n");
+}
+
 static void print_header(FILE *f, const struct report *rp)
 {
 	const struct profile *p = rp->p;
@@ -293,10 +335,13 @@ static void print_header(FILE *f, const struct report *rp)
 		fprintf(f, "smp %s, ", smp);
 	fprintf(f, "%s\n", end);
 	unsigned nw = warnings(rp, warn, sizeof warn / sizeof warn[0]);
+	print_outside(f, rp);
 	for (unsigned i = 0; i < nw; i++)
 		fprintf(f, "# warning   %s\n", warn[i]);
 	for (unsigned i = 0; i < rp->r.nnotes; i++)
 		fprintf(f, "# note      %s\n", rp->r.notes[i]);
+	for (unsigned i = 0; i < rp->fw.nnotes; i++)
+		fprintf(f, "# note      %s\n", rp->fw.notes[i]);
 }
 
 
@@ -309,36 +354,75 @@ static const char *where(char *buf, size_t n, const struct flat_row *r)
 	return buf;
 }
 
+/* A sample at a pc in the image that no symbol (or line, for line rows) names. */
 static int is_unknown(const struct flat_row *r, enum flat_sort sort)
 {
+	if (r->outside)
+		return 0;
 	return sort == FLAT_BY_LINE ? !r->file && !r->function : !r->symbol;
+}
+
+/* A firmware row nothing names: one region (4 KiB page) outside the image. */
+static int is_region(const struct flat_row *r)
+{
+	return r->outside && r->region_hi;
+}
+
+/* "[firmware 0x7ea1000-0x7ea1fff]", or with the module that holds it, "[DxeCore.efi ...]";
+ * address rows, without the range (the address column has it). */
+static const char *region_name(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
+{
+	const char *what = r->module ? r->module : "firmware";
+
+	if (sort == FLAT_BY_ADDRESS)
+		snprintf(buf, n, "[%s]", what);
+	else
+		snprintf(buf, n, "[%s 0x%" PRIx64 "-0x%" PRIx64 "]", what, r->region_lo,
+			 r->region_hi - 1);
+	return buf;
+}
+
+/* A function name, with its firmware module when it has one: "DxeCore.efi!CoreTimerTick". */
+static const char *qualified(char *buf, size_t n, const struct flat_row *r, const char *name)
+{
+	if (!r->module)
+		return name;
+	snprintf(buf, n, "%s!%s", r->module, name ? name : "??");
+	return buf;
 }
 
 /* The name column: function, file:line or function+offset. */
 static const char *row_name(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
 {
+	char tmp[512];
+
 	if (is_unknown(r, sort))
 		return "[unknown]";
+	if (is_region(r))
+		return region_name(buf, n, r, sort);
 	switch (sort) {
 	case FLAT_BY_LINE:
 		return where(buf, n, r);
 	case FLAT_BY_ADDRESS:
-		snprintf(buf, n, "%s+0x%" PRIx64, r->symbol, r->offset);
+		if (!r->symbol)
+			return qualified(buf, n, r, "??");
+		snprintf(buf, n, "%s+0x%" PRIx64, qualified(tmp, sizeof tmp, r, r->symbol), r->offset);
 		return buf;
 	default:
-		return r->symbol;
+		return qualified(buf, n, r, r->symbol);
 	}
 }
 
-/* The last column: the hottest line, the function, or the address range of [unknown]. */
+/* The last column: the hottest line, the function, or the address range of [unknown] and
+ * of a firmware region's samples. */
 static const char *row_detail(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
 {
-	if (is_unknown(r, sort) && sort != FLAT_BY_ADDRESS) {
+	if ((is_unknown(r, sort) || is_region(r)) && sort != FLAT_BY_ADDRESS) {
 		snprintf(buf, n, "0x%" PRIx64 "..0x%" PRIx64, r->addr_lo, r->addr_hi - 1);
 		return buf;
 	}
 	if (sort == FLAT_BY_LINE)
-		return r->function ? r->function : "[unknown]";
+		return r->function ? qualified(buf, n, r, r->function) : "[unknown]";
 	return where(buf, n, r);
 }
 
@@ -596,6 +680,47 @@ static void json_cpus(struct json *j, const struct report *rp)
 	json_end_array(j);
 }
 
+static void json_image_range(struct json *j, const struct resolved *r)
+{
+	json_key(j, "image_range");
+	if (!r->have_span) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_kv_hex(j, "lo", r->span_lo + r->load_bias);
+	json_kv_hex(j, "hi", r->span_hi + r->load_bias);
+	json_end_object(j);
+}
+
+static void json_firmware(struct json *j, const struct firmware *fw)
+{
+	json_key(j, "firmware");
+	json_begin_object(j);
+	json_kv_string(j, "log", fw->log);
+	json_kv_u64(j, "log_modules", fw->log_modules);
+	json_kv_u64(j, "log_malformed", fw->log_malformed);
+	json_kv_u64(j, "log_without_debug", fw->log_no_debug);
+	json_kv_u64(j, "debug_unusable", fw->log_bad_debug);
+	json_key(j, "modules");
+	json_begin_array(j);
+	for (size_t i = 0; i < fw->nmods; i++) {
+		const struct fw_module *m = &fw->mods[i];
+		json_begin_object(j);
+		json_kv_string(j, "name", m->name);
+		json_kv_string(j, "path", m->path);
+		json_kv_hex(j, "load_address", m->base);
+		json_key(j, "entry");
+		m->entry ? json_hex(j, m->entry) : json_null(j);
+		json_kv_hex(j, "bias", m->bias);
+		json_kv_hex(j, "lo", m->lo);
+		json_kv_hex(j, "hi", m->hi);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
 static void json_meta(struct json *j, const struct report *rp, enum flat_sort sort)
 {
 	const struct profile *p = rp->p;
@@ -652,7 +777,11 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_kv_u64(j, "lost_in_transit", t.in_transit);
 	json_kv_u64(j, "reported", rp->flat.total);
 	json_kv_bool(j, "have_totals", t.with_totals > 0 && t.with_totals == t.seen);
+	json_kv_u64(j, "outside", rp->flat.outside);
+	json_kv_u64(j, "outside_symbolized", rp->flat.outside_symbolized);
 	json_end_object(j);
+	json_image_range(j, &rp->r);
+	json_firmware(j, &rp->fw);
 	json_cpus(j, rp);
 
 	json_key(j, "stream");
@@ -703,14 +832,19 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_begin_array(j);
 	for (unsigned i = 0; i < rp->r.nnotes; i++)
 		json_string(j, rp->r.notes[i]);
+	for (unsigned i = 0; i < rp->fw.nnotes; i++)
+		json_string(j, rp->fw.notes[i]);
 	json_end_array(j);
 	json_end_object(j);
 }
 
 static void json_row(struct json *j, const struct flat_row *r, enum flat_sort sort)
 {
+	char name[600];
+
 	json_begin_object(j);
-	json_kv_string(j, "symbol", is_unknown(r, sort) ? "[unknown]" : r->symbol);
+	json_kv_string(j, "symbol", is_unknown(r, sort) ? "[unknown]" : is_region(r) ?
+		       region_name(name, sizeof name, r, FLAT_BY_FUNCTION) : r->symbol);
 	json_kv_u64(j, "samples", r->samples);
 	json_kv_double(j, "percent", r->percent);
 	json_kv_string(j, "file", r->file);
@@ -743,6 +877,12 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 		break;
 	}
 	json_kv_bool(j, "unknown", is_unknown(r, sort));
+	json_kv_bool(j, "outside", r->outside);
+	json_kv_string(j, "module", r->module);
+	json_key(j, "region_lo");
+	is_region(r) ? json_hex(j, r->region_lo) : json_null(j);
+	json_key(j, "region_hi");
+	is_region(r) ? json_hex(j, r->region_hi) : json_null(j);
 	if (sort != FLAT_BY_CPU) {
 		json_key(j, "per_cpu");
 		json_begin_array(j);
@@ -803,16 +943,27 @@ int report_event(const struct profile *p, const char *name, int *event, char *er
 	return resolve_event(p, canonical_event(p, name), event, err, n);
 }
 
+/* The firmware modules the options (or the profile) name. 0, or -1 with the reason. */
+static int load_firmware(struct report *rp, char *err, size_t errlen)
+{
+	const struct report_opts *o = rp->o;
+
+	return firmware_load_for(&rp->fw, rp->p, o ? o->fw_log : NULL, o ? o->fw_debug : NULL,
+				 o ? o->fw_syms : NULL, o ? o->nfw_syms : 0, err, errlen);
+}
+
 /* Resolve and compute: 0, or -1 with the reason printed. */
 static int build(struct report *rp, const char *elf, const char *event, enum flat_sort *sort)
 {
 	char err[1024];
 
 	if (report_event(rp->p, event, &rp->event, err, sizeof err) ||
-	    resolve_open(&rp->r, rp->p, rp->input, elf, err, sizeof err)) {
+	    resolve_open(&rp->r, rp->p, rp->input, elf, err, sizeof err) ||
+	    load_firmware(rp, err, sizeof err)) {
 		bm_err("%s", err);
 		return -1;
 	}
+	rp->r.fw = &rp->fw;
 	if (resolve_pcs(&rp->r, rp->p)) {
 		bm_err("out of memory");
 		return -1;
@@ -831,6 +982,7 @@ static void report_free(struct report *rp)
 {
 	flat_free(&rp->flat);
 	resolve_close(&rp->r);
+	firmware_free(&rp->fw);
 }
 
 int report_top_functions(FILE *f, const struct profile *p, const char *profile_path,
@@ -843,6 +995,8 @@ int report_top_functions(FILE *f, const struct profile *p, const char *profile_p
 	if (!build(&rp, elf, NULL, &sort)) {
 		for (unsigned i = 0; i < rp.r.nnotes; i++)
 			fprintf(f, "# note      %s\n", rp.r.notes[i]);
+		for (unsigned i = 0; i < rp.fw.nnotes; i++)
+			fprintf(f, "# note      %s\n", rp.fw.notes[i]);
 		print_rows(f, p, &rp.flat, sort, limit, 0);
 		rc = 0;
 	}
@@ -876,6 +1030,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		{ "min-percent", required_argument, NULL, 'm' },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "firmware-sym", required_argument, NULL, 'S' },
+		{ "firmware-log", required_argument, NULL, 'L' },
+		{ "firmware-debug", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -921,6 +1078,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			limit_given = 1;
 			break;
 		case 'a': o->limit = -1; limit_given = 1; break;
+		case 'S': o->fw_syms[o->nfw_syms++] = optarg; break;
+		case 'L': o->fw_log = optarg; break;
+		case 'D': o->fw_debug = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case ':':
 			bm_err("report: %s needs an argument (see bmprof report --help)", argv[optind - 1]);
@@ -943,9 +1103,12 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = FLAT_BY_FUNCTION };
 	struct profile prof;
-	struct report rp = { .p = &prof };
-	int rc = parse_opts(argc, argv, &o);
+	struct report rp = { .p = &prof, .o = &o };
+	char *fw_syms[argc > 0 ? argc : 1];
+	int rc;
 
+	o.fw_syms = fw_syms;
+	rc = parse_opts(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	rp.input = o.input;

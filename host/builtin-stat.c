@@ -39,6 +39,8 @@ static const char usage[] =
 	"  -F, --format FMT   text (default) or json (docs/bmprof-stat.md)\n"
 	"  -o, --output FILE  write the counts to FILE instead of stderr\n"
 	"      --qemu PATH    the QEMU binary\n"
+	"      --transport T  serial (default) or shm: counts through shared-memory rings\n"
+	"                     (--shm-size N, --shm-consume-delay-us US; see bmprof qemu)\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -454,7 +456,7 @@ static int run(struct stat_cmd *c)
 		.image = o->image, .qemu = o->qemu, .accel = o->accel, .icount = o->icount,
 		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
-		.nmeta = 2,
+		.nmeta = 2, .shm = o->shm, .shm_size = o->shm_size, .shm_delay_us = o->shm_delay_us,
 	};
 	int rc;
 
@@ -464,6 +466,8 @@ static int run(struct stat_cmd *c)
 		return EXIT_USAGE;
 	}
 	rc = image_run(&r) ? EXIT_FAILED : report(c, &r);
+	if (rc == 0 && r.shm_unused)
+		rc = EXIT_FAILED;   /* shm was asked for and not used: said by image_run */
 	image_run_free(&r);
 	return rc;
 }

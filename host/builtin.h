@@ -56,8 +56,13 @@ struct image_run {
 	const char *command;     /* meta "command" */
 	const struct bm_kv *meta;  /* more meta keys */
 	size_t nmeta;
+	int shm;                 /* the stream over shared-memory rings (docs/transport-shm.md) */
+	size_t shm_size;         /* 0: SHM_DEFAULT_SIZE */
+	unsigned shm_delay_us;   /* testing knob: the consumer sleeps this long per record */
 	/* filled in by image_run */
-	char abs_image[PATH_MAX];
+	int shm_unused;          /* shm asked for, but the image sent over serial (reported) */
+	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */
+	char abs_efi[PATH_MAX];    /* the UEFI application booted (qemu_uefi.h), or "" */
 	const struct qemu_machine *machine;
 	int accel_used;          /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
 	struct qemu_result res;

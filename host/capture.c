@@ -125,6 +125,11 @@ struct capture *capture_open(const struct capture_opts *o, char *err, size_t err
 	return c;
 }
 
+int capture_meta(struct capture *c, const struct bm_kv *kv, size_t n)
+{
+	return profile_meta_frames(kv, n, emit_meta, c);
+}
+
 int capture_push(struct capture *c, const void *buf, size_t len)
 {
 	reader_push(&c->reader, buf, len);

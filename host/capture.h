@@ -39,6 +39,8 @@ struct capture *capture_open(const struct capture_opts *o, char *err, size_t err
 /* Feed received bytes. Returns 0, or -1 once writing the file has failed (the model and
  * the console keep going; capture_save() reports the error). */
 int capture_push(struct capture *c, const void *buf, size_t len);
+/* More HOST_META keys, found during the run (into the file and the model). 0 or -1. */
+int capture_meta(struct capture *c, const struct bm_kv *kv, size_t n);
 /* An END frame has arrived. */
 int capture_ended(const struct capture *c);
 /* End of input: a partial frame is counted as truncated, and the reader's statistics are

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "qemu.h"
+#include "qemu_uefi.h"
 
 static int exists(const char *path)
 {
@@ -190,8 +191,19 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	push(&a, "-chardev");
 	snprintf(buf, sizeof buf, "file,id=s0,path=/dev/fd/%d", QEMU_SERIAL_FD);
 	push(&a, buf);
-	push(&a, "-kernel");
-	push(&a, o->image);
+	if (o->uefi) {
+		char **u = qemu_uefi_argv(o->uefi);
+
+		a.oom |= !u;
+		for (char **p = u; p && *p; p++) {
+			push(&a, *p);
+			free(*p);
+		}
+		free(u);
+	} else {
+		push(&a, "-kernel");
+		push(&a, o->image);
+	}
 	push(&a, "-fw_cfg");
 	if (o->config_file) {
 		char *arg = qemu_fw_cfg_file(o->config_file);

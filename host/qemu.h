@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct qemu_uefi;
+
 /* What the machine offers for KVM, as qemu_probe() finds it (injected in tests). */
 struct qemu_facts {
 	int dev_kvm_exists;      /* /dev/kvm is there */
@@ -61,6 +63,9 @@ struct qemu_opts {
 	const char *config_file; /* or, when set, the whole config from this file */
 	char *const *extra;      /* appended verbatim */
 	int nextra;
+	/* a UEFI boot (qemu_uefi.h): the firmware and the application's disk instead of
+	 * -kernel image; NULL: -kernel */
+	const struct qemu_uefi *uefi;
 };
 
 #define QEMU_SERIAL_FD 3    /* the serial pipe's fd in QEMU */

@@ -152,6 +152,12 @@ int resolve_open(struct resolved *r, const struct profile *p, const char *profil
 		resolve_close(r);
 		return -1;
 	}
+	uint64_t entry;
+	if (firmware_elf_span(r->elf, &r->span_lo, &r->span_hi, &entry, why, sizeof why))
+		note(r, "the image's loaded range is unknown (%s): no sample is classed as outside "
+		     "it", why);
+	else
+		r->have_span = 1;
 	r->sym = symbolizer_open(r->elf, why, sizeof why);
 	if (!r->sym) {
 		/* An ELF with nothing to symbolize with still gives addresses. */
@@ -174,16 +180,52 @@ static const char *known(const char *s)
 	return s && strcmp(s, "??") ? s : NULL;
 }
 
+int resolve_outside(const struct resolved *r, uint64_t pc)
+{
+	return r->have_span && pc - r->load_bias - r->span_lo >= r->span_hi - r->span_lo;
+}
+
+static void fill(struct flat_pcinfo *in, const struct sym_result *res)
+{
+	in->symbol = res->symbol;
+	in->sym_lo = res->sym_start;
+	in->sym_hi = res->sym_start + res->sym_size;
+	if (res->nframes) {
+		in->function = known(res->frames[0].function);
+		in->file = known(res->frames[0].file);
+		in->line = in->file ? res->frames[0].line : 0;
+	}
+}
+
+/* A pc outside the image: by the firmware module holding it, if any. 0 or -1. */
+static int resolve_outside_pc(struct resolved *r, struct flat_pcinfo *in)
+{
+	const struct fw_module *m = firmware_find(r->fw, in->pc);
+	struct sym_result res;
+
+	in->outside = 1;
+	in->addr = in->pc;
+	if (!m)
+		return 0;
+	in->module = m->name;
+	in->addr = in->pc - m->bias;
+	if (symbolizer_lookup(m->sym, in->addr, &res))
+		return -1;
+	fill(in, &res);
+	return 0;
+}
+
 int resolve_pcs(struct resolved *r, const struct profile *p)
 {
 	uint64_t *pcs = NULL, *addrs = NULL;
 	struct sym_result *res = NULL;
 	long n = flat_distinct_pcs(p, &pcs);
-	int rc = -1;
+	int rc = -1, inside = 0;
 
 	free(r->info);
 	r->info = NULL;
 	r->ninfo = 0;
+	r->no_symbols = 0;
 	if (n <= 0)
 		return (int)n;
 	r->info = calloc((size_t)n, sizeof *r->info);
@@ -195,25 +237,25 @@ int resolve_pcs(struct resolved *r, const struct profile *p)
 		addrs[i] = pcs[i] - r->load_bias;
 	if (r->sym && symbolizer_lookup_batch(r->sym, addrs, (size_t)n, res))
 		goto out;
+	r->no_symbols = 1;
 	for (long i = 0; i < n; i++) {
 		struct flat_pcinfo *in = &r->info[i];
 		in->pc = pcs[i];
 		in->addr = addrs[i];
+		if (resolve_outside(r, pcs[i])) {
+			if (resolve_outside_pc(r, in))
+				goto out;
+			continue;
+		}
+		inside = 1;
 		if (!r->sym)
 			continue;
-		in->symbol = res[i].symbol;
-		in->sym_lo = res[i].sym_start;
-		in->sym_hi = res[i].sym_start + res[i].sym_size;
-		if (res[i].nframes) {
-			in->function = known(res[i].frames[0].function);
-			in->file = known(res[i].frames[0].file);
-			in->line = in->file ? res[i].frames[0].line : 0;
-		}
+		fill(in, &res[i]);
+		if (in->symbol)
+			r->no_symbols = 0;
 	}
 	r->ninfo = (size_t)n;
-	r->no_symbols = 1;
-	for (long i = 0; i < n && r->no_symbols; i++)
-		r->no_symbols = !r->info[i].symbol;
+	r->no_symbols &= inside;
 	if (r->no_symbols && r->sym)
 		note(r, "no sampled address is in a symbol of %s (stripped?): showing addresses",
 		     r->elf);

@@ -6,6 +6,11 @@
  * The ELF must be of the architecture HELLO names, and a GNU build-id in both the ELF and
  * the profile's HELLO must match. Profile pcs are
  * runtime addresses; HELLO's load_bias is subtracted to get ELF (link-time) addresses.
+ *
+ * A pc outside the image's loaded range (its PT_LOAD segments shifted by the load bias)
+ * ran code that is not the image's: the firmware's, for a UEFI application. Such a pc is
+ * marked outside; when a firmware module (host/firmware.h) holds it, it is symbolized
+ * against that module's ELF instead.
  */
 #ifndef BMPROF_RESOLVE_H
 #define BMPROF_RESOLVE_H
@@ -15,6 +20,7 @@
 #include "flat.h"
 #include "profile.h"
 #include "symbolize.h"
+#include "firmware.h"
 
 struct resolved {
 	struct symbolizer *sym;     /* NULL when the ELF could not be symbolized */
@@ -24,6 +30,10 @@ struct resolved {
 	int has_dwarf;
 	int no_symbols;             /* sampled pcs exist and none fell in an ELF symbol */
 	uint64_t load_bias;
+	int have_span;              /* the image's loaded range is known */
+	uint64_t span_lo, span_hi;  /* that range, link-time [lo, hi): PT_LOAD segments */
+	const struct firmware *fw;  /* modules for pcs outside the image; NULL for none (the
+				       caller sets it before resolve_pcs and keeps it alive) */
 	struct flat_pcinfo *info;   /* one per distinct sampled pc, sorted by pc */
 	size_t ninfo;
 	char notes[4][256];         /* things the reader should know (no build-id, stripped) */
@@ -37,6 +47,8 @@ int resolve_open(struct resolved *r, const struct profile *p, const char *profil
 /* Symbolize every distinct pc of p's samples into r->info. 0, or -1 (out of memory). */
 int resolve_pcs(struct resolved *r, const struct profile *p);
 void resolve_close(struct resolved *r);
+/* Whether a runtime pc is outside the image's loaded range (0 when the range is unknown). */
+int resolve_outside(const struct resolved *r, uint64_t pc);
 
 /* The event a report is about: name NULL picks every event when the profile has at most
  * one, else the first the target described. A name matches an event's name (case

@@ -7,6 +7,7 @@
 
 #include "builtin.h"
 #include "run_opts.h"
+#include "shm.h"
 #include "util.h"
 
 #define DEFAULT_TIMEOUT 600
@@ -133,6 +134,24 @@ static int shared_option(struct run_opts *o, int ch, char **argv)
 		return 0;
 	case 'Q':
 		o->qemu = optarg;
+		return 0;
+	case RUN_OPT_TRANSPORT:
+		if (strcmp(optarg, "serial") && strcmp(optarg, "shm")) {
+			bm_err("%s: --transport takes serial or shm, not '%s'", o->cmd, optarg);
+			return -1;
+		}
+		o->shm = !strcmp(optarg, "shm");
+		return 0;
+	case RUN_OPT_SHM_SIZE:
+		if (shm_parse_size(optarg, &o->shm_size, err, sizeof err)) {
+			bm_err("%s: %s", o->cmd, err);
+			return -1;
+		}
+		return 0;
+	case RUN_OPT_SHM_DELAY:
+		if (run_opts_ulong(o, "--shm-consume-delay-us", optarg, 1000000, &v))
+			return -1;
+		o->shm_delay_us = (unsigned)v;
 		return 0;
 	case ':':
 		bm_err("%s: %s needs an argument (see bmprof %s --help)", o->cmd, argv[optind - 1],

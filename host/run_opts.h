@@ -23,7 +23,13 @@ struct run_opts {
 	struct event_list events;
 	char specs[1024];              /* the --event arguments, space-separated, for the meta */
 	char *command;                 /* "bmprof ARGS", the meta key "command" */
+	int shm;                       /* --transport shm */
+	size_t shm_size;               /* --shm-size (0: SHM_DEFAULT_SIZE) */
+	unsigned shm_delay_us;         /* --shm-consume-delay-us: slow the consumer (testing) */
 };
+
+/* getopt codes of the long-only shared options */
+enum { RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY };
 
 /* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q),
  * --help (h) and the terminator. A command's table is its own entries, then this. */
@@ -35,6 +41,9 @@ struct run_opts {
 	{ "timeout", required_argument, NULL, 't' }, \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "qemu", required_argument, NULL, 'Q' }, \
+	{ "transport", required_argument, NULL, RUN_OPT_TRANSPORT }, \
+	{ "shm-size", required_argument, NULL, RUN_OPT_SHM_SIZE }, \
+	{ "shm-consume-delay-us", required_argument, NULL, RUN_OPT_SHM_DELAY }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ NULL, 0, NULL, 0 }
 

@@ -106,6 +106,20 @@ static void print_target(FILE *f, const struct profile *p)
 			"architecture: the first one is used\n", p->hello_mismatch);
 }
 
+/* With the shared-memory transport (meta written by bmprof qemu): what the rings carried. */
+static void print_transport(FILE *f, const struct profile *p)
+{
+	const char *t = profile_meta(p, "transport"), *recs = profile_meta(p, "shm_records");
+	const char *drop = profile_meta(p, "shm_dropped_frames");
+	const char *lost = profile_meta(p, "shm_lost_frames");
+
+	if (!t || strcmp(t, "shm") || !recs)
+		return;
+	fprintf(f, "  transport shared-memory rings: %s records; %s frames dropped by the target "
+		"(ring full), %s missing by sequence number\n", recs, drop ? drop : "?",
+		lost ? lost : "?");
+}
+
 static void print_frames(FILE *f, const struct profile *p)
 {
 	fprintf(f, "  frames    %" PRIu64 " ok; rejected: %" PRIu64 " bad CRC, %" PRIu64
@@ -309,6 +323,7 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 
 	fprintf(f, "bmprof: stream from %s\n", source);
 	print_target(f, p);
+	print_transport(f, p);
 	print_frames(f, p);
 	print_cpus(f, p);
 	fprintf(f, "  samples   %" PRIu64 " at %zu distinct (pc, event, cpu)\n", p->total,

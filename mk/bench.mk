@@ -26,8 +26,22 @@ bench-irq: $(BMPROF)
 bench: bench-irq
 .PHONY: bench-irq
 
+# Serial port vs shared-memory rings: raw stream throughput and loss-free sampling rate.
+TRANSPORT_BENCH := $(BENCH_OUT)/transport
+bench-transport: $(BMPROF)
+	@$(MAKE) --no-print-directory image SRC=bench/progs/stream.c NAME=stream \
+		X86_OUT=$(TRANSPORT_BENCH)
+	@$(MAKE) --no-print-directory image SRC=tests/e2e/progs/manypc.c NAME=manypc_bench \
+		X86_OUT=$(TRANSPORT_BENCH) \
+		X86_DEFS="-DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=64"
+	BMPROF=$(BMPROF) IMG=$(TRANSPORT_BENCH)/manypc_bench.elf \
+		STREAM_IMG=$(TRANSPORT_BENCH)/stream.elf bash bench/transport.sh
+
+bench: bench-transport
+.PHONY: bench-transport
+
 # llvm-symbolizer, a peer in the symbolization benchmark, is an optional dependency.
 bench-deps:
 	@BMPROF_DEPS_EXTRA=1 bash scripts/deps.sh
-bench-core bench-irq bench-symbolize: | bench-deps
+bench-core bench-irq bench-symbolize bench-transport: | bench-deps
 .PHONY: bench-deps

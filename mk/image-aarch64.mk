@@ -83,8 +83,9 @@ endef
 a64_image = $(eval $(call a64_link_rule,$(1),$(call a64_objs,$(2),$(3)))) \
 	$(foreach s,$(3),$(eval $(call a64_obj_rule,$(call a64_obj,$(2),$(s)),$(s),$(4))))
 
-# make image ARCH=aarch64 (mk/image.mk defines `image` for every other ARCH)
-ifeq ($(ARCH),aarch64)
+# make image ARCH=aarch64 (mk/image.mk defines `image` for every other ARCH;
+# mk/image-uefi-aarch64.mk for BOOT=uefi)
+ifeq ($(ARCH)/$(BOOT),aarch64/)
 ifneq ($(strip $(SRC)),)
 A64_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 A64_IMAGE_ELF := $(A64_OUT)/$(A64_IMAGE_NAME).elf

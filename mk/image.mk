@@ -70,8 +70,8 @@ endef
 x86_image = $(eval $(call x86_link_rule,$(1),$(call x86_objs,$(2),$(3)))) \
 	$(foreach s,$(3),$(eval $(call x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4))))
 
-ifneq ($(ARCH),aarch64)
-# make image
+ifeq ($(filter aarch64,$(ARCH))$(filter uefi,$(BOOT)),)
+# make image (BOOT=uefi: mk/image-uefi.mk)
 ifneq ($(strip $(SRC)),)
 IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 IMAGE_ELF := $(X86_OUT)/$(IMAGE_NAME).elf

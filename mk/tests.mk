@@ -15,7 +15,7 @@ unit: $(UNIT_BINS)
 # make check: the whole suite, host side under ASan + UBSan.
 check: deps
 	@$(MAKE) --no-print-directory SAN=1 check-build
-	@$(MAKE) --no-print-directory all test-images test-images-aarch64
+	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-uefi
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
 		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 

@@ -17,13 +17,17 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 					__ATOMIC_ACQUIRE)) {
 		uart_unlock_mine();   /* output a fault cut short: others may wait for it */
 		bmrt_smp_stop();
+		bmrt_stream_final();
 		for (unsigned i = 0; i < bm_ncpus(); i++)
-			if ((int)i == me || bmrt_cpu_parked(i))
+			if ((int)i == me || bmrt_cpu_parked(i)) {
+				bmrt_stream_as(i);
 				bmprof_a64_flush_cpu(i);
+			}
 	} else if (was != me) {
 		bmprof_a64_stop();
 		bmrt_park();
 	}
+	bmrt_stream_as((unsigned)me);
 	bmprof_emit_end(&bmrt_out, end);
 	bmrt_poweroff(exit_value);
 }

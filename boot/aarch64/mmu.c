@@ -103,6 +103,16 @@ void bmrt_mmu_init(void)
 	__asm__ volatile("msr sctlr_el1, %0; isb" : : "r"(sctlr) : "memory");
 }
 
+int bmrt_mmu_map_normal(uint64_t pa, uint64_t size)
+{
+	if ((pa | size) & (BLOCK2M - 1) || pa < DEVICE_START || pa + size > GIB || !size)
+		return -1;
+	for (uint64_t a = pa; a < pa + size; a += BLOCK2M)
+		l2_low[a / BLOCK2M] = a | NORMAL | PXN | UXN | D_BLOCK;
+	__asm__ volatile("dsb ishst; tlbi vmalle1is; dsb ish; isb" : : : "memory");
+	return 0;
+}
+
 /* Whether addr is in a stack guard page (layout.h). */
 int bmrt_in_guard(uint64_t addr)
 {

@@ -55,6 +55,12 @@ int64_t bmrt_psci(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 /* mmu.c */
 void bmrt_mmu_init(void);
 int bmrt_in_guard(uint64_t addr);
+/* mmu.c: size bytes at pa (2 MiB aligned, inside the device region below 1 GiB) become
+ * Normal write-back memory, never executable: shared memory behind a PCI BAR. 0 or -1. */
+int bmrt_mmu_map_normal(uint64_t pa, uint64_t size);
+/* pci.c: transport=shm: the rings in the ivshmem device's memory, one per CPU (or a
+ * console line saying why not) */
+void bmrt_shm_start(unsigned ncpus);
 extern uint64_t bmrt_mmu_regs[4];
 
 /* uart.c: the PL011 at 0x09000000 (rt_common.h declares the functions both UARTs have).
@@ -110,6 +116,7 @@ struct bmrt_config {
 	uint32_t freq;
 	uint8_t timer;
 	uint8_t mode;                   /* enum bmprof_a64_mode */
+	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */
 	uint8_t nevents;
 	char specs[BMPROF_A64_MAX_EVENTS][BMRT_SPEC_MAX];
 	const char *events[BMPROF_A64_MAX_EVENTS];   /* specs[i], for bmprof_a64_config */

@@ -85,6 +85,8 @@ _Noreturn void bmrt_start(void)
 	bmrt_config_load(&rc);
 	setup(&rc);
 	bmrt_smp_boot();
+	if (rc.transport == BMRT_TRANSPORT_SHM)
+		bmrt_shm_start(bm_ncpus());
 	idlen = bmrt_build_id(&id);
 	bmprof_a64_announce(id, idlen);
 	bmrt_smp_go();

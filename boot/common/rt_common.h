@@ -16,11 +16,11 @@
 
 /* ---- each architecture provides ---- */
 
-/* uart.c: the console UART; uart_write() behind bmrt_out is the bmprof_out sink. */
+/* uart.c: the console UART; bmrt_serial_out is its bmprof_out sink (stream.c routes to it). */
 void uart_init(void);
 void uart_putc(char c);
 int uart_at_line_start(void);
-extern const struct bmprof_out bmrt_out;
+extern const struct bmprof_out bmrt_serial_out;
 
 /* One CPU at a time writes console text. bmrt_console_begin() takes the UART lock for
  * one console call (or finds this CPU holding it already) and returns what
@@ -47,6 +47,44 @@ _Noreturn void bmrt_poweroff(uint8_t exit_value);
  * length, or -1 if there is no fw_cfg or no such file */
 int fwcfg_read_file(const char *name, char *buf, size_t cap);
 
+/* stream.c: bmrt_out, the profile stream: the serial port (bmrt_serial_out) until
+ * bmrt_stream_use_ring() switches every CPU to its own shared-memory ring
+ * (bmprof_ring.h) in size bytes at base, one ring per CPU (0 or -1: too small).
+ * bmrt_stream_final() before the end-of-run flush lets ring writes wait for the host. */
+enum { BMRT_TRANSPORT_SERIAL, BMRT_TRANSPORT_SHM };
+extern const struct bmprof_out bmrt_out;
+int bmrt_stream_use_ring(void *base, uint64_t size, unsigned ncpus);
+/* transport=shm: base/size as the architecture found them (base NULL: not found, why says
+ * what is missing). Switches to the rings, or prints one console line saying why not and
+ * stays on serial. */
+void bmrt_stream_shm(void *base, uint64_t size, unsigned ncpus, const char *why);
+int bmrt_stream_ring(void);
+void bmrt_stream_final(void);
+/* From now on this CPU's writes go to cpu's ring: the end-of-run flush of a parked CPU. */
+void bmrt_stream_as(unsigned cpu);
+
+/* pci.c: configuration space through the architecture's accessors. bmrt_pci_find: the
+ * first function with these IDs, 0 or -1. bmrt_pci_bar: BAR bar's address and, in *size,
+ * its size (found by sizing, with decoding off meanwhile). */
+struct bmrt_pci_ops {
+	unsigned buses;          /* bus numbers 0 .. buses-1 are reachable */
+	uint32_t (*read32)(unsigned bus, unsigned dev, unsigned fn, unsigned off);
+	void (*write32)(unsigned bus, unsigned dev, unsigned fn, unsigned off, uint32_t v);
+};
+struct bmrt_pci_dev {
+	const struct bmrt_pci_ops *ops;
+	uint8_t bus, dev, fn;
+};
+int bmrt_pci_find(const struct bmrt_pci_ops *ops, uint16_t vendor, uint16_t device,
+		  struct bmrt_pci_dev *d);
+uint64_t bmrt_pci_bar(const struct bmrt_pci_dev *d, unsigned bar, uint64_t *size);
+void bmrt_pci_set_bar(const struct bmrt_pci_dev *d, unsigned bar, uint64_t addr);
+void bmrt_pci_enable_memory(const struct bmrt_pci_dev *d);
+/* QEMU's ivshmem-plain: its BAR 2 is the shared memory */
+#define BMRT_IVSHMEM_VENDOR 0x1AF4
+#define BMRT_IVSHMEM_DEVICE 0x1110
+#define BMRT_IVSHMEM_BAR 2
+
 /* buildid.c: the image's GNU build-id and its length (0: none) */
 uint8_t bmrt_build_id(const uint8_t **id);
 
@@ -70,13 +108,15 @@ struct bmrt_key {
 	struct bmrt_config *cfg;
 };
 extern const struct bmrt_choice bmrt_modes[];   /* mode=: sample | count (bmprof_pmu.h) */
+extern const struct bmrt_choice bmrt_transports[];   /* transport=: serial | shm (stream.c) */
 void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap);
 
 /* The keys both runtimes have, first in each table: they set cfg->freq (0..max_hz),
- * cfg->timer (one of timers) and cfg->mode. */
+ * cfg->timer (one of timers), cfg->mode and cfg->transport. */
 #define BMRT_COMMON_KEYS(cfg, max_hz, timers)                          \
 	{ "freq", .hz = &(cfg)->freq, .max = (max_hz) },               \
 	{ "timer", .pick = &(cfg)->timer, .choices = (timers) },       \
-	{ "mode", .pick = &(cfg)->mode, .choices = bmrt_modes }
+	{ "mode", .pick = &(cfg)->mode, .choices = bmrt_modes },      \
+	{ "transport", .pick = &(cfg)->transport, .choices = bmrt_transports }
 
 #endif

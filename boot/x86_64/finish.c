@@ -37,9 +37,13 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 		if (!(quiet >> i & 1))
 			bm_printf("bmprof: CPU %u did not stop (interrupts disabled?); its samples "
 				  "are not sent\n", i);
+	bmrt_stream_final();
 	for (unsigned i = 0; i < n; i++)
-		if (quiet >> i & 1)
+		if (quiet >> i & 1) {
+			bmrt_stream_as(i);
 			bmprof_x86_flush_cpu(i);
+		}
+	bmrt_stream_as(me);
 	bmprof_emit_end(&bmrt_out, end);
 	bmrt_poweroff(exit_value);
 }

@@ -104,6 +104,10 @@ _Noreturn void bmrt_smp_park(void);   /* this CPU: stop sampling, never run agai
 void bmrt_smp_ipi(void);              /* the IPI handler (isr.S), interrupts disabled */
 void bmrt_smp_after_unlock(unsigned cpu);   /* parks cpu if a stop waited for the lock */
 
+/* pci.c: transport=shm: the rings in the ivshmem device's memory, one per CPU (or a
+ * console line saying why not) */
+void bmrt_shm_start(unsigned ncpus);
+
 /* config.c: the settings, read by bmrt_config_read (rt_common.h) */
 #define BMRT_MAX_EVENTS 16
 struct bmrt_config {
@@ -111,6 +115,7 @@ struct bmrt_config {
 	uint8_t timer;
 	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
 	uint8_t pmi;                 /* enum bmprof_x86_pmi */
+	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */
 	uint8_t nevents;
 	const char *events[BMRT_MAX_EVENTS];   /* event= values, NUL-terminated */
 };

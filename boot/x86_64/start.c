@@ -94,6 +94,8 @@ _Noreturn void bmrt_start(void)
 		bm_puts("bmprof: config: timer=deadline: this CPU has no TSC-deadline timer "
 			"(CPUID.1:ECX[24]); using one-shot");
 	bmrt_smp_start();
+	if (rc.transport == BMRT_TRANSPORT_SHM)
+		bmrt_shm_start(bm_ncpus());
 	idlen = bmrt_build_id(&id);
 	bmrt_uart_lock();
 	bmprof_x86_announce(id, idlen);

@@ -71,4 +71,4 @@ static int uart_write(void *ctx, const void *buf, size_t len)
 	return 0;
 }
 
-const struct bmprof_out bmrt_out = { uart_write, 0 };
+const struct bmprof_out bmrt_serial_out = { uart_write, 0 };

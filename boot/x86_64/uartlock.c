@@ -76,15 +76,36 @@ void bmrt_uart_force_unlock(void)
 		release(me);
 }
 
+/* With the shared-memory rings a drain writes this CPU's own ring: no lock, but busy[] is
+ * still set around it, so a stop request waits for the drain to finish (smp.c). */
 int bmrt_uart_out_begin(void)
 {
-	if (busy[bmrt_cpu()])
+	unsigned me = bmrt_cpu();
+
+	if (busy[me])
 		return -1;
-	bmrt_uart_lock();
+	if (!bmrt_stream_ring()) {
+		bmrt_uart_lock();
+		return 0;
+	}
+	busy[me] = 1;
+	fence();
 	return 0;
 }
 
-void bmrt_uart_out_end(void) { bmrt_uart_unlock(); }
+void bmrt_uart_out_end(void)
+{
+	unsigned me = bmrt_cpu();
+
+	if (!bmrt_stream_ring()) {
+		bmrt_uart_unlock();
+		return;
+	}
+	fence();
+	busy[me] = 0;
+	fence();
+	bmrt_smp_after_unlock(me);
+}
 
 int bmrt_console_begin(void)
 {

@@ -112,6 +112,14 @@ struct bmprof_a64_config {
 	 * not bmprof's (an SGI of yours), after the acknowledge and before the EOI, IRQs
 	 * masked. NULL: such interrupts are only counted in info()->stray. */
 	void (*other_irq)(uint32_t intid);
+	/* With gic = BMPROF_A64_GIC_NONE: enable (1) or disable (0) bmprof's PPI intid at the
+	 * caller's interrupt controller, on this CPU (the overflow probe in init, start,
+	 * stop; IRQs masked). NULL: the caller keeps them enabled, and init does not probe
+	 * which counters interrupt on overflow. */
+	void (*irq_enable)(uint32_t intid, int enable);
+	/* HELLO's load_bias: where the image runs minus where it was linked (0: not
+	 * relocated; a UEFI application's ImageBase minus its link base) */
+	uint64_t load_bias;
 };
 
 struct bmprof_a64_info {

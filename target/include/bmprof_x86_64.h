@@ -68,6 +68,10 @@ enum bmprof_x86_timer {
 	BMPROF_X86_TIMER_AUTO = 0,      /* TSC deadline if the CPU has it, else one-shot */
 	BMPROF_X86_TIMER_DEADLINE = 1,  /* TSC-deadline mode (falls back to one-shot if absent) */
 	BMPROF_X86_TIMER_ONESHOT = 2,   /* one-shot mode, LAPIC ticks */
+	/* Someone else's periodic interrupt (a firmware's timer, at hz per second) calls
+	 * bmprof_x86_tick(): bmprof never touches the LAPIC timer, does not re-arm or EOI, and
+	 * calibrates only the TSC. Periods are not randomized. */
+	BMPROF_X86_TIMER_EXTERNAL = 3,
 };
 
 enum bmprof_x86_pmi {
@@ -108,6 +112,7 @@ struct bmprof_x86_config {
 	 * lock already; it may wait for another CPU. NULL: no such bracket. */
 	int (*out_begin)(void);
 	void (*out_end)(void);
+	uint64_t load_bias;             /* HELLO: run-time minus link-time address of the image */
 };
 
 /* One per CPU; the calibration fields are CPU 0's on every CPU. */
@@ -167,8 +172,9 @@ void bmprof_x86_start(void);
 void bmprof_x86_stop(void);
 
 /* From the timer vector, interrupts disabled: record rip as a sample of event 0 (when the
- * timer samples), rotate and read the counters (bmprof_pmu_tick), re-arm, EOI; then handle
- * a PMI NMI that arrived meanwhile. */
+ * timer samples), rotate and read the counters (bmprof_pmu_tick), re-arm, EOI (neither with
+ * BMPROF_X86_TIMER_EXTERNAL: the interrupt's owner does that); then handle a PMI NMI that
+ * arrived meanwhile. */
 void bmprof_x86_tick(uint64_t rip);
 
 /* The PMI delivered as an NMI: record rip for each overflowed sampling counter, re-arm,

@@ -53,7 +53,7 @@ uint8_t pmu_version(void);
 int pmu_present(void);                            /* PMUv3 (not absent, not IMPDEF) */
 uint32_t pmu_counters(void);
 void pmu_events_implemented(uint64_t pmceid[2]);
-uint8_t pmu_v3_probe_irq(const struct gic_cpu *gc, uint32_t intid, uint64_t cntfrq);
+uint8_t pmu_v3_probe_irq(uint64_t cntfrq);   /* the PMU's PPI enabled, IRQs masked */
 void pmu_v3_forget_irq(void);
 
 /* CPU identity (cpuinfo.c) */

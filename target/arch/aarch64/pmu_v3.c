@@ -235,15 +235,15 @@ static int instruction_clock(void)
 
 void pmu_v3_forget_irq(void) { v3.no_irq = 0; }
 
-/* Learn which counters raise the overflow interrupt, with bmprof driving the GIC: IRQs
- * masked at the CPU and no other interrupt enabled. QEMU with -icount never raises it for
+/* Learn which counters raise the overflow interrupt, with the PMU's PPI enabled in the GIC,
+ * IRQs masked at the CPU and no other interrupt enabled. QEMU with -icount never raises it for
  * an event counter; under plain emulation on a busy host the first one can come late, so
  * a counter counts as not interrupting only if it stays silent for 2 ms where the clock
  * follows the instructions (so waiting longer would not help), or for 100 ms elsewhere.
  * Returns bit 0 set if event counters do not interrupt, bit 1 if the cycle counter does
  * not; every later probe() reports them in caps.no_irq_mask until pmu_v3_forget_irq(),
  * so every CPU places the events as the probing CPU did. */
-uint8_t pmu_v3_probe_irq(const struct gic_cpu *gc, uint32_t intid, uint64_t cntfrq)
+uint8_t pmu_v3_probe_irq(uint64_t cntfrq)
 {
 	uint8_t no = 0;
 	uint64_t ticks;
@@ -252,7 +252,6 @@ uint8_t pmu_v3_probe_irq(const struct gic_cpu *gc, uint32_t intid, uint64_t cntf
 	if (!pmu_present())
 		return 0;
 	ticks = instruction_clock() ? cntfrq / 500 + 1 : cntfrq / 10 + 1;
-	gic_private(gc, intid, 1);
 	if (pmu_counters() && irq_from(0, ticks) == 0) {
 		v3.no_irq |= (1ull << BMPROF_PMU_MAX_GP) - 1;
 		no |= 1;
@@ -261,6 +260,5 @@ uint8_t pmu_v3_probe_irq(const struct gic_cpu *gc, uint32_t intid, uint64_t cntf
 		v3.no_irq |= 1ull << BMPROF_PMU_FIXED_BASE;
 		no |= 2;
 	}
-	gic_private(gc, intid, 0);
 	return no;
 }

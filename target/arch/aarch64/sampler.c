@@ -166,18 +166,32 @@ static int set_rate(uint32_t hz)
 	return 0;
 }
 
-/* Which counters interrupt on overflow, when it matters: bmprof drives the GIC and an
- * event wants to sample (pmu_v3_probe_irq: a few microseconds where interrupts work;
- * 2 x 2 ms of virtual time under QEMU -icount shift=0). */
+/* Enable or disable one of bmprof's PPIs on this CPU: in bmprof's GIC, or through the
+ * caller's irq_enable with gic NONE. Returns 0 if nobody can. */
+static int ppi(const struct a64_cpu *c, uint32_t intid, int enable)
+{
+	if (st.info.gic != BMPROF_A64_GIC_NONE)
+		gic_private(&c->gic, intid, enable);
+	else if (st.cfg.irq_enable)
+		st.cfg.irq_enable(intid, enable);
+	else
+		return 0;
+	return 1;
+}
+
+/* Which counters interrupt on overflow, when it matters: the PMU's PPI can be enabled
+ * here and an event wants to sample (pmu_v3_probe_irq: a few microseconds where
+ * interrupts work; 2 x 2 ms of virtual time under QEMU -icount shift=0). */
 static void probe_overflow_irq(const struct a64_cpu *c)
 {
 	int samples = 0;
 
 	for (unsigned i = 0; i < st.spec.nevents; i++)
 		samples |= st.spec.ev[i].period != 0;
-	if (st.info.gic == BMPROF_A64_GIC_NONE || st.cfg.mode != BMPROF_A64_SAMPLE || !samples)
+	if (st.cfg.mode != BMPROF_A64_SAMPLE || !samples || !ppi(c, st.info.pmu_intid, 1))
 		return;
-	st.info.no_irq = pmu_v3_probe_irq(&c->gic, st.info.pmu_intid, st.info.cntfrq);
+	st.info.no_irq = pmu_v3_probe_irq(st.info.cntfrq);
+	ppi(c, st.info.pmu_intid, 0);
 }
 
 /* The part of a CPU's set-up that is the same on every CPU, run on that CPU. */
@@ -263,6 +277,7 @@ int bmprof_a64_announce(const uint8_t *build_id, uint8_t build_id_len)
 		.timebase_hz = st.info.cntfrq,
 		.build_id_len = build_id_len,
 		.build_id = build_id,
+		.load_bias = st.cfg.load_bias,
 	};
 	int r;
 
@@ -302,11 +317,10 @@ void bmprof_a64_start(void)
 	bmprof_pmu_start(&c->pmu, c->deadline);
 	if (timer_on()) {
 		arm_timer(c);
-		if (st.info.gic != BMPROF_A64_GIC_NONE)
-			gic_private(&c->gic, st.info.timer_intid, 1);
+		ppi(c, st.info.timer_intid, 1);
 	}
-	if (c->pmu_irq && st.info.gic != BMPROF_A64_GIC_NONE)
-		gic_private(&c->gic, st.info.pmu_intid, 1);
+	if (c->pmu_irq)
+		ppi(c, st.info.pmu_intid, 1);
 	a64_irq_restore(f);
 }
 
@@ -322,10 +336,8 @@ void bmprof_a64_stop(void)
 		c->running = 0;
 		timer_off(st.info.timer);
 		bmprof_pmu_stop(&c->pmu, timer_now(st.info.timer));
-		if (st.info.gic != BMPROF_A64_GIC_NONE) {
-			gic_private(&c->gic, st.info.timer_intid, 0);
-			gic_private(&c->gic, st.info.pmu_intid, 0);
-		}
+		ppi(c, st.info.timer_intid, 0);
+		ppi(c, st.info.pmu_intid, 0);
 	}
 	a64_irq_restore(f);
 }

@@ -53,7 +53,7 @@ static uint32_t pit_count(void)
 	return lo | (uint32_t)x86_inb(PIT_CH2) << 8;
 }
 
-static struct point reading(void)
+static struct point reading(int lapic)
 {
 	struct point best = { 0, 0, 0 };
 	uint64_t best_gap = ~0ull;
@@ -61,34 +61,37 @@ static struct point reading(void)
 	for (int i = 0; i < TRIES; i++) {
 		uint64_t t0 = x86_rdtsc();
 		uint32_t pit = pit_count();
-		uint32_t lapic = lapic_read(LAPIC_TIMER_CUR);
+		uint32_t cur = lapic ? lapic_read(LAPIC_TIMER_CUR) : 0;
 		uint64_t t1 = x86_rdtsc();
 		if (t1 - t0 < best_gap) {
 			best_gap = t1 - t0;
-			best = (struct point){ t0 + (t1 - t0) / 2, pit, lapic };
+			best = (struct point){ t0 + (t1 - t0) / 2, pit, cur };
 		}
 	}
 	return best;
 }
 
-int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid)
+int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lapic)
 {
 	struct point a, b;
 	uint32_t ticks;
 	unsigned long spins = 0;
 
-	lapic_write(LAPIC_TIMER_DIV, 0xB);   /* divide by 1 */
-	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | LAPIC_LVT_ONESHOT);
-	lapic_write(LAPIC_TIMER_INIT, 0xFFFFFFFFu);
+	if (lapic) {
+		lapic_write(LAPIC_TIMER_DIV, 0xB);   /* divide by 1 */
+		lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | LAPIC_LVT_ONESHOT);
+		lapic_write(LAPIC_TIMER_INIT, 0xFFFFFFFFu);
+	}
 	pit_start();
-	a = reading();
+	a = reading(lapic);
 	while (a.pit - pit_count() < PIT_WINDOW)
 		if (++spins > SPIN_MAX)
 			return -1;
-	b = reading();
-	lapic_write(LAPIC_TIMER_INIT, 0);
+	b = reading(lapic);
+	if (lapic)
+		lapic_write(LAPIC_TIMER_INIT, 0);
 	ticks = a.pit - b.pit;
-	if (b.pit > a.pit || b.tsc <= a.tsc || a.lapic <= b.lapic || !ticks)
+	if (b.pit > a.pit || b.tsc <= a.tsc || (lapic && a.lapic <= b.lapic) || !ticks)
 		return -1;
 	*lapic_hz = (uint64_t)(a.lapic - b.lapic) * PIT_HZ / ticks;
 	*tsc_hz = tsc_hz_from_cpuid();

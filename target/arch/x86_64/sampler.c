@@ -83,6 +83,9 @@ static const char *const errors[] = {
 
 static inline void barrier(void) { __asm__ volatile("" : : : "memory"); }
 
+/* Another's periodic interrupt calls the tick: the LAPIC timer is not bmprof's. */
+static inline int external(void) { return sh.timer == BMPROF_X86_TIMER_EXTERNAL; }
+
 const char *bmprof_x86_strerror(int err)
 {
 	if (err > 0 || -err >= (int)(sizeof errors / sizeof errors[0]))
@@ -159,7 +162,7 @@ static int set_rate(struct pcpu *c, uint32_t hz)
 	p = sh.tsc_hz / hz;
 	c->info.period_tsc = p;
 	/* only a sampling timer is randomized: the PMU's re-arms draw from the same state */
-	c->info.jitter_tsc = c->info.timer_samples ? p / 16 : 0;
+	c->info.jitter_tsc = c->info.timer_samples && !external() ? p / 16 : 0;
 	if (p < MIN_PERIOD)
 		return -1;
 	if (sh.timer == BMPROF_X86_TIMER_ONESHOT) {
@@ -234,7 +237,8 @@ static int setup_cpu(unsigned index)
 	c->info.x2apic = sh.x2apic;
 	c->info.timer = sh.timer;
 	c->info.pmi = cfg->pmi;
-	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | sh.lvt);
+	if (!external())
+		lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | sh.lvt);
 	if (bmprof_cpu_init(&c->core, (uint16_t)index, mem[index], sizeof mem[index],
 			    BMPROF_X86_TABLE_ENTRIES, BMPROF_X86_OVF_ENTRIES,
 			    x86_rdtsc() ^ 0x9E3779B97F4A7C15ull))
@@ -276,11 +280,15 @@ int bmprof_x86_init(const struct bmprof_x86_config *cfg)
 	if (!cpu_has_apic())
 		return BMPROF_X86_E_NOAPIC;
 	sh.x2apic = (uint8_t)lapic_setup_at(cfg->lapic_va);
-	if (calibrate(&sh.tsc_hz, &sh.lapic_hz, &from_cpuid))
+	if (calibrate(&sh.tsc_hz, &sh.lapic_hz, &from_cpuid,
+		      cfg->timer != BMPROF_X86_TIMER_EXTERNAL))
 		return BMPROF_X86_E_CALIBRATE;
 	sh.tsc_from_cpuid = (uint8_t)from_cpuid;
-	sh.timer = cfg->timer != BMPROF_X86_TIMER_ONESHOT && cpu_has_tsc_deadline() ?
-		BMPROF_X86_TIMER_DEADLINE : BMPROF_X86_TIMER_ONESHOT;
+	if (cfg->timer == BMPROF_X86_TIMER_EXTERNAL)
+		sh.timer = BMPROF_X86_TIMER_EXTERNAL;
+	else
+		sh.timer = cfg->timer != BMPROF_X86_TIMER_ONESHOT && cpu_has_tsc_deadline() ?
+			BMPROF_X86_TIMER_DEADLINE : BMPROF_X86_TIMER_ONESHOT;
 	sh.lvt = cfg->vector | (sh.timer == BMPROF_X86_TIMER_DEADLINE ?
 				LAPIC_LVT_DEADLINE : LAPIC_LVT_ONESHOT);
 	sh.lvtpc = cfg->pmi == BMPROF_X86_PMI_IRQ ? cfg->pmi_vector : LAPIC_LVT_NMI;
@@ -304,6 +312,7 @@ int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len)
 		.source = c->info.source,
 		.ncpus = (uint16_t)bmprof_x86_ncpus(),
 		.timebase_hz = sh.tsc_hz,
+		.load_bias = sh.cfg.load_bias,
 		.build_id_len = build_id_len,
 		.build_id = build_id,
 	};
@@ -355,7 +364,7 @@ void bmprof_x86_start(void)
 		lapic_write(LAPIC_LVT_PERF, sh.lvtpc);
 	if (c->pmu_on)
 		bmprof_pmu_start(&c->pmu, x86_rdtsc());
-	if (timer_on(c)) {
+	if (timer_on(c) && !external()) {
 		lapic_write(LAPIC_TIMER_DIV, c->div);
 		lapic_write(LAPIC_LVT_TIMER, sh.lvt);
 		/* The SDM orders an xAPIC LVT write before a TSC_DEADLINE write with MFENCE. */
@@ -376,11 +385,13 @@ void bmprof_x86_stop(void)
 	f = x86_save_flags_cli();
 	c->running = 0;
 	barrier();
-	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | sh.lvt);
-	if (sh.timer == BMPROF_X86_TIMER_DEADLINE)
-		x86_wrmsr(MSR_TSC_DEADLINE, 0);
-	else
-		lapic_write(LAPIC_TIMER_INIT, 0);
+	if (!external()) {
+		lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | sh.lvt);
+		if (sh.timer == BMPROF_X86_TIMER_DEADLINE)
+			x86_wrmsr(MSR_TSC_DEADLINE, 0);
+		else
+			lapic_write(LAPIC_TIMER_INIT, 0);
+	}
 	if (c->pmi_on)
 		lapic_write(LAPIC_LVT_PERF, LAPIC_LVT_MASKED | sh.lvtpc);
 	if (c->pmu_on)
@@ -444,9 +455,11 @@ static void tick(struct pcpu *c, uint64_t rip)
 			bmprof_record(&c->core, rip, BMPROF_X86_TIMER_EVENT);
 		if (c->pmu_on)
 			bmprof_pmu_tick(&c->pmu, x86_rdtsc());
-		arm(c);
+		if (!external())
+			arm(c);
 	}
-	lapic_eoi();
+	if (!external())
+		lapic_eoi();   /* an external tick's owner sends its own */
 	for (;;) {
 		barrier();
 		c->in_timer = 0;
@@ -466,7 +479,7 @@ void bmprof_x86_tick(uint64_t rip)
 
 	if (c)
 		tick(c, rip);
-	else
+	else if (!external())
 		lapic_eoi();
 }
 

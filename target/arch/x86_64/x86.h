@@ -76,8 +76,9 @@ uint32_t lapic_read(uint32_t reg);
 void lapic_write(uint32_t reg, uint32_t v);
 void lapic_eoi(void);
 
-/* Calibration (calibrate.c): both rates in Hz, measured over one PIT interval. */
-int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid);
+/* Calibration (calibrate.c): both rates in Hz, measured over one PIT interval; with lapic
+ * 0 the LAPIC timer is left alone and *lapic_hz is 0. */
+int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lapic);
 
 /* sampler.c: what bmprof_x86_timer_entry and bmprof_x86_pmi_entry call */
 void bmprof_x86_timer_irq(uint64_t rip);
