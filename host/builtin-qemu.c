@@ -26,7 +26,8 @@
 
 static const char usage[] =
 	"usage: bmprof qemu [--accel auto|kvm|tcg] [--icount] [--freq HZ] [--event SPEC]...\n"
-	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH] IMAGE\n"
+	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH]\n"
+	"                   [--firmware-log FILE [--firmware-debug DIR]] IMAGE\n"
 	"                   [-- QEMU-ARGS...]\n"
 	"\n"
 	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. A\n"
@@ -56,6 +57,11 @@ static const char usage[] =
 	"                     (an ivshmem device), one per CPU (docs/transport-shm.md)\n"
 	"      --shm-size N   the shared memory, a power of two (default 4M)\n"
 	"      --shm-consume-delay-us US  testing: the host sleeps US per ring record\n"
+	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into\n"
+	"                     FILE, named in the profile for bmprof report (an EDK2 DEBUG\n"
+	"                     build logs where it loaded each module there)\n"
+	"      --firmware-debug DIR  the firmware modules' debug ELFs, named in the profile\n"
+	"                     (with --firmware-log)\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -189,6 +195,12 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 		bm_err("%s: bmprof cannot boot %s UEFI applications", r->image, r->machine->arch);
 		return -1;
 	}
+	if (r->firmware_log && *r->firmware_log && strcmp(r->machine->arch, "x86_64")) {
+		bm_err("--firmware-log is for x86-64 (QEMU's debug console port): an %s firmware's "
+		       "DEBUG build logs to the serial console, which goes to stdout; save that and "
+		       "pass it to bmprof report --firmware-log", r->machine->arch);
+		return -1;
+	}
 	if (find_qemu(r, qemu_path, qlen))
 		return -1;
 	qemu_probe(&facts);
@@ -255,10 +267,11 @@ int image_run(struct image_run *r)
 		if (shm_file_create(&shm, r->shm_size ? r->shm_size : SHM_DEFAULT_SIZE, err,
 				    sizeof err)) {
 			bm_err("%s", err);
-			return -1;
+			goto out;
 		}
 		shm_config = shm_qemu_config(r->config, r->freq);
-		extra = shm_qemu_args(&shm, r->machine->arch, r->extra, r->nextra, &nextra);
+		extra = shm_qemu_args(&shm, r->machine->arch, r->abs_efi[0] != 0, r->extra,
+				      r->nextra, &nextra);
 		con = calloc(1, sizeof *con);
 		if (!shm_config || !extra || !con) {
 			bm_err("out of memory");
@@ -273,10 +286,11 @@ int image_run(struct image_run *r)
 		.accel = r->accel_used, .icount = r->icount, .smp = r->smp, .freq = r->freq,
 		.config_file = cfg[0] ? cfg : NULL, .extra = extra, .nextra = nextra,
 		.uefi = r->abs_efi[0] ? &uefi : NULL,
+		.debugcon = r->firmware_log && *r->firmware_log ? r->firmware_log : NULL,
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 7, sizeof *meta);
+	meta = calloc(r->nmeta + 9, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -295,6 +309,10 @@ int image_run(struct image_run *r)
 		meta[nmeta++] = (struct bm_kv){ "config", r->config };
 	if (r->shm)
 		meta[nmeta++] = (struct bm_kv){ "transport", "shm" };
+	if (o.debugcon)
+		meta[nmeta++] = (struct bm_kv){ "firmware_log", r->firmware_log };
+	if (r->firmware_debug && *r->firmware_debug)
+		meta[nmeta++] = (struct bm_kv){ "firmware_debug", r->firmware_debug };
 	if (r->nmeta)
 		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
 	nmeta += r->nmeta;
@@ -433,7 +451,8 @@ static int run(struct qemu_cmd *c)
 		.icount = o->icount, .smp = o->smp, .timeout = o->timeout, .freq = c->freq,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = o->events.n ? 2 : 0, .shm = o->shm, .shm_size = o->shm_size,
-		.shm_delay_us = o->shm_delay_us,
+		.shm_delay_us = o->shm_delay_us, .firmware_log = o->firmware_log,
+		.firmware_debug = o->firmware_debug,
 	};
 	int rc;
 

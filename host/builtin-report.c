@@ -284,6 +284,21 @@ static void print_outside(FILE *f, const struct report *rp)
 		fprintf(f, ", by 4 KiB page (--firmware-sym, --firmware-log: by function)\n");
 }
 
+/* After a CPU exception's end line: "; in FUNCTION+0xOFF" when the fault pc is in a symbol of
+ * the image's ELF. */
+static void print_fault_symbol(FILE *f, const struct report *rp)
+{
+	const struct profile *p = rp->p;
+	struct sym_result res;
+
+	if (!p->have_end || p->end.reason != BMPROF_END_EXCEPTION || !rp->r.sym ||
+	    resolve_outside(&rp->r, p->end.fault_pc))
+		return;
+	if (symbolizer_lookup(rp->r.sym, p->end.fault_pc - rp->r.load_bias, &res) == 0 &&
+	    res.symbol)
+		fprintf(f, "; in %s+0x%" PRIx64, res.symbol, res.addr - res.sym_start);
+}
+
 static void print_header(FILE *f, const struct report *rp)
 {
 	const struct profile *p = rp->p;
@@ -333,7 +348,9 @@ static void print_header(FILE *f, const struct report *rp)
 		fprintf(f, "icount %s, ", strcmp(icount, "0") ? "on" : "off");
 	if (smp)
 		fprintf(f, "smp %s, ", smp);
-	fprintf(f, "%s\n", end);
+	fprintf(f, "%s", end);
+	print_fault_symbol(f, rp);
+	fputc('\n', f);
 	unsigned nw = warnings(rp, warn, sizeof warn / sizeof warn[0]);
 	print_outside(f, rp);
 	for (unsigned i = 0; i < nw; i++)

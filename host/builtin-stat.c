@@ -41,6 +41,7 @@ static const char usage[] =
 	"      --qemu PATH    the QEMU binary\n"
 	"      --transport T  serial (default) or shm: counts through shared-memory rings\n"
 	"                     (--shm-size N, --shm-consume-delay-us US; see bmprof qemu)\n"
+	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into FILE\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -457,8 +458,15 @@ static int run(struct stat_cmd *c)
 		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = 2, .shm = o->shm, .shm_size = o->shm_size, .shm_delay_us = o->shm_delay_us,
+		.firmware_log = o->firmware_log,
 	};
 	int rc;
+
+	if (o->firmware_debug[0]) {
+		bm_err("stat: --firmware-debug names debug ELFs in a profile, and stat writes none "
+		       "(use bmprof qemu)");
+		return EXIT_USAGE;
+	}
 
 	if (events_config(&o->events, 1, ROTATE_HZ, config, sizeof config) < 0) {
 		bm_err("stat: the events do not fit the runtime's %d-byte configuration: ask for "

@@ -59,6 +59,9 @@ struct image_run {
 	int shm;                 /* the stream over shared-memory rings (docs/transport-shm.md) */
 	size_t shm_size;         /* 0: SHM_DEFAULT_SIZE */
 	unsigned shm_delay_us;   /* testing knob: the consumer sleeps this long per record */
+	const char *firmware_log;    /* x86-64: the debug console into this file (meta
+				      * firmware_log); NULL or "": none */
+	const char *firmware_debug;  /* meta firmware_debug; NULL or "": none */
 	/* filled in by image_run */
 	int shm_unused;          /* shm asked for, but the image sent over serial (reported) */
 	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */

@@ -230,6 +230,16 @@ char **qemu_build_argv(const struct qemu_opts *o)
 		push(&a, "-smp");
 		push(&a, buf);
 	}
+	if (o->debugcon) {
+		char *arg = NULL;
+
+		a.oom |= asprintf(&arg, "file:%s", o->debugcon) < 0;
+		push(&a, "-debugcon");
+		push(&a, arg ? arg : "");
+		push(&a, "-global");
+		push(&a, "isa-debugcon.iobase=0x402");
+		free(arg);
+	}
 	for (int i = 0; i < o->nextra; i++)
 		push(&a, o->extra[i]);
 	if (a.oom) {

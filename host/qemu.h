@@ -66,6 +66,9 @@ struct qemu_opts {
 	/* a UEFI boot (qemu_uefi.h): the firmware and the application's disk instead of
 	 * -kernel image; NULL: -kernel */
 	const struct qemu_uefi *uefi;
+	/* x86-64: the debug console (I/O port 0x402, where EDK2 DEBUG builds log) into this
+	 * file; NULL: none */
+	const char *debugcon;
 };
 
 #define QEMU_SERIAL_FD 3    /* the serial pipe's fd in QEMU */

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "run_opts.h"
@@ -100,6 +102,45 @@ static int parse_accel(struct run_opts *o, const char *s)
 	return 0;
 }
 
+/* path made absolute into out (PATH_MAX bytes) without needing it to exist: QEMU creates
+ * the log. 0, or -1 (reported). */
+static int absolute(struct run_opts *o, const char *opt, const char *path, char *out)
+{
+	char cwd[PATH_MAX];
+
+	if (!*path) {
+		bm_err("%s: %s needs a file name", o->cmd, opt);
+		return -1;
+	}
+	if (*path != '/' && !getcwd(cwd, sizeof cwd)) {
+		bm_err("%s: %s %s: the current directory: %s", o->cmd, opt, path, strerror(errno));
+		return -1;
+	}
+	if (snprintf(out, PATH_MAX, "%s%s%s", *path == '/' ? "" : cwd, *path == '/' ? "" : "/",
+		     path) >= PATH_MAX) {
+		bm_err("%s: %s %s: the path is too long", o->cmd, opt, path);
+		return -1;
+	}
+	return 0;
+}
+
+/* --firmware-debug DIR: an existing directory, absolute. 0, or -1 (reported). */
+static int firmware_debug_dir(struct run_opts *o, const char *dir)
+{
+	struct stat st;
+
+	if (!realpath(dir, o->firmware_debug) || stat(o->firmware_debug, &st)) {
+		bm_err("%s: --firmware-debug %s: %s", o->cmd, dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		bm_err("%s: --firmware-debug %s is not a directory (it takes the directory of the "
+		       "modules' debug ELFs)", o->cmd, dir);
+		return -1;
+	}
+	return 0;
+}
+
 /* A shared option or a getopt error: 0, 1 when ch is not one, or -1 (reported). */
 static int shared_option(struct run_opts *o, int ch, char **argv)
 {
@@ -153,6 +194,10 @@ static int shared_option(struct run_opts *o, int ch, char **argv)
 			return -1;
 		o->shm_delay_us = (unsigned)v;
 		return 0;
+	case RUN_OPT_FIRMWARE_LOG:
+		return absolute(o, "--firmware-log", optarg, o->firmware_log);
+	case RUN_OPT_FIRMWARE_DEBUG:
+		return firmware_debug_dir(o, optarg);
 	case ':':
 		bm_err("%s: %s needs an argument (see bmprof %s --help)", o->cmd, argv[optind - 1],
 		       o->cmd);
@@ -198,6 +243,11 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv, const char *shorto
 			return EXIT_USAGE;
 		if (rc > 0 && (rc = own(cmd, ch)) >= 0)
 			return rc;
+	}
+	if (o->firmware_debug[0] && !o->firmware_log[0]) {
+		bm_err("%s: --firmware-debug needs --firmware-log: the firmware's log says where each "
+		       "module was loaded", o->cmd);
+		return EXIT_USAGE;
 	}
 	if (image(o, nargs, argv))
 		return EXIT_USAGE;

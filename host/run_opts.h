@@ -6,6 +6,7 @@
 #define BMPROF_RUN_OPTS_H
 
 #include <getopt.h>
+#include <limits.h>
 
 #include "events.h"
 #include "qemu.h"
@@ -26,10 +27,16 @@ struct run_opts {
 	int shm;                       /* --transport shm */
 	size_t shm_size;               /* --shm-size (0: SHM_DEFAULT_SIZE) */
 	unsigned shm_delay_us;         /* --shm-consume-delay-us: slow the consumer (testing) */
+	/* --firmware-log FILE, --firmware-debug DIR as absolute paths (meta firmware_log,
+	 * firmware_debug); "" when not given */
+	char firmware_log[PATH_MAX], firmware_debug[PATH_MAX];
 };
 
 /* getopt codes of the long-only shared options */
-enum { RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY };
+enum {
+	RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY, RUN_OPT_FIRMWARE_LOG,
+	RUN_OPT_FIRMWARE_DEBUG
+};
 
 /* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q),
  * --help (h) and the terminator. A command's table is its own entries, then this. */
@@ -44,6 +51,8 @@ enum { RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY };
 	{ "transport", required_argument, NULL, RUN_OPT_TRANSPORT }, \
 	{ "shm-size", required_argument, NULL, RUN_OPT_SHM_SIZE }, \
 	{ "shm-consume-delay-us", required_argument, NULL, RUN_OPT_SHM_DELAY }, \
+	{ "firmware-log", required_argument, NULL, RUN_OPT_FIRMWARE_LOG }, \
+	{ "firmware-debug", required_argument, NULL, RUN_OPT_FIRMWARE_DEBUG }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ NULL, 0, NULL, 0 }
 

@@ -10,8 +10,8 @@
 
 #include "util.h"
 
-char **shm_qemu_args(const struct shm_file *f, const char *arch, char *const *user, int nuser,
-		     int *n)
+char **shm_qemu_args(const struct shm_file *f, const char *arch, int uefi, char *const *user,
+		     int nuser, int *n)
 {
 	char **v = calloc((size_t)nuser + 8, sizeof *v);
 	char *obj = malloc(2 * strlen(f->path) + 128), *o;
@@ -33,9 +33,10 @@ char **shm_qemu_args(const struct shm_file *f, const char *arch, char *const *us
 	v[k++] = obj;
 	v[k++] = "-device";
 	v[k++] = "ivshmem-plain,memdev=bmshm";
-	/* AArch64 virt: the runtime maps 32-bit addresses only; highmem=off puts the PCIe
-	 * ECAM at 0x3f000000 instead of above 4 GiB. */
-	if (!strcmp(arch, "aarch64")) {
+	/* AArch64 virt: the plain runtime maps 32-bit addresses only; highmem=off puts the
+	 * PCIe ECAM at 0x3f000000 instead of above 4 GiB. Under UEFI the firmware enumerates
+	 * PCI and maps the BAR wherever it puts it (above 4 GiB with highmem on). */
+	if (!strcmp(arch, "aarch64") && !uefi) {
 		v[k++] = "-machine";
 		v[k++] = "highmem=off";
 	}

@@ -5,11 +5,11 @@
 #include "capture.h"
 #include "shm.h"
 
-/* QEMU's arguments for the ivshmem device backed by f (and, for arch "aarch64", the
- * machine option its runtime needs), followed by the user's nuser arguments; *n set.
- * calloc'd (shm_qemu_args_free); NULL if out of memory. */
-char **shm_qemu_args(const struct shm_file *f, const char *arch, char *const *user, int nuser,
-		     int *n);
+/* QEMU's arguments for the ivshmem device backed by f (and, for arch "aarch64" without
+ * firmware, uefi 0, the machine option its runtime needs), followed by the user's nuser
+ * arguments; *n set. calloc'd (shm_qemu_args_free); NULL if out of memory. */
+char **shm_qemu_args(const struct shm_file *f, const char *arch, int uefi, char *const *user,
+		     int nuser, int *n);
 void shm_qemu_args_free(char **v);
 /* The runtime config with transport=shm added: config, or freq=FREQ when config is NULL.
  * malloc'd; NULL if out of memory. */

@@ -19,10 +19,24 @@ static const char *x86_vector(uint32_t v)
 	return v < sizeof(name) / sizeof(name[0]) && name[v] ? name[v] : NULL;
 }
 
+/* For an image the loader relocated (HELLO's load_bias): " (link-time 0x..., load bias
+ * 0x...)", the fault pc as the ELF's address; else "". */
+static const char *link_pc(char *buf, size_t len, const struct profile *p)
+{
+	uint64_t bias = p->have_hello ? p->hello.load_bias : 0;
+
+	if (!bias)
+		return "";
+	snprintf(buf, len, " (link-time 0x%" PRIx64 ", load bias 0x%" PRIx64 ")",
+		 p->end.fault_pc - bias, bias);
+	return buf;
+}
+
 void summary_end(char *buf, size_t len, const struct profile *p)
 {
 	const struct bmprof_end_info *e = &p->end;
 	const char *vn;
+	char lpc[80];
 
 	if (!p->have_end) {
 		snprintf(buf, len, "no END frame: the run did not finish, or its end was lost");
@@ -34,9 +48,9 @@ void summary_end(char *buf, size_t len, const struct profile *p)
 		break;
 	case BMPROF_END_EXCEPTION:
 		vn = p->hello.arch == BMPROF_ARCH_X86_64 ? x86_vector(e->vector) : NULL;
-		snprintf(buf, len, "CPU exception %" PRIu32 "%s%s%s at pc 0x%" PRIx64
-			 ", fault address 0x%" PRIx64, e->vector, vn ? " (" : "", vn ? vn : "",
-			 vn ? ")" : "", e->fault_pc, e->fault_addr);
+		snprintf(buf, len, "CPU exception %" PRIu32 "%s%s%s at pc 0x%" PRIx64 "%s, fault "
+			 "address 0x%" PRIx64, e->vector, vn ? " (" : "", vn ? vn : "",
+			 vn ? ")" : "", e->fault_pc, link_pc(lpc, sizeof lpc, p), e->fault_addr);
 		break;
 	case BMPROF_END_PANIC:
 		snprintf(buf, len, "the runtime panicked (code %" PRId32 ")", e->exit_code);

@@ -1,6 +1,7 @@
 """Wire-format frames for the end-to-end tests: split a raw serial capture or a profile
 file into frames and console text, decode the payloads (transport/wire.h), and attribute
-SAMPLES to functions with nm's symbol table.
+SAMPLES to functions with nm's symbol table; and the other way, encode the frames of a
+synthetic stream (enc_*) for tests that record one with bmprof record --from.
 
 As a program:
   python3 -m frames per-function DATA ELF    prints, as JSON, the samples per function of
@@ -120,6 +121,74 @@ def totals(p):
     return cpu, struct.unpack_from("<%dQ" % nf, p, 4)
 
 
+def enc_frame(t, payload):
+    """A whole frame of type t around payload: magic, header, payload, CRC."""
+    h = struct.pack("<BBH", t, 0, len(payload))
+    return MAGIC + h + payload + struct.pack("<I", zlib.crc32(h + payload))
+
+
+def enc_uleb(v):
+    """v as unsigned LEB128 (the inverse of varint)."""
+    b = b""
+    while v >= 0x80:
+        b += bytes([(v & 0x7f) | 0x80])
+        v >>= 7
+    return b + bytes([v])
+
+
+def enc_hello(ncpus, build_id, load_bias=0):
+    """HELLO frame of an x86-64 timer-sampling image: a 1 GHz timebase, GenuineIntel."""
+    return enc_frame(HELLO, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, 1, ncpus, 0, 10**9,
+                                        load_bias, b"GenuineIntel", 6, 0xcf, 2, 0x806f2,
+                                        len(build_id)) + build_id)
+
+
+def enc_timer_event():
+    """EVENT frame of the timer, event 0, 1 MHz period, active."""
+    return enc_frame(EVENT, struct.pack("<HBBQQQ", 0, 1, 0, 0, 10**6, 0) + bytes([5]) +
+                     b"timer" + bytes([0, 0, 3, 0xff, 0xff, 1]))
+
+
+def enc_samples(cpu, seq, pcs):
+    """SAMPLES frame of event 0: [(pc, count)] in order, pcs as zigzag deltas."""
+    p, prev = struct.pack("<HHI", cpu, len(pcs), seq), 0
+    for pc, n in pcs:
+        d = pc - prev
+        p += enc_uleb(0) + enc_uleb(d << 1 if d >= 0 else (-d << 1) - 1) + enc_uleb(n)
+        prev = pc
+    return enc_frame(SAMPLES, p)
+
+
+def enc_totals(cpu, taken, delivered, full, xmit, nframes):
+    """TOTALS frame: samples taken, delivered, lost to full buffers and to the transport,
+    SAMPLES frames sent."""
+    return enc_frame(TOTALS, struct.pack("<HH8Q", cpu, 8, taken, 0, 0, 0, delivered, full,
+                                         xmit, nframes))
+
+
+def enc_end_exit0():
+    """END frame: exit code 0."""
+    return enc_frame(END, struct.pack("<iB3xQI4xQ", 0, 0, 0, 0, 0))
+
+
+def nm_symbols(elf):
+    """{name: address} of every symbol nm lists with an address."""
+    s = {}
+    for line in subprocess.run(["nm", elf], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3:
+            s[f[2]] = int(f[0], 16)
+    return s
+
+
+def build_id(elf):
+    """The ELF's GNU build-id note, as bytes."""
+    notes = subprocess.run(["readelf", "-n", elf], capture_output=True, text=True,
+                           check=True).stdout
+    return bytes.fromhex(re.search(r"Build ID: ([0-9a-f]+)", notes).group(1))
+
+
 def symbolizer(elf):
     """pc -> the name of the function (nm text or weak symbol) at or below it, "?" below all."""
     syms = []
@@ -145,6 +214,29 @@ def per_function(data, elf):
             for _, pc, cnt in entries:
                 per[cpu][name(pc)] += cnt
     return per
+
+
+SHARES = {"work_a": 50.0, "work_b": 30.0, "work_c": 20.0}
+
+
+def check_shares(r):
+    """shares.elf's run, from its JSON report r: work_a, work_b and work_c of shares.c hold
+    at least 90% of the samples reported and at least 1000, split 50:30:20 within 3 points,
+    and the image exited with 0."""
+    rows = {x["symbol"]: x for x in r["rows"]}
+    for f in SHARES:
+        assert f in rows, f"{f} missing from the report: {sorted(rows)}"
+        assert rows[f]["file"].endswith("shares.c"), rows[f]
+    tot = sum(rows[f]["samples"] for f in SHARES)
+    allsamples = r["meta"]["samples"]["reported"]
+    assert tot >= 0.9 * allsamples, f"the three functions hold only {tot} of {allsamples} samples"
+    assert tot >= 1000, f"too few samples ({tot}) for a share test"
+    for f, w in SHARES.items():
+        got = 100.0 * rows[f]["samples"] / tot
+        print(f"{f}: {got:.1f}% (want {w}%)")
+        assert abs(got - w) <= 3.0, f"{f}: {got:.1f}% is not within 3 points of {w}%"
+    assert r["meta"]["end"]["reason"] == "exit" and r["meta"]["end"]["exit_code"] == 0, \
+        r["meta"]["end"]
 
 
 def check_smp_work(n, r, per, out, lossless, min_own):

@@ -21,46 +21,21 @@ gcc -g -O1 -nostdlib -static -no-pie -Wl,--build-id -o "$T/prog.elf" "$T/prog.c"
 # below, all of the timer's event 0; with "cycles", an EVENT for cycles (id 1, no samples)
 # is described first.
 cat >"$T/stream.py" <<'PY'
-import re, struct, subprocess, sys, zlib
+import struct, sys
+from frames import build_id, enc_end_exit0, enc_frame, enc_hello, enc_samples, \
+    enc_timer_event, enc_totals as totals, nm_symbols
 out, elf, ncpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cycles = sys.argv[4:] == ["cycles"]
-syms = {}
-for line in subprocess.run(["nm", elf], capture_output=True, text=True, check=True).stdout.split("\n"):
-    f = line.split()
-    if len(f) == 3:
-        syms[f[2]] = int(f[0], 16)
-notes = subprocess.run(["readelf", "-n", elf], capture_output=True, text=True, check=True).stdout
-build_id = bytes.fromhex(re.search(r"Build ID: ([0-9a-f]+)", notes).group(1))
-
-def frame(t, p):
-    h = struct.pack("<BBH", t, 0, len(p))
-    return b"\xb5BMP" + h + p + struct.pack("<I", zlib.crc32(h + p))
-
-def varint(v):
-    b = b""
-    while v >= 0x80:
-        b += bytes([(v & 0x7f) | 0x80]); v >>= 7
-    return b + bytes([v])
+syms = nm_symbols(elf)
 
 def samples(cpu, seq, entries):
-    p, prev = struct.pack("<HHI", cpu, len(entries), seq), 0
-    for name, n in entries:
-        pc = syms[name]
-        d = pc - prev
-        p += varint(0) + varint(d << 1 if d >= 0 else (-d << 1) - 1) + varint(n)
-        prev = pc
-    return frame(3, p)
+    return enc_samples(cpu, seq, [(syms[name], n) for name, n in entries])
 
-def totals(cpu, taken, delivered, full, xmit, nframes):
-    return frame(4, struct.pack("<HH8Q", cpu, 8, taken, 0, 0, 0, delivered, full, xmit, nframes))
-
-s = frame(1, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, 1, ncpus, 0, 10**9, 0, b"GenuineIntel",
-                         6, 0xcf, 2, 0x806f2, len(build_id)) + build_id)
+s = enc_hello(ncpus, build_id(elf))
 if cycles:
-    s += frame(2, struct.pack("<HBBQQQ", 1, 2, 0, 0x11, 10**5, 0) + bytes([6]) + b"cycles" +
-               bytes([0, 0, 1, 0, 0xff, 1]))
-s += frame(2, struct.pack("<HBBQQQ", 0, 1, 0, 0, 10**6, 0) + bytes([5]) + b"timer" +
-           bytes([0, 0, 3, 0xff, 0xff, 1]))
+    s += enc_frame(2, struct.pack("<HBBQQQ", 1, 2, 0, 0x11, 10**5, 0) + bytes([6]) + b"cycles" +
+                   bytes([0, 0, 1, 0, 0xff, 1]))
+s += enc_timer_event()
 if ncpus == 4:
     # cpu 0: all well
     s += samples(0, 0, [("f_a", 600), ("f_b", 300), ("f_c", 100)])
@@ -78,7 +53,7 @@ else:
     for cpu in range(ncpus):
         s += samples(cpu, 0, [("f_a", 10 * (cpu + 1)), ("f_b", 5)])
         s += totals(cpu, 10 * (cpu + 1) + 5, 10 * (cpu + 1) + 5, 0, 0, 1)
-s += frame(5, struct.pack("<iB3xQI4xQ", 0, 0, 0, 0, 0))
+s += enc_end_exit0()
 open(out, "wb").write(s)
 PY
 python3 "$T/stream.py" "$T/s4.bin" "$T/prog.elf" 4 || fail "cannot write the stream"

@@ -39,47 +39,20 @@ mkdir "$T/dbg" && cp "$T/TimerDxe.debug" "$T/dbg/"
 BIAS=0x6000000 TIMER=0x7e8e5000 OTHER=0x7f000000
 # stream.py OUT: HELLO with load_bias, the timer event, one SAMPLES frame, TOTALS, END.
 cat >"$T/stream.py" <<'PY'
-import re, struct, subprocess, sys, zlib
+import sys
+from frames import build_id, enc_end_exit0, enc_hello, enc_samples, enc_timer_event, \
+    enc_totals, nm_symbols
 out, t = sys.argv[1], sys.argv[2]
-def syms(elf):
-    s = {}
-    for line in subprocess.run(["nm", elf], capture_output=True, text=True, check=True).stdout.split("\n"):
-        f = line.split()
-        if len(f) == 3:
-            s[f[2]] = int(f[0], 16)
-    return s
-app, timer, other = syms(t + "/app.elf"), syms(t + "/TimerDxe.debug"), syms(t + "/Other.debug")
-notes = subprocess.run(["readelf", "-n", t + "/app.elf"], capture_output=True, text=True, check=True).stdout
-build_id = bytes.fromhex(re.search(r"Build ID: ([0-9a-f]+)", notes).group(1))
+app, timer, other = nm_symbols(t + "/app.elf"), nm_symbols(t + "/TimerDxe.debug"), \
+    nm_symbols(t + "/Other.debug")
 BIAS, TIMER, OTHER = 0x6000000, 0x7e8e5000, 0x7f000000
 pcs = [(app["app_work"] + BIAS, 500), (app["app_main"] + BIAS, 300),
        (timer["CoreTimerTick"] + TIMER, 100), (timer["CoreDispatcher"] + TIMER + 2, 50),
        (other["OtherPoll"] + OTHER, 20),
        (0x7ea1234, 30), (0x7ea1f00, 10), (0x7eb0010, 5)]
-
-def frame(t, p):
-    h = struct.pack("<BBH", t, 0, len(p))
-    return b"\xb5BMP" + h + p + struct.pack("<I", zlib.crc32(h + p))
-
-def varint(v):
-    b = b""
-    while v >= 0x80:
-        b += bytes([(v & 0x7f) | 0x80]); v >>= 7
-    return b + bytes([v])
-
-s = frame(1, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, 1, 1, 0, 10**9, BIAS, b"GenuineIntel",
-                         6, 0xcf, 2, 0x806f2, len(build_id)) + build_id)
-s += frame(2, struct.pack("<HBBQQQ", 0, 1, 0, 0, 10**6, 0) + bytes([5]) + b"timer" +
-           bytes([0, 0, 3, 0xff, 0xff, 1]))
-p, prev = struct.pack("<HHI", 0, len(pcs), 0), 0
-for pc, n in sorted(pcs):
-    d = pc - prev
-    p += varint(0) + varint(d << 1 if d >= 0 else (-d << 1) - 1) + varint(n)
-    prev = pc
-s += frame(3, p)
 total = sum(n for _, n in pcs)
-s += frame(4, struct.pack("<HH8Q", 0, 8, total, 0, 0, 0, total, 0, 0, 1))
-s += frame(5, struct.pack("<iB3xQI4xQ", 0, 0, 0, 0, 0))
+s = enc_hello(1, build_id(t + "/app.elf"), BIAS) + enc_timer_event()
+s += enc_samples(0, 0, sorted(pcs)) + enc_totals(0, total, total, 0, 0, 1) + enc_end_exit0()
 open(out, "wb").write(s)
 PY
 python3 "$T/stream.py" "$T/s.bin" "$T" || fail "cannot write the stream"

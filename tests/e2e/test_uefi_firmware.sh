@@ -3,7 +3,8 @@
 # BootServices->Stall(1 ms), after a short loop of its own): the samples taken in the
 # firmware are reported outside the image, grouped by 4 KiB page, counted in the header
 # and the JSON, and none of them is [unknown] or lost; the application's own loop is still
-# symbolized through the load bias.
+# symbolized through the load bias. --firmware-log captures the firmware's debug console
+# (empty from a release OVMF) and names it in the profile, where report finds it.
 . "$(dirname "$0")/lib.sh"
 need_qemu
 [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || [ -f /usr/share/OVMF/OVMF_CODE.fd ] ||
@@ -36,14 +37,20 @@ EOF
 (cd "$ROOT" && make --no-print-directory -s -j2 image SRC="$T/fwstall.c" BOOT=uefi NAME=fwstall \
 	BUILD="$T/build") >"$T/make" 2>&1 || { cat "$T/make"; fail "make image BOOT=uefi"; }
 efi=$T/build/uefi-x86_64/fwstall.efi
-"$BMPROF" qemu --timeout 120 -o "$T/p.data" "$efi" >"$T/out" 2>"$T/err" ||
+# a relative --firmware-log is stored as an absolute path
+(cd "$T" && "$BMPROF" qemu --timeout 120 --firmware-log fw.log -o "$T/p.data" "$efi") >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bmprof qemu of a UEFI application failed"; }
 grep -q "^fwstall " "$T/out" || fail "no console line from the application"
 
 "$BMPROF" report -i "$T/p.data" --format json >"$T/r.json" || fail "report"
-python3 - "$T/r.json" <<'PY' || exit 1
-import json, sys
+[ -f "$T/fw.log" ] || fail "--firmware-log: no $T/fw.log"
+python3 - "$T/r.json" "$(cd "$T" && pwd -P)/fw.log" <<'PY' || exit 1
+import json, os, sys
 r = json.load(open(sys.argv[1])); m = r["meta"]; rows = r["rows"]
+assert m["firmware"]["log"] == sys.argv[2], m["firmware"]
+if os.path.getsize(sys.argv[2]) == 0:  # a release build logs nothing
+    assert m["firmware"]["log_modules"] == 0, m["firmware"]
+    assert any("names no module" in n for n in m["notes"]), m["notes"]
 s = m["samples"]
 assert s["received"] == s["reported"] == sum(x["samples"] for x in rows) > 0, s
 lo, hi = int(m["image_range"]["lo"], 16), int(m["image_range"]["hi"], 16)

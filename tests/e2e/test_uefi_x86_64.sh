@@ -8,9 +8,13 @@
 #     arrive, outside the image, and are counted like every other; main's 7 is bmprof's
 #     exit status and END's code
 #   ud.efi: a #UD ends the run with an END frame (status 126) at the relocated ud2
+#   shares.efi again with --transport shm: the runtime finds the ivshmem device through the
+#     firmware's EFI_PCI_IO_PROTOCOL (its BAR above 4 GiB) and the stream arrives through
+#     the ring with the serial run's shares (uefi_shm.sh)
 #   conout.efi with 8-entry buffers: frames drained while the firmware writes ConOut text
 #     to the same UART all arrive intact
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/uefi_shm.sh"
 need_qemu
 UEFI=$ROOT/$BUILD/test-images-uefi
 [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || [ -n "${BMPROF_UEFI_CODE:-}" ] ||
@@ -28,6 +32,7 @@ base=$(sed -n 's/^bmprof: UEFI image loaded at \(0x[0-9a-f]*\) (link base 0x0)$/
 check_accounting "$T/s.json"
 python3 - "$T/s.json" "$base" "$UEFI/shares.elf" <<'PY' || exit 1
 import json, sys
+from frames import check_shares
 r = json.load(open(sys.argv[1]))
 m = r["meta"]
 bias = int(m["load_bias"], 16)
@@ -35,22 +40,16 @@ assert bias != 0, "load_bias is 0: the firmware loads the image elsewhere than i
 assert bias == int(sys.argv[2], 16), f"load_bias {m['load_bias']} != the load address {sys.argv[2]}"
 assert m["elf"] == sys.argv[3], m["elf"]
 assert m["build_id_checked"], "the build-id was not checked against the ELF"
-rows = {x["symbol"]: x for x in r["rows"]}
-want = {"work_a": 50.0, "work_b": 30.0, "work_c": 20.0}
-for f in want:
-    assert f in rows, f"{f} missing from the report: {sorted(rows)}"
-    assert rows[f]["file"].endswith("shares.c"), rows[f]
-tot = sum(rows[f]["samples"] for f in want)
-assert tot >= 0.9 * m["samples"]["reported"], f"the three hold only {tot} samples"
-assert tot >= 1000, f"too few samples ({tot}) for a share test"
-for f, w in want.items():
-    got = 100.0 * rows[f]["samples"] / tot
-    print(f"{f}: {got:.1f}% (want {w}%)")
-    assert abs(got - w) <= 3.0, f"{f}: {got:.1f}% is not within 3 points of {w}%"
-assert m["end"]["reason"] == "exit" and m["end"]["exit_code"] == 0
+check_shares(r)
 assert m["source"] == "timer"
 print(f"load_bias {m['load_bias']} matches the load address")
 PY
+
+"$BMPROF" qemu --transport shm --freq 1000 -o "$T/shm.data" "$UEFI/shares.efi" -- -icount shift=3 \
+	>"$T/shm.out" 2>"$T/shm.err" || { cat "$T/shm.err"; fail "bmprof qemu --transport shm shares.efi failed"; }
+grep -q "^bmprof: ivshmem BAR 2 at 0x" "$T/shm.out" || { cat "$T/shm.out"; fail "shm: no ivshmem line"; }
+"$BMPROF" report -i "$T/shm.data" --format json >"$T/shm.json" || fail "shm: report failed"
+check_uefi_shm "$T/s.json" "$T/shm.json" "$T/shm.err"
 
 rc=0
 "$BMPROF" qemu --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" >"$T/out" 2>"$T/err" || rc=$?
@@ -88,6 +87,12 @@ fn = int(sys.argv[2], 16)
 assert fn <= off < fn + 16, f"fault at ELF {off:#x}, fault_here at {fn:#x}"
 print(f"#UD at ELF {off:#x} in fault_here")
 PY
+# the summary and the report's end line give the fault's link-time address too
+grep -q "ended .* at pc 0x[0-9a-f]* (link-time 0x[0-9a-f]*, load bias 0x[0-9a-f]*)" "$T/err" ||
+	{ cat "$T/err"; fail "no link-time fault pc in the summary"; }
+"$BMPROF" report -i "$T/u.data" >"$T/u.txt" || fail "text report failed"
+grep -q "(link-time 0x[0-9a-f]*, load bias .*; in fault_here+0x" "$T/u.txt" ||
+	{ cat "$T/u.txt"; fail "no link-time fault pc and symbol in the report"; }
 # tiny buffers: frames drain all through a run that writes through ConOut too
 tiny=$BUILD/uefi-x86_64-tiny
 (cd "$ROOT" && make --no-print-directory -s -j2 image BOOT=uefi SRC=tests/e2e/progs-uefi/conout.c \

@@ -241,6 +241,34 @@ static void test_argv_smp(void **state)
 	qemu_free_argv(argv);
 }
 
+/* A debug console file: -debugcon file:PATH on port 0x402, before the arguments after --;
+ * none without it. */
+static void test_argv_debugcon(void **state)
+{
+	(void)state;
+	char *extra[] = { "-d", "int" };
+	struct qemu_opts o = {
+		.machine = qemu_machine_for(EM_X86_64), .qemu = "/usr/bin/qemu-system-x86_64",
+		.image = "/img/fw.elf", .accel = QEMU_ACCEL_TCG, .freq = 1000, .extra = extra,
+		.nextra = 2, .debugcon = "/tmp/fw log.txt",
+	};
+	char **argv = qemu_build_argv(&o);
+	assert_non_null(argv);
+	assert_pair(argv, "-debugcon", "file:/tmp/fw log.txt");
+	assert_pair(argv, "-global", "isa-debugcon.iobase=0x402");
+	char *line = qemu_argv_string(argv);
+	assert_non_null(strstr(line, " -cpu max -debugcon 'file:/tmp/fw log.txt' -global "
+			       "isa-debugcon.iobase=0x402 -d int"));
+	free(line);
+	qemu_free_argv(argv);
+
+	o.debugcon = NULL;
+	argv = qemu_build_argv(&o);
+	assert_int_equal(find_arg(argv, "-debugcon", 1), -1);
+	assert_int_equal(find_arg(argv, "-global", 1), -1);
+	qemu_free_argv(argv);
+}
+
 static void test_parse_smp(void **state)
 {
 	(void)state;
@@ -436,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_machines),
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_argv_smp),
+		cmocka_unit_test(test_argv_debugcon),
 		cmocka_unit_test(test_parse_smp),
 		cmocka_unit_test(test_argv_aarch64),
 		cmocka_unit_test(test_argv_string_quoting),

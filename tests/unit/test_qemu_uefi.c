@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "qemu.h"
 #include "qemu_uefi.h"
+#include "shm_qemu.h"
 
 static char tmp[256];
 
@@ -227,6 +228,42 @@ static void test_argv_uefi(void **state)
 	qemu_free_argv(argv);
 }
 
+/* --transport shm: the ivshmem device always; highmem=off only for a plain AArch64 image
+ * (its runtime reaches the ECAM below 4 GiB), never under UEFI (the firmware does PCI). */
+static void test_shm_args(void **state)
+{
+	struct shm_file f = { .path = "/dev/shm/a,b", .size = 1 << 22 };
+	char *user[] = { "-s" };
+	char **v;
+	int n;
+
+	(void)state;
+	v = shm_qemu_args(&f, "aarch64", 0, user, 1, &n);
+	assert_non_null(v);
+	v[n] = NULL;
+	assert_true(find(v, "ivshmem-plain,memdev=bmshm") > 0);
+	assert_true(find(v, "memory-backend-file,id=bmshm,share=on,size=4194304,"
+			    "mem-path=/dev/shm/a,,b") > 0);
+	assert_true(find(v, "highmem=off") > 0);
+	assert_string_equal(v[n - 1], "-s");
+	shm_qemu_args_free(v);
+
+	v = shm_qemu_args(&f, "aarch64", 1, user, 1, &n);
+	assert_non_null(v);
+	v[n] = NULL;
+	assert_true(find(v, "ivshmem-plain,memdev=bmshm") > 0);
+	assert_int_equal(find(v, "highmem=off"), -1);
+	assert_string_equal(v[n - 1], "-s");
+	shm_qemu_args_free(v);
+
+	v = shm_qemu_args(&f, "x86_64", 1, user, 1, &n);
+	assert_non_null(v);
+	v[n] = NULL;
+	assert_true(find(v, "ivshmem-plain,memdev=bmshm") > 0);
+	assert_int_equal(find(v, "highmem=off"), -1);
+	shm_qemu_args_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_firmware_table),
 		cmocka_unit_test_setup_teardown(test_prepare, setup, teardown),
 		cmocka_unit_test(test_argv_uefi),
+		cmocka_unit_test(test_shm_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,7 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 		bmrt_efi_st->BootServices->RaiseTPL(TPL_HIGH_LEVEL);
 	bmrt_ending = 1;
 	if (!finishing++) {
+		bmrt_stream_final();
 		bmprof_a64_flush();   /* stops sampling, the PPIs off (bmrt_irq_enable) */
 	}
 	bmprof_emit_end(&bmrt_out, end);
@@ -112,6 +113,8 @@ void bmrt_uefi_start(uint64_t load_bias)
 	report_events();
 	if (EFI_ERROR(bmrt_irq_setup()))
 		panic("the firmware does not route the sampling interrupts");
+	if (rc.transport == BMRT_TRANSPORT_SHM)
+		bmrt_shm_start(1);
 	idlen = bmrt_build_id(&id);
 	bmprof_a64_announce(id, idlen);
 	bmprof_a64_start();

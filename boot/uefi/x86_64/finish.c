@@ -13,6 +13,7 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 	cli();
 	if (!finishing++) {
 		bmrt_uefi_restore();
+		bmrt_stream_final();
 		bmprof_x86_flush_cpu(0);
 	}
 	bmprof_emit_end(&bmrt_out, end);

@@ -104,6 +104,9 @@ void bmrt_uefi_start(uint64_t load_bias)
 		panic("the firmware has no EFI_TIMER_ARCH_PROTOCOL");
 	if (rc.freq && ((lvt & LVT_MASKED) || (lvt & 0xFF) < 32))
 		panic("the firmware's timer is not the local APIC timer (its LVT entry is masked)");
+	/* boot services (RestoreTPL) turn interrupts back on: before the gates change */
+	if (rc.transport == BMRT_TRANSPORT_SHM)
+		bmrt_shm_start(1);
 	cli();
 	/* the program's faults end the run with an END frame (and the #GP handler recovers
 	 * the PMU probe's MSR accesses, hence msr_fixup) */
