@@ -37,7 +37,7 @@ UA64_SECTIONS := -j .text -j .note.gnu.build-id -j .dynamic -j .data -j .rela.dy
 UA64_LIB_OBJS := $(addprefix $(UA64_OBJ)/lib/,$(addsuffix .o,$(basename $(A64_LIB_SRCS))))
 UA64_RT_SRCS := $(wildcard boot/uefi/common/*.c boot/uefi/aarch64/*.c boot/uefi/aarch64/*.S \
 	boot/common/*.c) \
-	boot/aarch64/config.c boot/aarch64/fwcfg.c boot/aarch64/string.c
+	boot/aarch64/config.c boot/aarch64/fwcfg.c boot/aarch64/pl011.c boot/aarch64/string.c
 UA64_RT_OBJS := $(addprefix $(UA64_OBJ)/rt/,$(addsuffix .o,$(basename $(UA64_RT_SRCS))))
 
 $(UA64_CRT0):

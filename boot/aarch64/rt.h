@@ -68,6 +68,8 @@ extern uint64_t bmrt_mmu_regs[4];
  * already (0), and uart_unlock() is given that result. uart_write() takes it around each
  * write, so a frame (one write) is never split. */
 void uart_drain(void);
+/* pl011.c: len bytes out; -1 if the transmitter is stuck. Takes no lock. */
+int pl011_send(const void *buf, size_t len);
 int uart_lock(void);
 void uart_unlock(int taken);
 void uart_unlock_mine(void);

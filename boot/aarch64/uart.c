@@ -14,47 +14,29 @@
 #include "rt.h"
 
 #define PL011 0x09000000u
-#define DR 0x000
-#define FR 0x018
 #define IBRD 0x024
 #define FBRD 0x028
 #define LCR_H 0x02C
 #define CR 0x030
 #define IMSC 0x038
 #define ICR 0x044
-#define FR_BUSY (1u << 3)
-#define FR_TXFF (1u << 5)
 #define LCR_WLEN8 (3u << 5)
 #define LCR_FEN (1u << 4)
 #define CR_UARTEN (1u << 0)
 #define CR_TXE (1u << 8)
 #define CR_RXE (1u << 9)
-#define SPIN_MAX 10000000u   /* a transmitter this stuck is treated as gone */
 
-static int uart_dead;
-static char last_char = '\n';   /* of console text, not of frames */
 static struct {
 	volatile uint32_t next;      /* the next ticket */
 	volatile uint32_t serving;   /* the ticket that holds the lock */
 	volatile uint32_t owner;     /* the holder's CPU index + 1; 0: none */
 } lk;
 
-static int wait_clear(uint32_t bits)
-{
-	if (uart_dead)
-		return -1;
-	for (unsigned i = 0; i < SPIN_MAX; i++)
-		if (!(mmio_read32(PL011 + FR) & bits))
-			return 0;
-	uart_dead = 1;
-	return -1;
-}
-
 /* QEMU virt clocks the PL011 at 24 MHz: divisor 24e6 / (16 * 115200) = 13 + 1/64. */
 void uart_init(void)
 {
 	mmio_write32(PL011 + CR, 0);
-	wait_clear(FR_BUSY);
+	uart_drain();
 	mmio_write32(PL011 + IMSC, 0);
 	mmio_write32(PL011 + ICR, 0x7FF);
 	mmio_write32(PL011 + IBRD, 13);
@@ -62,18 +44,6 @@ void uart_init(void)
 	mmio_write32(PL011 + LCR_H, LCR_WLEN8 | LCR_FEN);
 	mmio_write32(PL011 + CR, CR_UARTEN | CR_TXE | CR_RXE);
 }
-
-void uart_putc(char c)
-{
-	last_char = c;
-	if (wait_clear(FR_TXFF) == 0)
-		mmio_write32(PL011 + DR, (uint8_t)c);
-}
-
-int uart_at_line_start(void) { return last_char == '\n'; }
-
-/* Waits until the last byte has left the shift register. */
-void uart_drain(void) { wait_clear(FR_BUSY); }
 
 int uart_lock(void)
 {
@@ -104,17 +74,10 @@ void uart_unlock_mine(void)
 
 static int uart_write(void *ctx, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-	int taken = uart_lock(), r = 0;
+	int taken = uart_lock(), r;
 
 	(void)ctx;
-	while (len--) {
-		if (wait_clear(FR_TXFF)) {
-			r = -1;
-			break;
-		}
-		mmio_write32(PL011 + DR, *p++);
-	}
+	r = pl011_send(buf, len);
 	uart_unlock(taken);
 	return r;
 }
