@@ -17,11 +17,13 @@ SAN ?= 0
 include mk/common.mk
 include mk/core.mk
 include mk/host.mk
+include mk/export.mk
 include mk/image.mk
 include mk/pmu-tests.mk
 include mk/image-aarch64.mk
 include mk/image-uefi.mk
 include mk/image-uefi-aarch64.mk
+include mk/examples.mk
 include mk/tests.mk
 include mk/bench.mk
 include mk/e2e.mk

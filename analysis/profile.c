@@ -1,5 +1,6 @@
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
+#include "events.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,8 @@ static int apply_hello(struct profile *p, const uint8_t *b, uint16_t len)
 	h.stepping = bmprof_get32(b + 48);
 	h.signature = bmprof_get32(b + 52);
 	memcpy(h.build_id, b + BMPROF_HELLO_FIXED, h.build_id_len);
+	if (len >= BMPROF_HELLO_FIXED + h.build_id_len + BMPROF_HELLO_CORE_HZ)
+		h.core_hz = bmprof_get64(b + BMPROF_HELLO_FIXED + h.build_id_len);
 
 	p->hellos++;
 	if (!p->have_hello) {
@@ -566,4 +569,63 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	if (r)
 		p->frames_malformed++;
 	return r;
+}
+
+/* The mean of a period drawn uniformly in [period - jitter, period]. */
+static double mean_period(const struct profile_event *e)
+{
+	uint64_t j = e->jitter < e->period ? e->jitter : (e->period ? e->period - 1 : 0);
+
+	return (double)e->period - (double)j / 2.0;
+}
+
+/* A PMU event counting core cycles: the event table's cycles (or an alias of it). */
+static int is_cycles_event(const struct profile_event *e)
+{
+	const struct event_def *d = events_lookup(e->name);
+
+	return d && d->word && !strcmp(d->word, "cycles");
+}
+
+uint64_t profile_event_samples(const struct profile *p, uint16_t id)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (p->samples[i].event == id)
+			n += p->samples[i].count;
+	return n;
+}
+
+double profile_cycles_per_sample(const struct profile *p, uint16_t id)
+{
+	const struct profile_event *e = profile_event(p, id);
+	uint64_t ticks = 0, samples = 0;
+	unsigned cpu;
+
+	if (!e || !e->period)
+		return -1;
+	/* a PMU event the timer stands in for is sampled by the timer */
+	if ((e->source == BMPROF_SOURCE_PMU || e->source == BMPROF_SOURCE_PMU_FIXED) &&
+	    e->status != BMPROF_EVST_FALLBACK)
+		return is_cycles_event(e) ? mean_period(e) : -1;
+	if (e->status == BMPROF_EVST_UNAVAILABLE || !p->have_hello || !p->hello.core_hz ||
+	    !p->hello.timebase_hz)
+		return -1;
+	/* every CPU that sent samples of the event must say how long it ran */
+	samples = profile_event_samples(p, id);
+	for (cpu = 0; cpu < p->ncpus_seen; cpu++) {
+		const struct profile_cpu *c = &p->cpus[cpu];
+
+		if (!c->received)
+			continue;
+		if (!c->have_totals || c->ntotals <= BMPROF_TOTAL_SAMPLED_TICKS ||
+		    !c->totals[BMPROF_TOTAL_SAMPLED_TICKS])
+			return -1;
+		ticks += c->totals[BMPROF_TOTAL_SAMPLED_TICKS];
+	}
+	if (!samples || !ticks)
+		return -1;
+	return (double)ticks * ((double)p->hello.core_hz / (double)p->hello.timebase_hz) /
+	       (double)samples;
 }

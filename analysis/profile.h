@@ -33,6 +33,7 @@ struct profile_hello {
 	uint32_t family, model, stepping, signature;
 	uint8_t build_id_len;
 	uint8_t build_id[BMPROF_BUILD_ID_MAX];
+	uint64_t core_hz;          /* appended in wire 1.2: the core clock measured; 0 unknown */
 };
 
 struct profile_event {
@@ -148,5 +149,12 @@ double profile_count_scaled(const struct profile_count_sum *s);
 /* The factor samples of event id are scaled by: enabled / running from its counts when it
  * was multiplexed (running < enabled), else 1. */
 double profile_event_scale(const struct profile *p, uint16_t id);
+/* Samples of event id, summed over every CPU and pc. */
+uint64_t profile_event_samples(const struct profile *p, uint16_t id);
+/* The mean sampling period of event id in core cycles (DCPI's P): the event's own period
+ * for a cycles event counted by the PMU; for a timer event, the timebase ticks the CPUs
+ * spent outside the sampling handler (TOTALS) per sample, converted with the core clock the
+ * target measured (HELLO). <= 0 when it cannot be known. */
+double profile_cycles_per_sample(const struct profile *p, uint16_t id);
 
 #endif

@@ -22,6 +22,14 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "capture a stream from a serial port, file or FIFO" },
 	{ "report", cmd_report, "the flat profile of a recorded run (text or JSON)" },
 	{ "annotate", cmd_annotate, "one function's disassembly and source with its samples" },
+	{ "cpi", cmd_cpi, "a function's block counts, CPI and stall culprits (DCPI's dcpicalc)" },
+	{ "stalls", cmd_stalls, "where the whole image stalls, and the top stalled instructions" },
+	{ "validate", cmd_validate, "DCPI's estimates of an image against its exact counts" },
+	{ "diff", cmd_diff, "compare two sets of profiles: what changed, and is it significant" },
+	{ "stats", cmd_stats, "the spread of each function's samples over repeated runs" },
+	{ "db", cmd_db, "a database of profiles: add, list, select, group into epochs" },
+	{ "export", cmd_export, "a profile as pprof, folded stacks or JSON" },
+	{ "topdown", cmd_topdown, "Top-Down: which part of the pipeline bounds the run" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -38,7 +46,8 @@ static void usage(FILE *f)
 	      "  bmprof qemu build/x86_64/demo.elf     run it, write bmprof.data, show the top\n"
 	      "  bmprof report                         the flat profile\n"
 	      "  bmprof stat build/aarch64/demo.elf    count cycles, instructions, branches\n"
-	      "  bmprof annotate FUNCTION              where in FUNCTION the time goes\n", f);
+	      "  bmprof annotate FUNCTION              where in FUNCTION the time goes\n"
+	      "  bmprof cpi FUNCTION                   its block counts, CPI and stall culprits\n", f);
 }
 
 static const struct command *find(const char *name)

@@ -27,7 +27,8 @@
 static const char usage[] =
 	"usage: bmprof qemu [--accel auto|kvm|tcg] [--icount] [--freq HZ] [--event SPEC]...\n"
 	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH]\n"
-	"                   [--firmware-log FILE [--firmware-debug DIR]] IMAGE\n"
+	"                   [--firmware-log FILE [--firmware-debug DIR]]\n"
+	"                   [--param NAME=VALUE]... [--user] IMAGE\n"
 	"                   [-- QEMU-ARGS...]\n"
 	"\n"
 	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. A\n"
@@ -62,6 +63,10 @@ static const char usage[] =
 	"                     build logs where it loaded each module there)\n"
 	"      --firmware-debug DIR  the firmware modules' debug ELFs, named in the profile\n"
 	"                     (with --firmware-log)\n"
+	"      --param NAME=VALUE  a run-time parameter the program reads with bm_param();\n"
+	"                     VALUE decimal or 0x hex; repeatable\n"
+	"      --user         x86-64: run main in ring 3 (natively timed under KVM where\n"
+	"                     ring 0 is emulated; docs/image.md)\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -195,6 +200,12 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 		bm_err("%s: bmprof cannot boot %s UEFI applications", r->image, r->machine->arch);
 		return -1;
 	}
+	if (r->user && (strcmp(r->machine->arch, "x86_64") || uefi)) {
+		bm_err("--user runs main in ring 3 on the x86-64 runtime an image boots directly; "
+		       "%s is %s: run it without --user", r->image,
+		       uefi ? "a UEFI application" : "an AArch64 image");
+		return -1;
+	}
 	if (r->firmware_log && *r->firmware_log && strcmp(r->machine->arch, "x86_64")) {
 		bm_err("--firmware-log is for x86-64 (QEMU's debug console port): an %s firmware's "
 		       "DEBUG build logs to the serial console, which goes to stdout; save that and "
@@ -290,7 +301,7 @@ int image_run(struct image_run *r)
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 9, sizeof *meta);
+	meta = calloc(r->nmeta + 11, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -313,6 +324,10 @@ int image_run(struct image_run *r)
 		meta[nmeta++] = (struct bm_kv){ "firmware_log", r->firmware_log };
 	if (r->firmware_debug && *r->firmware_debug)
 		meta[nmeta++] = (struct bm_kv){ "firmware_debug", r->firmware_debug };
+	if (r->params && *r->params)
+		meta[nmeta++] = (struct bm_kv){ "params", r->params };
+	if (r->user)
+		meta[nmeta++] = (struct bm_kv){ "user_mode", "1" };
 	if (r->nmeta)
 		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
 	nmeta += r->nmeta;
@@ -443,7 +458,7 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 
 static int run(struct qemu_cmd *c)
 {
-	char config[EVENTS_CONFIG_MAX + 1];
+	char config[EVENTS_CONFIG_MAX + 1], events[EVENTS_CONFIG_MAX + 1];
 	struct run_opts *o = &c->run;
 	struct bm_kv meta[] = { { "events", o->specs }, { "mode", "sample" } };
 	struct image_run r = {
@@ -452,16 +467,21 @@ static int run(struct qemu_cmd *c)
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = o->events.n ? 2 : 0, .shm = o->shm, .shm_size = o->shm_size,
 		.shm_delay_us = o->shm_delay_us, .firmware_log = o->firmware_log,
-		.firmware_debug = o->firmware_debug,
+		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
 	};
 	int rc;
 
 	if (o->events.n) {
-		if (events_config(&o->events, 0, c->freq, config, sizeof config) < 0) {
+		if (events_config(&o->events, 0, c->freq, events, sizeof events) < 0) {
 			bm_err("qemu: the events do not fit the runtime's %d-byte configuration: "
 			       "ask for fewer, or give them shorter names", EVENTS_CONFIG_MAX);
 			return EXIT_USAGE;
 		}
+		r.config = events;
+	}
+	if (o->nparams || o->user) {
+		if (run_opts_config(o, r.config, c->freq, config, sizeof config) < 0)
+			return EXIT_USAGE;
 		r.config = config;
 	}
 	if (image_run(&r))

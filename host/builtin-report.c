@@ -181,17 +181,6 @@ static unsigned warnings(const struct report *rp, char out[][WARN_LEN], unsigned
 #undef WARN
 }
 
-/* Samples of one event. */
-static uint64_t event_samples(const struct profile *p, uint16_t id)
-{
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < p->nsamples; i++)
-		if (p->samples[i].event == id)
-			n += p->samples[i].count;
-	return n;
-}
-
 /* One "# event" line: where the event was counted and how, or why it was not. */
 static void print_event(FILE *f, const struct report *rp, const struct profile_event *e)
 {
@@ -319,6 +308,9 @@ static void print_header(FILE *f, const struct report *rp)
 			", %u CPU%s, timebase %.6g MHz\n", arch_name(h->arch),
 			h->vendor[0] ? h->vendor : "unknown vendor", h->family, h->model, h->stepping,
 			h->ncpus, h->ncpus == 1 ? "" : "s", (double)h->timebase_hz / 1e6);
+		if (h->core_hz)
+			fprintf(f, "# clock     core %.4g GHz (measured by the target)\n",
+				(double)h->core_hz / 1e9);
 		fprintf(f, "# source    %s%s\n", source_name(h->source), events_sampling_fell_back(p) ?
 			" (events were requested, but none samples on the PMU: sampling fell back "
 			"to the timer)" : "");
@@ -360,7 +352,6 @@ static void print_header(FILE *f, const struct report *rp)
 	for (unsigned i = 0; i < rp->fw.nnotes; i++)
 		fprintf(f, "# note      %s\n", rp->fw.notes[i]);
 }
-
 
 /* "file:line" into buf, "??" when unknown. */
 static const char *where(char *buf, size_t n, const struct flat_row *r)
@@ -628,7 +619,8 @@ static void print_rows(FILE *f, const struct profile *p, const struct flat_resul
 static void json_event(struct json *j, const struct profile *p, const struct profile_event *e)
 {
 	double hz = event_hz(p, e), scale = profile_event_scale(p, e->id);
-	uint64_t samples = event_samples(p, e->id);
+	double cps = profile_cycles_per_sample(p, e->id);
+	uint64_t samples = profile_event_samples(p, e->id);
 	struct profile_count_sum s;
 	int counted = !profile_event_count(p, e->id, -1, &s);
 
@@ -638,6 +630,11 @@ static void json_event(struct json *j, const struct profile *p, const struct pro
 	json_kv_string(j, "source", source_name(e->source));
 	json_kv_hex(j, "encoding", e->encoding);
 	json_kv_u64(j, "period", e->period);
+	json_key(j, "cycles_per_sample");
+	if (cps > 0)
+		json_double(j, cps);
+	else
+		json_null(j);
 	json_kv_u64(j, "jitter", e->jitter);
 	json_kv_bool(j, "randomized", e->flags & BMPROF_EVENT_RANDOMIZED);
 	json_kv_bool(j, "counting", e->flags & BMPROF_EVENT_COUNTING);
@@ -776,6 +773,7 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	else
 		json_u64(j, (uint64_t)rp->event);
 	json_kv_u64(j, "timebase_hz", h->timebase_hz);
+	json_kv_u64(j, "core_hz", p->have_hello ? h->core_hz : 0);
 	json_kv_string(j, "build_id", h->build_id_len ? bm_hex(id, sizeof id, h->build_id,
 								h->build_id_len) : NULL);
 	json_kv_hex(j, "load_bias", h->load_bias);

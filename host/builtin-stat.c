@@ -22,7 +22,7 @@
 static const char usage[] =
 	"usage: bmprof stat [--event SPEC]... [--accel auto|kvm|tcg] [--icount] [--timeout SEC]\n"
 	"                   [--per-cpu] [--smp N] [--format text|json] [-o FILE] [--qemu PATH]\n"
-	"                   IMAGE [-- QEMU-ARGS...]\n"
+	"                   [--param NAME=VALUE]... [--user] IMAGE [-- QEMU-ARGS...]\n"
 	"\n"
 	"Boot IMAGE in QEMU with hardware events counting (no sampling) and print their totals.\n"
 	"The image's console goes to stdout; the counts go to stderr (or to FILE with -o).\n"
@@ -42,6 +42,8 @@ static const char usage[] =
 	"      --transport T  serial (default) or shm: counts through shared-memory rings\n"
 	"                     (--shm-size N, --shm-consume-delay-us US; see bmprof qemu)\n"
 	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into FILE\n"
+	"      --param NAME=VALUE  a run-time parameter for bm_param(); repeatable\n"
+	"      --user         x86-64: run main in ring 3 (as bmprof qemu --user)\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -450,7 +452,7 @@ static int report(const struct stat_cmd *c, struct image_run *run)
 
 static int run(struct stat_cmd *c)
 {
-	char config[EVENTS_CONFIG_MAX + 1];
+	char config[EVENTS_CONFIG_MAX + 1], events[EVENTS_CONFIG_MAX + 1];
 	struct run_opts *o = &c->run;
 	struct bm_kv meta[] = { { "events", o->specs }, { "mode", "count" } };
 	struct image_run r = {
@@ -458,7 +460,7 @@ static int run(struct stat_cmd *c)
 		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = 2, .shm = o->shm, .shm_size = o->shm_size, .shm_delay_us = o->shm_delay_us,
-		.firmware_log = o->firmware_log,
+		.firmware_log = o->firmware_log, .params = o->params, .user = o->user,
 	};
 	int rc;
 
@@ -468,11 +470,13 @@ static int run(struct stat_cmd *c)
 		return EXIT_USAGE;
 	}
 
-	if (events_config(&o->events, 1, ROTATE_HZ, config, sizeof config) < 0) {
+	if (events_config(&o->events, 1, ROTATE_HZ, events, sizeof events) < 0) {
 		bm_err("stat: the events do not fit the runtime's %d-byte configuration: ask for "
 		       "fewer, or give them shorter names", EVENTS_CONFIG_MAX);
 		return EXIT_USAGE;
 	}
+	if (run_opts_config(o, events, ROTATE_HZ, config, sizeof config) < 0)
+		return EXIT_USAGE;
 	rc = image_run(&r) ? EXIT_FAILED : report(c, &r);
 	if (rc == 0 && r.shm_unused)
 		rc = EXIT_FAILED;   /* shm was asked for and not used: said by image_run */

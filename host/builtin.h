@@ -13,6 +13,14 @@ int cmd_qemu(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_cpi(int argc, char **argv);
+int cmd_stalls(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_db(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_topdown(int argc, char **argv);
 
 /* bmprof report's flat table by function, at most limit rows (-1: all), for the end of a
  * run (bmprof qemu). 0, or -1 if the ELF could not be used (the reason is printed). */
@@ -62,6 +70,10 @@ struct image_run {
 	const char *firmware_log;    /* x86-64: the debug console into this file (meta
 				      * firmware_log); NULL or "": none */
 	const char *firmware_debug;  /* meta firmware_debug; NULL or "": none */
+	const char *params;      /* --param NAME=VALUE,... for the meta "params"; NULL or "":
+				  * none (the config carries them) */
+	int user;                /* main in ring 3 (config user=1, meta "user_mode"): x86-64
+				  * images booted directly only */
 	/* filled in by image_run */
 	int shm_unused;          /* shm asked for, but the image sent over serial (reported) */
 	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */

@@ -12,7 +12,7 @@ struct disasm {
 	csh cs;
 };
 
-struct disasm *disasm_open(int machine, char *err, size_t errlen)
+static struct disasm *open_handle(int machine, int detail, char *err, size_t errlen)
 {
 	cs_arch arch;
 	cs_mode mode;
@@ -44,6 +44,8 @@ struct disasm *disasm_open(int machine, char *err, size_t errlen)
 		e = cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	if (e == CS_ERR_OK)
 		e = cs_option(d->cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	if (e == CS_ERR_OK && detail)
+		e = cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (e != CS_ERR_OK) {
 		snprintf(err, errlen, "capstone: %s", cs_strerror(e));
 		if (d->cs)
@@ -52,6 +54,21 @@ struct disasm *disasm_open(int machine, char *err, size_t errlen)
 		return NULL;
 	}
 	return d;
+}
+
+struct disasm *disasm_open(int machine, char *err, size_t errlen)
+{
+	return open_handle(machine, 0, err, errlen);
+}
+
+struct disasm *disasm_open_detail(int machine, char *err, size_t errlen)
+{
+	return open_handle(machine, 1, err, errlen);
+}
+
+size_t disasm_handle(const struct disasm *d)
+{
+	return d->cs;
 }
 
 void disasm_close(struct disasm *d)

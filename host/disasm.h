@@ -15,6 +15,11 @@ struct disasm_insn {
 struct disasm;
 /* machine: ELF e_machine (EM_X86_64, EM_386 or EM_AARCH64). NULL with err on failure. */
 struct disasm *disasm_open(int machine, char *err, size_t errlen);
+/* The same with capstone's instruction details on (operands, groups, registers), for
+ * decoders that read them: disasm_handle gives the capstone handle (a csh) to pass to
+ * cs_disasm_iter. */
+struct disasm *disasm_open_detail(int machine, char *err, size_t errlen);
+size_t disasm_handle(const struct disasm *d);
 void disasm_close(struct disasm *d);
 /* Disassemble code (at link address addr) into a malloc'd array; returns the count, or -1.
  * Undecodable bytes become a ".byte" pseudo-instruction, so every byte is accounted for. */

@@ -1,4 +1,5 @@
 /* The run options of bmprof qemu and bmprof stat (run_opts.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -85,6 +86,84 @@ int run_opts_add_events(struct run_opts *o, const char *spec)
 	}
 	snprintf(o->specs + len, sizeof o->specs - len, "%s%s", len ? " " : "", spec);
 	return 0;
+}
+
+int run_opts_check_param(const char *s, unsigned long long *value, char *err, size_t n)
+{
+	const char *eq = strchr(s, '='), *v;
+	size_t kn = eq ? (size_t)(eq - s) : 0;
+	char *end;
+	int base = 10;
+
+	for (size_t i = 0; i < kn; i++)
+		if (!(s[i] == '_' || isalpha((unsigned char)s[i]) ||
+		      (i && isdigit((unsigned char)s[i]))))
+			kn = 0;
+	if (!kn || kn > RUN_OPTS_PARAM_NAME_MAX) {
+		snprintf(err, n, "--param %s: want NAME=VALUE, NAME of letters, digits and '_' (not "
+			 "a digit first, up to %d)", s, RUN_OPTS_PARAM_NAME_MAX);
+		return -1;
+	}
+	v = eq + 1;
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		base = 16;
+		v += 2;
+	}
+	errno = 0;
+	*value = strtoull(v, &end, base);
+	if (!isxdigit((unsigned char)*v) || *end || errno) {
+		snprintf(err, n, "--param %s: VALUE must be a number below 2^64, decimal or 0x hex",
+			 s);
+		return -1;
+	}
+	return 0;
+}
+
+int run_opts_add_param(struct run_opts *o, const char *s)
+{
+	char err[256];
+	unsigned long long v;
+	size_t len = strlen(o->params);
+
+	if (run_opts_check_param(s, &v, err, sizeof err)) {
+		bm_err("%s: %s", o->cmd, err);
+		return -1;
+	}
+	if (o->nparams == RUN_OPTS_MAX_PARAMS ||
+	    len + strlen(s) + 2 > sizeof o->params) {
+		bm_err("%s: --param %s: too many parameters (at most %d, %zu bytes in all)", o->cmd,
+		       s, RUN_OPTS_MAX_PARAMS, sizeof o->params - 1);
+		return -1;
+	}
+	snprintf(o->params + len, sizeof o->params - len, "%s%s", len ? "," : "", s);
+	o->nparams++;
+	return 0;
+}
+
+int run_opts_config(const struct run_opts *o, const char *base, unsigned long freq, char *buf,
+		    size_t n)
+{
+	size_t cap = n < EVENTS_CONFIG_MAX + 1 ? n : EVENTS_CONFIG_MAX + 1, len;
+	const char *p = o->params;
+	int k = base ? snprintf(buf, cap, "%s", base) : snprintf(buf, cap, "freq=%lu\n", freq);
+
+	for (len = (size_t)k; len < cap && *p;) {
+		size_t pn = strcspn(p, ",");
+		k = snprintf(buf + len, cap - len, "%sparam=%.*s\n",
+			     len && buf[len - 1] != '\n' ? "\n" : "", (int)pn, p);
+		len += (size_t)k;
+		p += pn + (p[pn] == ',');
+	}
+	if (len < cap && o->user)
+		len += (size_t)snprintf(buf + len, cap - len, "%suser=1\n",
+					len && buf[len - 1] != '\n' ? "\n" : "");
+	if (len >= cap) {
+		bm_err("%s: the events and parameters do not fit the runtime's %d-byte "
+		       "configuration: ask for fewer, or give them shorter names", o->cmd,
+		       EVENTS_CONFIG_MAX);
+		return -1;
+	}
+	return (int)len;
 }
 
 static int parse_accel(struct run_opts *o, const char *s)
@@ -198,6 +277,11 @@ static int shared_option(struct run_opts *o, int ch, char **argv)
 		return absolute(o, "--firmware-log", optarg, o->firmware_log);
 	case RUN_OPT_FIRMWARE_DEBUG:
 		return firmware_debug_dir(o, optarg);
+	case RUN_OPT_PARAM:
+		return run_opts_add_param(o, optarg);
+	case RUN_OPT_USER:
+		o->user = 1;
+		return 0;
 	case ':':
 		bm_err("%s: %s needs an argument (see bmprof %s --help)", o->cmd, argv[optind - 1],
 		       o->cmd);

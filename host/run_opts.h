@@ -11,6 +11,11 @@
 #include "events.h"
 #include "qemu.h"
 
+/* Run-time parameters: what the runtimes keep (boot/common/param.c) */
+#define RUN_OPTS_MAX_PARAMS 32
+#define RUN_OPTS_PARAM_NAME_MAX 31
+#define RUN_OPTS_PARAMS_MAX 1024
+
 struct run_opts {
 	const char *cmd;               /* "qemu", "stat": the prefix of messages */
 	const char *usage;             /* --help prints it */
@@ -30,12 +35,16 @@ struct run_opts {
 	/* --firmware-log FILE, --firmware-debug DIR as absolute paths (meta firmware_log,
 	 * firmware_debug); "" when not given */
 	char firmware_log[PATH_MAX], firmware_debug[PATH_MAX];
+	/* --param NAME=VALUE, as given, comma-separated (meta "params"; config param= lines) */
+	char params[RUN_OPTS_PARAMS_MAX];
+	unsigned nparams;
+	int user;                      /* --user: main in ring 3 (meta "user_mode") */
 };
 
 /* getopt codes of the long-only shared options */
 enum {
 	RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY, RUN_OPT_FIRMWARE_LOG,
-	RUN_OPT_FIRMWARE_DEBUG
+	RUN_OPT_FIRMWARE_DEBUG, RUN_OPT_PARAM, RUN_OPT_USER
 };
 
 /* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q),
@@ -53,6 +62,8 @@ enum {
 	{ "shm-consume-delay-us", required_argument, NULL, RUN_OPT_SHM_DELAY }, \
 	{ "firmware-log", required_argument, NULL, RUN_OPT_FIRMWARE_LOG }, \
 	{ "firmware-debug", required_argument, NULL, RUN_OPT_FIRMWARE_DEBUG }, \
+	{ "param", required_argument, NULL, RUN_OPT_PARAM }, \
+	{ "user", no_argument, NULL, RUN_OPT_USER }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ NULL, 0, NULL, 0 }
 
@@ -77,5 +88,15 @@ int run_opts_ulong(const struct run_opts *o, const char *opt, const char *s,
 		   unsigned long max, unsigned long *out);
 /* One --event argument into o->events and o->specs. 0, or -1 (reported). */
 int run_opts_add_events(struct run_opts *o, const char *spec);
+/* s is NAME=VALUE: NAME of letters, digits and '_' (not a digit first, up to 31), VALUE a
+ * decimal or 0x hex number below 2^64. 0 with the value, or -1 with one line in err. */
+int run_opts_check_param(const char *s, unsigned long long *value, char *err, size_t n);
+/* One --param argument into o->params. 0, or -1 (reported). */
+int run_opts_add_param(struct run_opts *o, const char *s);
+/* The config text for the run: base (the events' config, or NULL for "freq=FREQ"), then a
+ * param= line per --param and user=1 for --user. Its length, or -1 if it does not fit n
+ * bytes or EVENTS_CONFIG_MAX (reported). */
+int run_opts_config(const struct run_opts *o, const char *base, unsigned long freq, char *buf,
+		    size_t n);
 
 #endif

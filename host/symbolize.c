@@ -456,6 +456,22 @@ int symbolizer_find_function(struct symbolizer *s, const char *name, uint64_t *s
 	return 0;
 }
 
+size_t symbolizer_nfunctions(const struct symbolizer *s)
+{
+	return s->nfuncs;
+}
+
+int symbolizer_function(const struct symbolizer *s, size_t i, const char **name,
+			uint64_t *start, uint64_t *size)
+{
+	if (i >= s->nfuncs)
+		return -1;
+	*name = s->funcs[i].name;
+	*start = s->funcs[i].addr;
+	*size = s->funcs[i].size;
+	return 0;
+}
+
 int symbolizer_read(struct symbolizer *s, uint64_t addr, void *buf, size_t len)
 {
 	size_t fsize;

@@ -63,6 +63,11 @@ int symbolizer_result(const struct symbolizer *s, uint32_t id, struct sym_result
 /* Function symbol by name (global before weak before local): 0 and start/size, or -1. */
 int symbolizer_find_function(struct symbolizer *s, const char *name, uint64_t *start,
 			     uint64_t *size);
+/* The function symbols by address (aliases merged, zero sizes extended to the next
+ * symbol): how many, and the i-th's name, start and size (0, or -1 if i is out of range). */
+size_t symbolizer_nfunctions(const struct symbolizer *s);
+int symbolizer_function(const struct symbolizer *s, size_t i, const char **name,
+			uint64_t *start, uint64_t *size);
 /* Bytes at a link-time address from the ELF's allocated sections (zeros for .bss): 0 or -1. */
 int symbolizer_read(struct symbolizer *s, uint64_t addr, void *buf, size_t len);
 /* Each line-table row in [lo, hi): file, line and the address it starts at; a row that

@@ -5,7 +5,7 @@ PKG_CONFIG ?= pkg-config
 
 HOST_WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 HOST_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
-	-Itransport -Itarget/include -Ihost -Ianalysis -D_GNU_SOURCE
+	-Itransport -Itarget/include -Ihost -iquote analysis -D_GNU_SOURCE
 HOST_LDLIBS := $(shell $(PKG_CONFIG) --libs libdw libelf capstone 2>/dev/null || echo -ldw -lelf -lcapstone) -lz -lm
 
 ifeq ($(SAN),1)

@@ -50,6 +50,7 @@ $(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
 
 fixtures: $(FIXTURE_ELFS)
 
-$(HOST_BUILD)/tests/test_symbolize $(HOST_BUILD)/tests/test_disasm: | $(FIXTURE_ELFS)
+$(HOST_BUILD)/tests/test_symbolize $(HOST_BUILD)/tests/test_disasm \
+	$(HOST_BUILD)/tests/test_insn_decode: | $(FIXTURE_ELFS)
 
 .PHONY: fixtures

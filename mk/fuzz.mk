@@ -18,13 +18,14 @@ FUZZ_TIME ?= 60
 FUZZ_CHECK_TIME ?= 10
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
-	-Itransport -Itarget/include -Ihost -Ianalysis -D_GNU_SOURCE \
+	-Itransport -Itarget/include -Ihost -iquote analysis -D_GNU_SOURCE \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 
 FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf
 FUZZ_HARNESSES ?= $(FUZZ_ALL)
-FUZZ_STREAM_SRCS := transport/host/reader.c analysis/profile.c host/capture.c \
+FUZZ_STREAM_SRCS := transport/host/reader.c analysis/profile.c analysis/events.c \
+	analysis/events_table.c host/capture.c \
 	host/profile_io.c transport/crc32.c
 FUZZ_SYM_SRCS := host/symbolize.c $(wildcard host/sym_*.c)
 

@@ -63,9 +63,13 @@ enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOUR
  *   u8  build_id_len       0..BMPROF_BUILD_ID_MAX
  *   u8  reserved[3]
  *   u8  build_id[build_id_len]   the image's GNU build-id note descriptor
+ *   then, appended in version 1.2 (a reader takes it when present):
+ *   u64 core_hz            the core clock the target measured at boot, in the privilege
+ *                          level the program runs in (0: unknown)
  */
 #define BMPROF_HELLO_FIXED 60u
 #define BMPROF_BUILD_ID_MAX 64u
+#define BMPROF_HELLO_CORE_HZ 8u     /* bytes of the field appended after the build-id */
 
 /* EVENT payload:
  *   u16 event_id           the id SAMPLES entries use
@@ -124,7 +128,8 @@ enum bmprof_counter_kind {
 #define BMPROF_SAMPLES_FIXED 8u
 
 /* TOTALS payload: u16 cpu, u16 nfields, then nfields u64 counters in this order.
- * A reader takes the fields it knows; a writer may append more. */
+ * A reader takes the fields it knows; a writer may append more. A version 1.1 writer sends
+ * the first eight. */
 enum bmprof_total_field {
 	BMPROF_TOTAL_TAKEN = 0,        /* samples taken by the handler */
 	BMPROF_TOTAL_HITS,             /* hash table hits */
@@ -134,6 +139,9 @@ enum bmprof_total_field {
 	BMPROF_TOTAL_LOST_FULL,        /* samples dropped: both overflow buffers full */
 	BMPROF_TOTAL_LOST_TRANSPORT,   /* samples dropped: the transport refused them */
 	BMPROF_TOTAL_FRAMES,           /* SAMPLES frames sent */
+	/* appended in version 1.2 */
+	BMPROF_TOTAL_SAMPLED_TICKS,    /* timebase ticks the CPU ran outside the sampling timer's
+					* handler while sampling (0: unknown) */
 	BMPROF_TOTAL_NFIELDS
 };
 #define BMPROF_TOTALS_FIXED 4u

@@ -111,12 +111,19 @@ extern const struct bmrt_choice bmrt_modes[];   /* mode=: sample | count (bmprof
 extern const struct bmrt_choice bmrt_transports[];   /* transport=: serial | shm (stream.c) */
 void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap);
 
+/* param.c: param=NAME=VALUE, for bm_param() (bmrt.h) */
+#define BMRT_MAX_PARAMS 32
+#define BMRT_PARAM_NAME_MAX 31
+void bmrt_param_setting(struct bmrt_config *cfg, const char *v, size_t vn);
+
 /* The keys both runtimes have, first in each table: they set cfg->freq (0..max_hz),
- * cfg->timer (one of timers), cfg->mode and cfg->transport. */
+ * cfg->timer (one of timers), cfg->mode and cfg->transport, and the program's
+ * parameters. */
 #define BMRT_COMMON_KEYS(cfg, max_hz, timers)                          \
 	{ "freq", .hz = &(cfg)->freq, .max = (max_hz) },               \
 	{ "timer", .pick = &(cfg)->timer, .choices = (timers) },       \
 	{ "mode", .pick = &(cfg)->mode, .choices = bmrt_modes },      \
-	{ "transport", .pick = &(cfg)->transport, .choices = bmrt_transports }
+	{ "transport", .pick = &(cfg)->transport, .choices = bmrt_transports }, \
+	{ "param", .set = bmrt_param_setting }
 
 #endif

@@ -64,6 +64,16 @@ static inline uint64_t bm_cycles(void)
 #endif
 uint64_t bm_cycles_hz(void);
 
+/* Run-time parameters: the value of NAME=VALUE given to the run (bmprof qemu --param
+ * NAME=VALUE, config param=NAME=VALUE), or def when it was not given. Names are letters,
+ * digits and '_' (up to 31); values are 64-bit numbers. */
+uint64_t bm_param(const char *name, uint64_t def);
+
+/* The program's privilege: x86-64 runs main in ring 3 when asked (bmprof qemu --user,
+ * config user=1); then console calls, bm_run_on, bm_wait, bm_exit and everything above
+ * work as in ring 0, and privileged instructions (hlt, moves to control registers, MSR
+ * access) fault and end the run. Functions started with bm_run_on run in ring 0. */
+
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);

@@ -47,6 +47,10 @@ void bmrt_apic_send(uint32_t apic_id, uint32_t icr)
 {
 	uint64_t flags;
 
+	if (bmrt_in_user()) {   /* the APIC is ring 0's */
+		bmrt_user_call(BMRT_UCALL_IPI, apic_id, icr);
+		return;
+	}
 	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
 	if (x2apic) {
 		wrmsr(MSR_X2APIC_ICR, (uint64_t)apic_id << 32 | icr);

@@ -4,6 +4,8 @@
  *   timer=M    auto | deadline | oneshot
  *   mode=M     sample | count (count: no sampling, event totals at the end)
  *   pmi=P      nmi | irq: how the PMU's overflow interrupt is delivered
+ *   user=B     0 | 1: run main in ring 3 (the plain runtime; docs/image.md)
+ *   param=NAME=VALUE  a run-time parameter for bm_param (boot/common/param.c)
  *   event=SPEC ID:ENC:PERIOD[:NAME[:GROUP]], repeatable (parsed by the PMU layer, which
  *              reports a malformed one when the sampler starts) */
 #include "bmprof_x86_64.h"
@@ -24,6 +26,8 @@ static const struct bmrt_choice timers[] = {
 static const struct bmrt_choice pmis[] = {
 	{ "nmi", BMPROF_X86_PMI_NMI }, { "irq", BMPROF_X86_PMI_IRQ }, { 0, 0 },
 };
+
+static const struct bmrt_choice onoff[] = { { "0", 0 }, { "1", 1 }, { 0, 0 } };
 
 static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 {
@@ -46,6 +50,7 @@ void bmrt_config_load(struct bmrt_config *cfg)
 	const struct bmrt_key keys[] = {
 		BMRT_COMMON_KEYS(cfg, BMPROF_X86_MAX_HZ, timers),
 		{ "pmi", .pick = &cfg->pmi, .choices = pmis },
+		{ "user", .pick = &cfg->user, .choices = onoff },
 		{ "event", .set = event_setting, .cfg = cfg },
 		{ 0 },
 	};

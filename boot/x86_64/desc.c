@@ -1,13 +1,16 @@
 /* The 64-bit GDT, one TSS per CPU for the IST stacks, and the IDT all CPUs share. #DF runs
  * on IST1 and NMI and #MC on IST2 (each CPU its own), so they are reported even when the
- * faulting code wrecked its stack. The NMI is the PMU's interrupt (bmprof_x86_nmi_entry);
+ * faulting code wrecked its stack. The GDT also holds ring 3's data (0x18) and 64-bit code
+ * (0x20) segments, and a CPU that runs ring-3 code enters ring 0 on its TSS's RSP0
+ * (bmrt_desc_set_rsp0; user.c). The NMI is the PMU's interrupt (bmprof_x86_nmi_entry);
  * in IRQ delivery it comes at BMPROF_X86_DEFAULT_PMI_VECTOR. BMRT_IPI_VECTOR is the
  * runtime's own IPI (smp.c). */
 #include "bmprof_x86_64.h"
 #include "rt.h"
 
 #define SEL_CODE 0x08
-#define SEL_TSS 0x18     /* CPU i's TSS descriptor: SEL_TSS + 16 * i */
+#define SEL_TSS 0x28     /* CPU i's TSS descriptor: SEL_TSS + 16 * i */
+#define GDT_TSS 5        /* its index */
 #define GATE_INTR 0x8E   /* present, DPL 0, 64-bit interrupt gate */
 #define IST_SIZE 16384
 
@@ -43,7 +46,7 @@ void bmrt_isr_ipi(void);
 /* Each TSS in a cache line of its own: the CPU writes nothing there, but keep CPUs apart. */
 static struct tss tss[BMPROF_X86_MAX_CPUS] __attribute__((aligned(64)));
 static uint8_t ist_stack[BMPROF_X86_MAX_CPUS][2][IST_SIZE] __attribute__((aligned(16)));
-static uint64_t gdt[3 + 2 * BMPROF_X86_MAX_CPUS];
+static uint64_t gdt[GDT_TSS + 2 * BMPROF_X86_MAX_CPUS];
 static struct gate idt[256];
 
 static void set_gate(unsigned vec, void (*fn)(void), uint8_t ist)
@@ -64,9 +67,15 @@ static void set_tss(unsigned i)
 	tss[i].ist[0] = (uintptr_t)ist_stack[i][0] + IST_SIZE;
 	tss[i].ist[1] = (uintptr_t)ist_stack[i][1] + IST_SIZE;
 	tss[i].iomap = sizeof tss[i];
-	gdt[3 + 2 * i] = (sizeof tss[i] - 1) | (t & 0xFFFFFF) << 16 | 0x89ull << 40 |
+	gdt[GDT_TSS + 2 * i] = (sizeof tss[i] - 1) | (t & 0xFFFFFF) << 16 | 0x89ull << 40 |
 			 (t >> 24 & 0xFF) << 56;
-	gdt[4 + 2 * i] = t >> 32;
+	gdt[GDT_TSS + 1 + 2 * i] = t >> 32;
+}
+
+void bmrt_desc_set_rsp0(unsigned cpu, uint64_t rsp)
+{
+	if (cpu < BMPROF_X86_MAX_CPUS)
+		tss[cpu].rsp[0] = rsp;
 }
 
 void bmrt_desc_load(unsigned cpu)
@@ -82,6 +91,8 @@ void bmrt_desc_init(void)
 {
 	gdt[1] = 0x00AF9A000000FFFFull;
 	gdt[2] = 0x00CF92000000FFFFull;
+	gdt[3] = 0x00CFF2000000FFFFull;   /* data, DPL 3 */
+	gdt[4] = 0x00AFFA000000FFFFull;   /* 64-bit code, DPL 3 */
 	for (unsigned i = 0; i < BMPROF_X86_MAX_CPUS; i++)
 		set_tss(i);
 	for (unsigned v = 0; v < 32; v++)

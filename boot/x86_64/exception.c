@@ -2,8 +2,9 @@
  * (bmrt_finish), with an END frame carrying the vector, the faulting RIP and (for #PF and
  * #DF) CR2. A second exception on the same CPU while handling one prints a line and
  * powers off at once; a third powers off silently. The line is written under the UART lock
- * as a whole. The one exception handled is the #GP of the sampler's probing MSR accesses
- * (a hypervisor without the MSR): execution resumes at their recovery path. */
+ * as a whole. The exceptions handled are the #GP of the sampler's probing MSR accesses
+ * (a hypervisor without the MSR): execution resumes at their recovery path; and ring 3's
+ * requests to ring 0 (user.c). */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
@@ -33,10 +34,13 @@ void bmrt_exception(struct bmrt_regs *r)
 
 	if (r->vector == VEC_GP && bmprof_x86_gp_fixup(&r->rip))
 		return;
+	if (bmrt_user_trap(r))
+		return;
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	if (++*d > 2)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
 	bmrt_uart_lock();
+	bmrt_uart_user_flush();   /* text ring 3 had not sent yet */
 	if (!uart_at_line_start())
 		uart_putc('\n');
 	if (*d == 2) {

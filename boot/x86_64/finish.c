@@ -19,6 +19,10 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 	unsigned me, n;
 	uint64_t quiet;
 
+	if (bmrt_in_user()) {   /* main in ring 3: the end of the run is ring 0's */
+		bmrt_user_call(BMRT_UCALL_FINISH, (uintptr_t)end, exit_value);
+		__builtin_unreachable();
+	}
 	cli();
 	me = bmrt_cpu();
 	if (!__atomic_compare_exchange_n(&finisher, &nobody, me, 0, __ATOMIC_ACQ_REL,

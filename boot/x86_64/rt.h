@@ -49,17 +49,62 @@ struct bmrt_regs {
  * the recovery path); else ends the run */
 void bmrt_exception(struct bmrt_regs *r);
 
-/* desc.c: the IDT and the GDT with one TSS per CPU (IST1 #DF, IST2 NMI and #MC) */
+/* desc.c: the IDT and the GDT with one TSS per CPU (IST1 #DF, IST2 NMI and #MC), and the
+ * ring-3 code and data segments */
 #define BMRT_IPI_VECTOR 0xF0      /* the runtime's wake-up and stop IPI */
+#define BMRT_SEL_UDATA (0x18 | 3)
+#define BMRT_SEL_UCODE (0x20 | 3)
 void bmrt_desc_init(void);        /* first CPU: build the tables and load them */
 void bmrt_desc_load(unsigned cpu);   /* any other CPU: load them with its own TSS */
+void bmrt_desc_set_rsp0(unsigned cpu, uint64_t rsp);   /* the stack ring 3 enters ring 0 on */
 
-/* paging.c: page 0 and every CPU's stack guard page unmapped, the LAPIC uncached */
+/* paging.c: page 0 and every CPU's stack guard page unmapped, the LAPIC uncached.
+ * bmrt_paging_user: the image's memory (not page 0, not the guard pages) open to ring 3. */
 void bmrt_paging_init(void);
+void bmrt_paging_user(void);
 int bmrt_is_guard_page(uint64_t addr);
 
+/* user.c: main in ring 3 (config user=1). bmrt_user_run enters ring 3 on a stack of its
+ * own, measures the core clock there, comes back to ring 0 (bmrt_user_call) to start
+ * sampling (bmrt_begin_sampling), and runs main; ring 3 comes back the same way to end
+ * the run, send an IPI, park or write console text. The exception handler hands every
+ * exception to bmrt_user_trap first: 1 when it was bmrt_user_call's (served). */
+#define BMRT_USER_STACK (256u * 1024)
+extern uint8_t bmrt_user_stack[4096 + BMRT_USER_STACK];
+_Noreturn void bmrt_user_run(void);
+int bmrt_in_user(void);                          /* running in ring 3 */
+enum { BMRT_UCALL_READY, BMRT_UCALL_FINISH, BMRT_UCALL_IPI, BMRT_UCALL_PARK,
+       BMRT_UCALL_CONSOLE, BMRT_UCALL_PROBE };
+uint64_t bmrt_user_call(uint64_t op, uint64_t a, uint64_t b);
+int bmrt_user_trap(struct bmrt_regs *r);
+void bmrt_uart_user_flush(void);   /* ring 3's console text out (from either ring) */
+
+/* corehz.c: timebase ticks of the fastest of a few runs of BMRT_CHAIN_ADDS dependent
+ * adds (one cycle each), in the privilege level it is called in; the core clock is
+ * BMRT_CHAIN_ADDS * tsc_hz / ticks. 0 when the code runs too slowly to be native. */
+#define BMRT_CHAIN_ADDS 10000000ull
+uint64_t bmrt_chain_ticks(uint64_t tsc_hz);
+
+/* steal.c: KVM steal time on CPU 0 where the hypervisor offers it (ring 0, after
+ * bmprof_x86_init: handed to the sampler); bmrt_steal_ns reads it, from either ring. */
+void bmrt_steal_init(void);
+uint64_t bmrt_steal_ns(void);
+
+/* gapprobe.c: with the timer probing (bmprof_x86_probe), the median over a few interrupts
+ * of the TSC jump the program sees less the handler's own time (*untimed) and of the jump
+ * (*cost); returns how many interrupts were paired (0: none, nothing set). */
+unsigned bmrt_gap_probe(uint64_t tsc_hz, int64_t *untimed, uint64_t *cost);
+
+/* start.c: HELLO with the core clock measured (ticks from bmrt_chain_ticks), then every
+ * CPU starts sampling */
+void bmrt_begin_sampling(uint64_t chain_ticks);
+
 /* uart.c: the 16550 at COM1 (rt_common.h declares its functions). Callers hold the UART
- * lock (uartlock.c). */
+ * lock (uartlock.c). With main in ring 3, uart_putc hands ring 3's characters to
+ * bmrt_uart_divert (user.c collects them; bmrt_uart_user_flush sends them through ring 0,
+ * where bmrt_uart_user_text writes them). */
+extern int (*bmrt_uart_divert)(char c);
+void bmrt_uart_user_text(const char *s, uint64_t n);
 
 /* uartlock.c: one CPU at a time writes the UART, whole frames and whole console calls. A
  * ticket lock, taken and held with interrupts enabled; a CPU that holds it may take it
@@ -116,6 +161,7 @@ struct bmrt_config {
 	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
 	uint8_t pmi;                 /* enum bmprof_x86_pmi */
 	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */
+	uint8_t user;                /* main in ring 3 */
 	uint8_t nevents;
 	const char *events[BMRT_MAX_EVENTS];   /* event= values, NUL-terminated */
 };

@@ -61,9 +61,14 @@ static volatile uint32_t go;
 static uint32_t listed_id[MAX_LISTED];
 static int listed = -1;
 
+/* Ring 3 runs on CPU 0 only, and cannot read the LAPIC. */
 unsigned bmrt_cpu(void)
 {
-	unsigned i = bmprof_x86_cpu_index();
+	unsigned i;
+
+	if (bmrt_in_user())
+		return 0;
+	i = bmprof_x86_cpu_index();
 
 	return i == BMPROF_X86_NO_CPU ? 0 : i;
 }
@@ -96,6 +101,10 @@ static uint32_t wait_state(const struct rtcpu *c, uint32_t from, uint64_t t0, ui
 
 static _Noreturn void park(struct rtcpu *c)
 {
+	if (bmrt_in_user()) {
+		bmrt_user_call(BMRT_UCALL_PARK, 0, 0);
+		__builtin_unreachable();
+	}
 	cli();
 	store(&c->state, CPU_PARKED);
 	for (;;)

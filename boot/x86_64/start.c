@@ -1,6 +1,7 @@
 /* bmrt_start: the 64-bit side of boot on the first CPU, from the descriptor tables to
  * main(): the sampler is set up here first (calibration), then on the other CPUs as they
- * start (smp.c), HELLO announces them all, and every CPU starts sampling. */
+ * start (smp.c), the core clock is measured (in ring 3 when main runs there: user.c),
+ * HELLO announces them all, and every CPU starts sampling. */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
@@ -12,7 +13,10 @@
 int main(void);
 _Noreturn void bmrt_start(void);
 
-uint64_t bm_cycles_hz(void) { return bmprof_x86_info()->tsc_hz; }
+/* kept here: ring 3 cannot reach the sampler's per-CPU look-up (it reads the LAPIC) */
+static uint64_t tsc_hz;
+
+uint64_t bm_cycles_hz(void) { return tsc_hz; }
 
 /* The BIOS leaves the 8259 PICs' master at vector 8 (#DF in long mode). Point them at
  * 0x20..0x2F and mask every line: the LAPIC timer is the only interrupt used. */
@@ -65,12 +69,25 @@ static void report_events(const struct bmrt_config *rc)
 	}
 }
 
+void bmrt_begin_sampling(uint64_t chain_ticks)
+{
+	const uint8_t *id;
+	uint8_t idlen = bmrt_build_id(&id);
+
+	if (chain_ticks)
+		bmprof_x86_set_core_hz((uint64_t)((unsigned __int128)BMRT_CHAIN_ADDS * tsc_hz /
+						  chain_ticks));
+	bmrt_uart_lock();
+	bmprof_x86_announce(id, idlen);
+	bmrt_uart_unlock();
+	bmprof_x86_start();
+	bmrt_smp_go();
+}
+
 _Noreturn void bmrt_start(void)
 {
 	struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ, .timer = BMPROF_X86_TIMER_AUTO };
 	struct bmprof_x86_config xc;
-	const uint8_t *id;
-	uint8_t idlen;
 	int err;
 
 	uart_init();
@@ -89,6 +106,7 @@ _Noreturn void bmrt_start(void)
 	err = bmprof_x86_init(&xc);
 	if (err)
 		panic(bmprof_x86_strerror(err));
+	tsc_hz = bmprof_x86_info()->tsc_hz;
 	report_events(&rc);
 	if (rc.timer == BMPROF_X86_TIMER_DEADLINE && bmprof_x86_info()->timer != rc.timer)
 		bm_puts("bmprof: config: timer=deadline: this CPU has no TSC-deadline timer "
@@ -96,12 +114,9 @@ _Noreturn void bmrt_start(void)
 	bmrt_smp_start();
 	if (rc.transport == BMRT_TRANSPORT_SHM)
 		bmrt_shm_start(bm_ncpus());
-	idlen = bmrt_build_id(&id);
-	bmrt_uart_lock();
-	bmprof_x86_announce(id, idlen);
-	bmrt_uart_unlock();
-	bmprof_x86_start();
-	bmrt_smp_go();
+	if (rc.user)
+		bmrt_user_run();
+	bmrt_begin_sampling(bmrt_chain_ticks(tsc_hz));
 	sti();
 	bm_exit(main());
 }

@@ -21,6 +21,9 @@
 
 static int uart_dead;
 static char last_char = '\n';   /* of console text, not of frames */
+/* Set while main runs in ring 3 (user.c): takes the character, and returns 1, when the
+ * caller is ring 3. */
+int (*bmrt_uart_divert)(char c);
 
 void uart_init(void)
 {
@@ -45,11 +48,24 @@ static int wait_thre(void)
 	return -1;
 }
 
+static void put(char c)
+{
+	if (wait_thre() == 0)
+		outb(COM1 + THR, (uint8_t)c);
+}
+
 void uart_putc(char c)
 {
 	last_char = c;
-	if (wait_thre() == 0)
-		outb(COM1 + THR, (uint8_t)c);
+	if (bmrt_uart_divert && bmrt_uart_divert(c))
+		return;
+	put(c);
+}
+
+void bmrt_uart_user_text(const char *s, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		put(s[i]);
 }
 
 int uart_at_line_start(void) { return last_char == '\n'; }

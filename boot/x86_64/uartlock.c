@@ -116,5 +116,6 @@ int bmrt_console_begin(void)
 void bmrt_console_end(int token)
 {
 	(void)token;
+	bmrt_uart_user_flush();
 	bmrt_uart_unlock();
 }

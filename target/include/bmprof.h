@@ -85,6 +85,9 @@ struct bmprof_cpu {
 	uint32_t frames;          /* SAMPLES frame sequence number */
 	uint16_t cpu_id;
 	volatile uint16_t draining; /* a drain is running on this CPU: do not start another */
+	/* Timebase ticks this CPU ran outside the sampling timer's handler while sampling,
+	 * sent in TOTALS (0: unknown). The architecture layer sets it before bmprof_flush. */
+	uint64_t sampled_ticks;
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* The stream sink. write() must not fail silently: it returns 0 on success, non-zero if the
@@ -143,6 +146,7 @@ struct bmprof_hello {
 	uint32_t family, model, stepping, signature;
 	uint8_t build_id_len;
 	const uint8_t *build_id;
+	uint64_t core_hz;        /* the core clock measured at boot; 0: unknown */
 };
 
 /* An EVENT frame (transport/wire.h). counter is sent only for counter_kind GP or FIXED

@@ -165,11 +165,29 @@ const char *bmprof_x86_event_error(unsigned i);
  * EVENT frame when the timer samples, and one EVENT frame per configured event, as CPU 0
  * placed it. Set up the other CPUs first. */
 int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len);
+/* The core clock HELLO reports (0, the default: unknown), measured by the integrator in
+ * the privilege level its program runs in. Call before bmprof_x86_announce. */
+void bmprof_x86_set_core_hz(uint64_t hz);
 
 /* Start this CPU's timer and counters / stop them. After bmprof_x86_stop() returns no
  * sample is recorded on this CPU and its counters are stopped. */
 void bmprof_x86_start(void);
 void bmprof_x86_stop(void);
+
+/* Measuring what an interrupt costs the program, before sampling starts (this CPU; only
+ * when the timer samples and is this runtime's own; -1 otherwise). bmprof_x86_probe(1)
+ * starts the timer without recording; bmprof_x86_probe(0) stops it and forgets its times.
+ * bmprof_x86_irq_stats reads CPU cpu's count of timer interrupts and the ticks its last
+ * handler timed (memory reads only: callable from ring 3 where the image is open to it).
+ * bmprof_x86_set_untimed gives the ticks each interrupt costs beyond what its handler
+ * times (delivery, return), taken off TOTALS sampled_ticks per interrupt. */
+int bmprof_x86_probe(int on);
+void bmprof_x86_irq_stats(unsigned cpu, uint64_t *irqs, uint64_t *last_ticks);
+void bmprof_x86_set_untimed(unsigned cpu, int64_t ticks);
+/* This CPU's KVM steal-time area (the 64 bytes MSR_KVM_STEAL_TIME points to, enabled by
+ * the caller): the time the hypervisor ran something else while the workload was due to
+ * run is taken off TOTALS sampled_ticks too. Before bmprof_x86_start. */
+void bmprof_x86_set_steal(const volatile void *kvm_steal_time);
 
 /* From the timer vector, interrupts disabled: record rip as a sample of event 0 (when the
  * timer samples), rotate and read the counters (bmprof_pmu_tick), re-arm, EOI (neither with

@@ -1062,7 +1062,8 @@ static void test_emit_hello(void **state)
 	struct sink s = { 0 };
 	struct bmprof_out out = sink_out(&s);
 	assert_int_equal(bmprof_emit_hello(&out, &h), 0);
-	const uint8_t *p = one_frame(&s, BMPROF_FRAME_HELLO, BMPROF_HELLO_FIXED + sizeof id);
+	const uint8_t *p = one_frame(&s, BMPROF_FRAME_HELLO,
+				     BMPROF_HELLO_FIXED + sizeof id + BMPROF_HELLO_CORE_HZ);
 	assert_int_equal(bmprof_get16(p + 0), BMPROF_WIRE_VERSION);
 	assert_int_equal(p[2], BMPROF_ARCH_X86_64);
 	assert_int_equal(p[3], BMPROF_SOURCE_PMU);
@@ -1078,14 +1079,17 @@ static void test_emit_hello(void **state)
 	assert_int_equal(p[56], sizeof id);
 	assert_memory_equal(p + 57, "\0\0\0", 3);
 	assert_memory_equal(p + 60, id, sizeof id);
+	assert_int_equal(bmprof_get64(p + 60 + sizeof id), 0);   /* core_hz: unknown */
 	sink_free(&s);
 
 	/* a vendor filling all 16 bytes has no NUL and is not overrun */
 	memset(&s, 0, sizeof s);
 	memcpy(h.vendor, "0123456789abcdef", 16);
 	h.build_id_len = 0;
+	h.core_hz = 3000000000ull;
 	assert_int_equal(bmprof_emit_hello(&out, &h), 0);
-	p = one_frame(&s, BMPROF_FRAME_HELLO, BMPROF_HELLO_FIXED);
+	p = one_frame(&s, BMPROF_FRAME_HELLO, BMPROF_HELLO_FIXED + BMPROF_HELLO_CORE_HZ);
+	assert_int_equal(bmprof_get64(p + BMPROF_HELLO_FIXED), 3000000000ull);
 	assert_memory_equal(p + 24, "0123456789abcdef", 16);
 	assert_int_equal(bmprof_get32(p + 40), 6);
 	sink_free(&s);

@@ -1114,6 +1114,68 @@ static void test_load_bounds(void **state)
 	(void)state;
 }
 
+/* HELLO's core clock (appended in wire 1.2) and TOTALS' sampled ticks give a timer's
+ * cycles per sample; a PMU cycles event's is its mean period; anything else is unknown. */
+static void test_cycles_per_sample(void **state)
+{
+	struct profile *p = new_profile();
+	struct buf b;
+	uint64_t v[BMPROF_TOTAL_NFIELDS] = { 0 };
+	const struct entry e0[] = { { 0, 0x1000, 300 }, { 0, 0x1004, 100 } };
+	const struct entry e1[] = { { 0, 0x2000, 100 } };
+	const uint8_t active[6] = { BMPROF_EVST_ACTIVE, 0, BMPROF_CTR_FIXED, 1, 0xff, 1 };
+
+	/* a HELLO without the core clock (wire 1.1): 0, unknown */
+	hello_payload(&b, BMPROF_ARCH_X86_64, (const uint8_t *)"id", 2);
+	assert_int_equal(apply(p, BMPROF_FRAME_HELLO, &b), 0);
+	assert_int_equal(p->hello.core_hz, 0);
+	event_payload(&b, 0, "timer");
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	samples_payload(&b, 0, 0, e0, 2);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	samples_payload(&b, 1, 0, e1, 1);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	v[BMPROF_TOTAL_SAMPLED_TICKS] = 300000000;   /* 0.3 s of a 1 GHz timebase */
+	totals_payload(&b, 0, BMPROF_TOTAL_NFIELDS, v);
+	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
+	v[BMPROF_TOTAL_SAMPLED_TICKS] = 200000000;
+	totals_payload(&b, 1, BMPROF_TOTAL_NFIELDS, v);
+	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
+	assert_true(profile_cycles_per_sample(p, 0) <= 0);
+
+	/* with it: 0.5 s at 3 GHz over 500 samples */
+	p->have_hello = 0;
+	hello_payload(&b, BMPROF_ARCH_X86_64, (const uint8_t *)"id", 2);
+	b_u64(&b, 3000000000ull);
+	assert_int_equal(apply(p, BMPROF_FRAME_HELLO, &b), 0);
+	assert_int_equal(p->hello.core_hz, 3000000000ull);
+	assert_true(profile_cycles_per_sample(p, 0) > 2999999.0);
+	assert_true(profile_cycles_per_sample(p, 0) < 3000001.0);
+
+	/* a CPU with samples and no sampled ticks (an older target) makes it unknown */
+	v[BMPROF_TOTAL_SAMPLED_TICKS] = 0;
+	totals_payload(&b, 1, BMPROF_TOTAL_SAMPLED_TICKS, v);
+	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
+	assert_int_equal(p->cpus[1].ntotals, BMPROF_TOTAL_SAMPLED_TICKS);
+	assert_true(profile_cycles_per_sample(p, 0) <= 0);
+
+	/* PMU events: cycles by its mean period, others unknown; unknown ids too */
+	event_status_payload(&b, 1, "cycles", BMPROF_SOURCE_PMU_FIXED, active);
+	bmprof_put64(b.p + 12, 1000000);
+	bmprof_put64(b.p + 20, 100000);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	assert_true(profile_cycles_per_sample(p, 1) == 950000.0);
+	event_status_payload(&b, 2, "cpu-cycles", BMPROF_SOURCE_PMU, active);
+	bmprof_put64(b.p + 20, 0);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	assert_true(profile_cycles_per_sample(p, 2) == 100000.0);
+	event_status_payload(&b, 3, "instructions", BMPROF_SOURCE_PMU, active);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	assert_true(profile_cycles_per_sample(p, 3) <= 0);
+	assert_true(profile_cycles_per_sample(p, 9) <= 0);
+	free_profile(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1134,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_counts_file_and_summary),
 		cmocka_unit_test(test_load_bounds),
+		cmocka_unit_test(test_cycles_per_sample),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

@@ -100,6 +100,7 @@ static void emit_hello(struct bytes *b, const char *vendor)
 		.timebase_hz = 62500000, .load_bias = 0xfffffff000000000ull,
 		.family = 0x41, .model = 0xd0c, .stepping = 1, .signature = 0x413fd0c1,
 		.build_id_len = sizeof(build_id), .build_id = build_id,
+		.core_hz = 2400000000ull,
 	};
 
 	memcpy(h.vendor, vendor, strnlen(vendor, 16));
@@ -149,6 +150,7 @@ static void test_hello_round_trip(void **state)
 	assert_int_equal(ph->signature, 0x413fd0c1);
 	assert_int_equal(ph->build_id_len, sizeof(build_id));
 	assert_memory_equal(ph->build_id, build_id, sizeof(build_id));
+	assert_int_equal(ph->core_hz, 2400000000ull);
 	host_free(h);
 
 	/* a vendor filling all 16 bytes comes back NUL-terminated */
@@ -303,6 +305,7 @@ static void target_run(struct run *run, unsigned nsamples)
 			bmprof_drain(&cpu[c], &out);
 	}
 	for (int c = 0; c < NCPU; c++) {
+		cpu[c].sampled_ticks = 1000000u * (c + 1);
 		bmprof_flush(&cpu[c], &out);
 		free(mem[c]);
 	}
@@ -371,6 +374,8 @@ static void test_samples_and_totals_from_core(void **state)
 		assert_int_equal(pc->totals[BMPROF_TOTAL_LOST_TRANSPORT], 0);
 		assert_int_equal(pc->totals[BMPROF_TOTAL_FRAMES], pc->frames);
 		assert_true(pc->totals[BMPROF_TOTAL_EVICTIONS] > 0);
+		assert_int_equal(pc->ntotals, BMPROF_TOTAL_NFIELDS);
+		assert_int_equal(pc->totals[BMPROF_TOTAL_SAMPLED_TICKS], 1000000u * (c + 1));
 		assert_int_equal(pc->received, run->taken[c]);
 		assert_int_equal(pc->seq_gaps, 0);
 		assert_int_equal(profile_cpu_lost_in_transit(pc), 0);
@@ -407,6 +412,48 @@ static void test_samples_and_totals_from_core(void **state)
 	free(stream.p);
 	free(run->frames.p);
 	free(run);
+}
+
+/* Wire 1.2 appended HELLO's core_hz (after the build-id) and TOTALS' sampled_ticks (after
+ * the eight fields of 1.1). The fields a 1.1 reader knows keep their offsets, and it
+ * ignores what follows; a 1.2 reader takes a 1.1 stream with the new fields 0 (unknown). */
+static void test_wire_1_2_compat(void **state)
+{
+	struct bytes b = { 0 };
+	struct host *h = host_new();
+	uint8_t p[4 + 8 * BMPROF_TOTAL_NFIELDS];
+	struct bmprof_out out = { sink_write, &b };
+
+	/* the new HELLO: fixed part and build-id where they were, core_hz after them */
+	emit_hello(&b, "ARM");
+	assert_int_equal(bmprof_get16(b.p + 6), BMPROF_HELLO_FIXED + sizeof(build_id) + 8);
+	assert_memory_equal(b.p + 8 + BMPROF_HELLO_FIXED, build_id, sizeof(build_id));
+	assert_int_equal(bmprof_get64(b.p + 8 + BMPROF_HELLO_FIXED + sizeof(build_id)),
+			 2400000000ull);
+	/* a 1.1 HELLO (no core_hz) and TOTALS (eight fields) */
+	b.n = 0;
+	for (unsigned i = 0; i < 60; i++)
+		p[i] = 0;
+	bmprof_put16(p, BMPROF_WIRE_VERSION);
+	p[2] = BMPROF_ARCH_X86_64;
+	bmprof_put64(p + 8, 1000000000);
+	assert_int_equal(bmprof_emit_frame(&out, BMPROF_FRAME_HELLO, p, BMPROF_HELLO_FIXED), 0);
+	bmprof_put16(p, 0);
+	bmprof_put16(p + 2, BMPROF_TOTAL_SAMPLED_TICKS);
+	for (unsigned i = 0; i < BMPROF_TOTAL_SAMPLED_TICKS; i++)
+		bmprof_put64(p + 4 + 8 * i, 7 + i);
+	assert_int_equal(bmprof_emit_frame(&out, BMPROF_FRAME_TOTALS, p,
+					   (uint16_t)(4 + 8 * BMPROF_TOTAL_SAMPLED_TICKS)), 0);
+	host_feed(h, &b);
+	assert_int_equal(h->malformed, 0);
+	assert_true(h->p.have_hello);
+	assert_int_equal(h->p.hello.timebase_hz, 1000000000);
+	assert_int_equal(h->p.hello.core_hz, 0);
+	assert_int_equal(h->p.cpus[0].ntotals, BMPROF_TOTAL_SAMPLED_TICKS);
+	assert_int_equal(h->p.cpus[0].totals[BMPROF_TOTAL_FRAMES], 7 + BMPROF_TOTAL_FRAMES);
+	assert_int_equal(h->p.cpus[0].totals[BMPROF_TOTAL_SAMPLED_TICKS], 0);
+	host_free(h);
+	free(b.p);
 }
 
 /* ---- single-bit errors ---- */
@@ -497,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_samples_and_totals_from_core),
 		cmocka_unit_test(test_every_bit_flip_rejected),
 		cmocka_unit_test(test_worked_example),
+		cmocka_unit_test(test_wire_1_2_compat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,7 +48,7 @@ int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h
 {
 	if (!h)
 		return -1;
-	uint8_t p[BMPROF_HELLO_FIXED + BMPROF_BUILD_ID_MAX] = { 0 };
+	uint8_t p[BMPROF_HELLO_FIXED + BMPROF_BUILD_ID_MAX + BMPROF_HELLO_CORE_HZ] = { 0 };
 	unsigned idlen = h->build_id ? h->build_id_len : 0;
 	if (idlen > BMPROF_BUILD_ID_MAX)
 		return -1;
@@ -66,7 +66,9 @@ int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h
 	bmprof_put32(p + 52, h->signature);
 	p[56] = (uint8_t)idlen;
 	copy(p + BMPROF_HELLO_FIXED, h->build_id, idlen);
-	return bmprof_emit_frame(out, BMPROF_FRAME_HELLO, p, (uint16_t)(BMPROF_HELLO_FIXED + idlen));
+	bmprof_put64(p + BMPROF_HELLO_FIXED + idlen, h->core_hz);
+	return bmprof_emit_frame(out, BMPROF_FRAME_HELLO, p,
+				 (uint16_t)(BMPROF_HELLO_FIXED + idlen + BMPROF_HELLO_CORE_HZ));
 }
 
 /* The name is cut at 255 bytes (its length is a u8). */

@@ -53,6 +53,19 @@ struct pcpu {
 	volatile int in_timer;   /* bmprof_x86_tick is running */
 	volatile int deferred;   /* a PMI NMI came during it */
 	volatile uint64_t deferred_rip;
+	/* What the workload ran while the timer sampled (TOTALS sampled_ticks): the TSC
+	 * ticks from start to stop, less those inside the timer's handler (irqs outermost
+	 * handlers, the last one last_handler ticks long), less irqs times the part of an
+	 * interrupt the handler cannot time (untimed, measured by the integrator). */
+	uint64_t started_tsc, enabled_ticks, handler_ticks;
+	volatile uint64_t irqs, last_handler;
+	int64_t untimed;
+	/* Time the hypervisor gave to others while the workload ran (KVM steal time, ns):
+	 * the steal at the last handler's exit or the start, and what was stolen outside
+	 * the handler since the start. */
+	const volatile uint8_t *steal;
+	uint64_t steal_mark, steal_outside;
+	volatile int quiet;      /* bmprof_x86_probe: the timer runs, nothing is recorded */
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 static struct pcpu pcpu[BMPROF_X86_MAX_CPUS];
@@ -62,6 +75,7 @@ static uint8_t mem[BMPROF_X86_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF
 static struct {
 	struct bmprof_x86_config cfg;
 	uint64_t tsc_hz, lapic_hz;
+	uint64_t core_hz;        /* for HELLO: bmprof_x86_set_core_hz */
 	uint8_t tsc_from_cpuid, x2apic, timer;
 	uint32_t lvt;            /* LVT timer value when armed: mode | vector */
 	uint32_t lvtpc;          /* LVT performance counter value when armed */
@@ -304,6 +318,8 @@ int bmprof_x86_init_cpu(unsigned cpu)
 	return setup_or_forget(cpu);
 }
 
+void bmprof_x86_set_core_hz(uint64_t hz) { sh.core_hz = hz; }
+
 int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len)
 {
 	const struct pcpu *c = &pcpu[0];
@@ -315,6 +331,7 @@ int bmprof_x86_announce(const uint8_t *build_id, uint8_t build_id_len)
 		.load_bias = sh.cfg.load_bias,
 		.build_id_len = build_id_len,
 		.build_id = build_id,
+		.core_hz = sh.core_hz,
 	};
 	int r;
 
@@ -351,6 +368,34 @@ static void arm(struct pcpu *c)
 	lapic_write(LAPIC_TIMER_INIT, n > 0xFFFFFFFFull ? 0xFFFFFFFFu : n ? (uint32_t)n : 1);
 }
 
+/* KVM's steal-time area: u64 steal (ns) at 0, u32 version at 8, odd while the
+ * hypervisor writes (it writes while the vCPU does not run, so a retry is rare) */
+static uint64_t steal_ns(const struct pcpu *c)
+{
+	const volatile uint32_t *version = (const volatile uint32_t *)(c->steal + 8);
+	uint64_t ns = 0;
+
+	if (!c->steal)
+		return 0;
+	for (int i = 0; i < 100; i++) {
+		uint32_t v = *version;
+		barrier();
+		ns = *(const volatile uint64_t *)c->steal;
+		barrier();
+		if (!(v & 1) && v == *version)
+			break;
+	}
+	return ns;
+}
+
+void bmprof_x86_set_steal(const volatile void *kvm_steal_time)
+{
+	struct pcpu *c = cur();
+
+	if (c)
+		c->steal = kvm_steal_time;
+}
+
 void bmprof_x86_start(void)
 {
 	struct pcpu *c = cur();
@@ -364,6 +409,9 @@ void bmprof_x86_start(void)
 		lapic_write(LAPIC_LVT_PERF, sh.lvtpc);
 	if (c->pmu_on)
 		bmprof_pmu_start(&c->pmu, x86_rdtsc());
+	c->steal_mark = steal_ns(c);
+	c->steal_outside = 0;
+	c->started_tsc = x86_rdtsc();
 	if (timer_on(c) && !external()) {
 		lapic_write(LAPIC_TIMER_DIV, c->div);
 		lapic_write(LAPIC_LVT_TIMER, sh.lvt);
@@ -383,6 +431,10 @@ void bmprof_x86_stop(void)
 	if (!c)
 		return;
 	f = x86_save_flags_cli();
+	if (c->running) {
+		c->enabled_ticks += x86_rdtsc() - c->started_tsc;
+		c->steal_outside += steal_ns(c) - c->steal_mark;
+	}
 	c->running = 0;
 	barrier();
 	if (!external()) {
@@ -451,7 +503,7 @@ static void tick(struct pcpu *c, uint64_t rip)
 	c->in_timer = 1;
 	barrier();
 	if (c->running) {
-		if (c->info.timer_samples)
+		if (c->info.timer_samples && !c->quiet)
 			bmprof_record(&c->core, rip, BMPROF_X86_TIMER_EVENT);
 		if (c->pmu_on)
 			bmprof_pmu_tick(&c->pmu, x86_rdtsc());
@@ -515,17 +567,85 @@ void bmprof_x86_irq_exit(void)
 }
 
 /* bmprof_x86_timer_entry and bmprof_x86_pmi_entry: the handler and the interrupt-exit
- * drain with one look-up of the CPU. */
+ * drain with one look-up of the CPU.
+ *
+ * The timer's handler times itself, from the deadline it answers (the interrupt's
+ * delivery is not the workload's time either: under a hypervisor it can cost more than
+ * the handler) or, if that is not within a period before, from its entry, to its exit.
+ * Only the outermost one: a tick nested in its drain is inside that time already. With
+ * steal time, what was stolen since the last exit is the workload's loss, and when there
+ * was some, the time since the deadline may be it: the handler then times from entry. */
 void bmprof_x86_timer_irq(uint64_t rip)
 {
 	struct pcpu *c = cur();
+	uint64_t t0 = x86_rdtsc(), due;
+	int outer;
 
 	if (!c) {
 		lapic_eoi();
 		return;
 	}
+	due = c->deadline;
+	outer = !c->in_bh;
+	if (outer && c->steal) {
+		uint64_t s = steal_ns(c);
+		/* stolen since the last exit: the time since the deadline may be that */
+		if (s != c->steal_mark) {
+			c->steal_outside += s - c->steal_mark;
+			due = t0;
+		}
+	}
+	if ((int64_t)(t0 - due) >= 0 && t0 - due < c->info.period_tsc)
+		t0 = due;
 	tick(c, rip);
 	irq_exit(c);
+	if (outer) {
+		uint64_t t = x86_rdtsc() - t0;
+		c->steal_mark = steal_ns(c);
+		c->handler_ticks += t;
+		c->last_handler = t;
+		barrier();
+		if (c->running)   /* after last_handler: a reader pairs them by irqs */
+			c->irqs = c->irqs + 1;
+	}
+}
+
+/* The interrupt probe: the timer runs as it will while sampling, its handler times itself
+ * and counts, and nothing is recorded. Only when the timer samples alone and is this
+ * runtime's own. Stopping it forgets the times, so sampling starts from zero. */
+int bmprof_x86_probe(int on)
+{
+	struct pcpu *c = cur();
+
+	if (!c || !c->info.timer_samples || c->pmu_on || external() || !timer_on(c))
+		return -1;
+	if (on) {
+		if (c->running)
+			return -1;
+		c->quiet = 1;
+		bmprof_x86_start();
+		return 0;
+	}
+	bmprof_x86_stop();
+	c->quiet = 0;
+	c->enabled_ticks = c->handler_ticks = 0;
+	c->irqs = c->last_handler = 0;
+	return 0;
+}
+
+void bmprof_x86_irq_stats(unsigned cpu, uint64_t *irqs, uint64_t *last_ticks)
+{
+	const struct pcpu *c = &pcpu[cpu < BMPROF_X86_MAX_CPUS ? cpu : 0];
+
+	*irqs = c->irqs;
+	barrier();
+	*last_ticks = c->last_handler;
+}
+
+void bmprof_x86_set_untimed(unsigned cpu, int64_t ticks)
+{
+	if (cpu < BMPROF_X86_MAX_CPUS)
+		pcpu[cpu].untimed = ticks;
 }
 
 void bmprof_x86_pmi_irq(uint64_t rip)
@@ -547,6 +667,16 @@ void bmprof_x86_poll(void)
 		drain(c);
 }
 
+/* enabled less handled, untimed and stolen, at least 0 */
+static uint64_t sampled_ticks(const struct pcpu *c)
+{
+	__int128 t = (__int128)c->enabled_ticks - c->handler_ticks -
+		     (__int128)c->untimed * (__int128)c->irqs -
+		     (__int128)c->steal_outside * sh.tsc_hz / 1000000000;
+
+	return t > 0 ? (uint64_t)t : 0;
+}
+
 void bmprof_x86_flush_cpu(unsigned cpu)
 {
 	struct pcpu *c;
@@ -554,6 +684,9 @@ void bmprof_x86_flush_cpu(unsigned cpu)
 	if (cpu >= BMPROF_X86_MAX_CPUS || !(sh.up >> cpu & 1) || !sh.cfg.out)
 		return;
 	c = &pcpu[cpu];
+	/* known only when this runtime's timer entry sampled: it timed its handler */
+	c->core.sampled_ticks = c->info.timer_samples && !external() ?
+				sampled_ticks(c) : 0;
 	if (c->pmu_on)
 		bmprof_pmu_emit_counts(&c->pmu, sh.cfg.out);
 	bmprof_flush(&c->core, sh.cfg.out);

@@ -1,0 +1,609 @@
+/* bmprof topdown: boot an image in QEMU counting the events the CPU's Top-Down formulas
+ * need (counting mode, multiplexed groups, as bmprof stat runs), or read counts from a file,
+ * and print the tree. docs/bmprof-topdown.md is its manual. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "profile_io.h"
+#include "events.h"
+#include "run_opts.h"
+#include "topdown.h"
+#include "topdown_functions.h"
+#include "topdown_input.h"
+#include "topdown_print.h"
+#include "util.h"
+
+#define ROTATE_HZ 1000         /* the multiplexing tick, as bmprof stat */
+#define DEFAULT_LEVEL 3
+
+static const char usage[] =
+	"usage: bmprof topdown [--level 1|2|3|4] [--json] [--show-all] [--family NAME] [--per-function]\n"
+	"                      [--counters N] [--save FILE] [-o FILE] [--accel auto|kvm|tcg]\n"
+	"                      [--icount] [--timeout SEC] [--qemu PATH] IMAGE [-- QEMU-ARGS...]\n"
+	"       bmprof topdown [--level N] [--json] [--show-all] [--family NAME] -i FILE\n"
+	"\n"
+	"Top-Down analysis: which part of the pipeline bounds the run (Frontend Bound, Bad\n"
+	"Speculation, Retiring, Backend Bound, and below them as far as the CPU's events go).\n"
+	"With IMAGE, boot it in QEMU counting the events the CPU's formulas need, in groups\n"
+	"multiplexed over time slices (as bmprof stat); with -i, analyse a counts file (JSON) or\n"
+	"a profile recorded with --save. The image's console goes to stdout; the tree to stderr\n"
+	"(to stdout with -i), or to FILE with -o.\n"
+	"\n"
+	"  -l, --level N      how deep: 1 to 4 (default 3)\n"
+	"  -j, --json         the whole tree as JSON (docs/bmprof-topdown.md)\n"
+	"      --show-all     also the nodes under parents that are not flagged (marked '. ')\n"
+	"      --family NAME  use these formulas, not the ones for the CPU (intel-skl, ...)\n"
+	"      --counters N   the CPU's general-purpose counters (default: the family's)\n"
+	"      --save FILE    keep the run's profile (its COUNTS) for -i\n"
+	"      --per-function sample the level-1 events instead of counting them, and show\n"
+	"                     each function's level 1 (of the 20 hottest)\n"
+	"  -i, --input FILE   analyse FILE instead of running an image\n"
+	"  -o, --output FILE  write the tree to FILE\n"
+	"  -a, --accel A, --icount, -t, --timeout SEC, --qemu PATH, --smp N, --param N=V,\n"
+	"  --transport T, --user, -- QEMU-ARGS: as for bmprof stat\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Exit status: 0 (or main()'s return value when the image exits non-zero); 2 usage;\n"
+	"125 bmprof failed; 124, 126, 130 as bmprof stat.\n";
+
+enum { OPT_SHOW_ALL = 0x200, OPT_FAMILY, OPT_COUNTERS, OPT_SAVE, OPT_PER_FUNCTION };
+
+#define PER_FUNCTION_ROWS 20
+#define SAMPLE_PERIOD 100000u   /* events per sample, --per-function */
+
+struct topdown_cmd {
+	struct run_opts run;
+	unsigned level;
+	int json, show_all;
+	const char *family, *save, *input, *out;
+	unsigned counters;
+	int per_function;          /* sample the level-1 events, and split them by function */
+};
+
+/* ---- options ---- */
+
+static int level_of(const char *s, unsigned *out)
+{
+	if (strlen(s) != 1 || s[0] < '1' || s[0] > '0' + TD_MAX_LEVEL) {
+		bm_err("topdown: --level takes 1 to %d, not '%s'", TD_MAX_LEVEL, s);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)(s[0] - '0');
+	return -1;
+}
+
+static int counters_of(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v < 1 || v > 32) {
+		bm_err("topdown: --counters takes a number from 1 to 32, not '%s'", s);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)v;
+	return -1;
+}
+
+/* An option both forms take; -1 when taken, 0 when not this one, else the exit status. */
+static int common_option(struct topdown_cmd *c, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'l': return level_of(arg, &c->level);
+	case 'j': c->json = 1; return -1;
+	case OPT_SHOW_ALL: c->show_all = 1; return -1;
+	case OPT_FAMILY: c->family = arg; return -1;
+	case OPT_COUNTERS: return counters_of(arg, &c->counters);
+	case OPT_PER_FUNCTION: c->per_function = 1; return -1;
+	default: return 0;
+	}
+}
+
+static int own_option(void *cmd, int ch)
+{
+	struct topdown_cmd *c = cmd;
+	int rc = common_option(c, ch, optarg);
+
+	if (rc)
+		return rc;
+	if (ch == OPT_SAVE) {
+		c->save = optarg;
+		return -1;
+	}
+	return -1;
+}
+
+#define TOPDOWN_LONGOPTS \
+	{ "level", required_argument, NULL, 'l' }, \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "show-all", no_argument, NULL, OPT_SHOW_ALL }, \
+	{ "family", required_argument, NULL, OPT_FAMILY }, \
+	{ "counters", required_argument, NULL, OPT_COUNTERS }, \
+	{ "per-function", no_argument, NULL, OPT_PER_FUNCTION }
+
+/* -i FILE: no image, none of the run options. */
+static int parse_input_mode(int argc, char **argv, struct topdown_cmd *c)
+{
+	static const struct option longopts[] = {
+		TOPDOWN_LONGOPTS,
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":l:ji:o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case 'i':
+			c->input = optarg;
+			continue;
+		case 'o':
+			c->out = optarg;
+			continue;
+		case ':':
+			bm_err("topdown: %s needs an argument (see bmprof topdown --help)",
+			       argv[optind - 1]);
+			return EXIT_USAGE;
+		case '?':
+			bm_err("topdown: %s does not go with -i (see bmprof topdown --help)",
+			       argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+		if ((rc = common_option(c, ch, optarg)) >= 0)
+			return rc ? rc : EXIT_USAGE;
+	}
+	if (optind < argc) {
+		bm_err("topdown: -i reads a file; '%s' is extra (an IMAGE is run without -i)",
+		       argv[optind]);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int has_input(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input") ||
+		    !strncmp(argv[i], "--input=", 8) || (!strncmp(argv[i], "-i", 2) && argv[i][2]))
+			return 1;
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct topdown_cmd *c)
+{
+	static const struct option longopts[] = {
+		TOPDOWN_LONGOPTS,
+		{ "save", required_argument, NULL, OPT_SAVE },
+		RUN_OPTS_LONGOPTS,
+	};
+	int rc;
+
+	if (has_input(argc, argv))
+		return parse_input_mode(argc, argv, c);
+	rc = run_opts_parse(&c->run, argc, argv, ":l:je:a:t:o:h", longopts, own_option, c);
+	if (rc >= 0)
+		return rc;
+	if (c->run.events.n) {
+		bm_err("topdown: it picks its own events from the CPU's formulas: --event does not "
+		       "go with it (use bmprof stat to count events of your choice)");
+		return EXIT_USAGE;
+	}
+	c->out = c->run.out;
+	return -1;
+}
+
+/* ---- output ---- */
+
+static int write_report(const struct topdown_cmd *c, const struct td_report *r, FILE *dflt)
+{
+	FILE *f = dflt;
+	int bad = 0;
+
+	if (c->out && !(f = fopen(c->out, "w"))) {
+		bm_err("cannot write %s: %s", c->out, strerror(errno));
+		return EXIT_FAILED;
+	}
+	if (c->json)
+		bad = topdown_print_json(f, r) != 0;
+	else
+		topdown_print_text(f, r);
+	bad |= fflush(f) != 0 || ferror(f);
+	if (f != dflt)
+		bad |= fclose(f) != 0;
+	if (bad) {
+		bm_err("writing the tree failed%s%s", c->out ? " to " : "", c->out ? c->out : "");
+		return EXIT_FAILED;
+	}
+	return 0;
+}
+
+static int analyse(const struct topdown_cmd *c, const char *what, const struct td_model *m,
+		   const struct td_input *in, const struct td_plan *plan, const char *note,
+		   FILE *dflt)
+{
+	static struct td_tree t;
+	char err[256];
+	struct td_report r = { what, m, in, &t, c->level, c->show_all, plan, note };
+
+	if (topdown_compute(m, &in->counts, c->level, &t, err, sizeof err)) {
+		bm_err("%s: %s", what, err);
+		return EXIT_FAILED;
+	}
+	return write_report(c, &r, dflt);
+}
+
+/* ---- -i FILE ---- */
+
+static int per_function(const struct topdown_cmd *c, const struct td_model *planned,
+			const struct td_input *in, const struct profile *prof, const char *what,
+			const char *profile_path, const char *elf);
+
+/* --per-function -i PROFILE: a profile recorded with --per-function --save. */
+static int per_function_input(const struct topdown_cmd *c)
+{
+	static struct profile p;
+	static struct td_input in;
+	static struct td_model m;
+	char err[512];
+	int rc = EXIT_FAILED;
+
+	profile_init(&p);
+	if (profile_load(c->input, &p, err, sizeof err) < 0) {
+		bm_err("%s", err);
+		goto out;
+	}
+	if (td_input_profile(&p, &in, err, sizeof err)) {
+		bm_err("%s: %s", c->input, err);
+		goto out;
+	}
+	if (topdown_select(&m, in.arch, in.vendor, in.family, in.model,
+			   c->family ? c->family : in.family_name[0] ? in.family_name : NULL, err,
+			   sizeof err)) {
+		bm_err("%s: %s (give --family NAME to use one anyway)", c->input, err);
+		goto out;
+	}
+	if (!p.nsamples) {
+		bm_err("%s: no samples: record it with bmprof topdown --per-function --save FILE",
+		       c->input);
+		goto out;
+	}
+	rc = per_function(c, &m, &in, &p, c->input, c->input, NULL) ? EXIT_FAILED : 0;
+out:
+	profile_free(&p);
+	return rc;
+}
+
+static int run_input(const struct topdown_cmd *c)
+{
+	static struct td_input in;
+	static struct td_model m;
+	char err[512];
+
+	if (c->per_function)
+		return per_function_input(c);
+	if (td_input_load(c->input, &in, err, sizeof err)) {
+		bm_err("%s", err);
+		return EXIT_FAILED;
+	}
+	if (topdown_select(&m, in.arch, in.vendor, in.family, in.model,
+			   c->family ? c->family : in.family_name[0] ? in.family_name : NULL, err,
+			   sizeof err)) {
+		bm_err("%s: %s (give --family NAME to use one anyway)", c->input, err);
+		return EXIT_FAILED;
+	}
+	return analyse(c, c->input, &m, &in, NULL, NULL, stdout);
+}
+
+/* ---- running an image ---- */
+
+/* The host's CPU identity from /proc/cpuinfo (what KVM's -cpu host shows the guest). */
+static int host_cpu(char *vendor, size_t vn, uint32_t *family, uint32_t *model)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512], word[64];
+	int have = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f) && have != 7) {
+		unsigned v;
+
+		if (sscanf(line, "vendor_id : %63s", word) == 1) {
+			snprintf(vendor, vn, "%s", word);
+			have |= 1;
+		} else if (sscanf(line, "cpu family : %u", &v) == 1) {
+			*family = v;
+			have |= 2;
+		} else if (sscanf(line, "model : %u", &v) == 1) {
+			*model = v;
+			have |= 4;
+		}
+	}
+	fclose(f);
+	return have == 7 ? 0 : -1;
+}
+
+static int plan_model(const struct topdown_cmd *c, struct td_model *m)
+{
+	char err[512], vendor[64] = "";
+	uint32_t family = 0, model = 0;
+	int em;
+	const struct qemu_machine *mach;
+
+	if (qemu_elf_machine(c->run.image, &em, err, sizeof err)) {
+		bm_err("%s", err);
+		return EXIT_FAILED;
+	}
+	mach = qemu_machine_for(em);
+	if (!mach) {
+		bm_err("%s: bmprof cannot boot this machine", c->run.image);
+		return EXIT_FAILED;
+	}
+	if (!c->family && !strcmp(mach->arch, "x86_64") && host_cpu(vendor, sizeof vendor, &family,
+								     &model)) {
+		bm_err("topdown: cannot read this host's CPU from /proc/cpuinfo: give --family NAME");
+		return EXIT_FAILED;
+	}
+	if (topdown_select(m, mach->arch, vendor, family, model, c->family, err, sizeof err)) {
+		bm_err("topdown: %s; the image runs on this host's CPU under KVM: give --family "
+		       "NAME to plan for another", err);
+		return EXIT_FAILED;
+	}
+	return -1;
+}
+
+static uint8_t vendor_of(const struct td_model *m)
+{
+	return !strncmp(m->family, "intel", 5) ? EVENT_INTEL :
+	       !strncmp(m->family, "amd", 3) ? EVENT_AMD : EVENT_ARM;
+}
+
+/* The events of one run: the groups of pass r, as config text and the meta map. */
+static int pass_config(const struct topdown_cmd *c, const struct td_model *m,
+		       const struct td_plan *p, unsigned r, int short_names, char *config,
+		       size_t n, char *map, size_t mapn)
+{
+	static struct event_list l;
+	char events[EVENTS_CONFIG_MAX + 1];
+	size_t len = 0;
+
+	memset(&l, 0, sizeof l);
+	map[0] = 0;
+	for (unsigned g = 0; g < p->ngroups; g++) {
+		if (p->g[g].pass != r)
+			continue;
+		for (unsigned e = 0; e < m->nevents; e++) {
+			struct event_req *q;
+			int k;
+
+			if (!(p->g[g].events >> e & 1))
+				continue;
+			if (l.n >= EVENTS_MAX)
+				return -1;
+			q = &l.ev[l.n++];
+			/* the event's own name where the config has room (the map says which
+			 * is which either way) */
+			if (short_names)
+				snprintf(q->name, sizeof q->name, "td%u", l.n);
+			else
+				snprintf(q->name, sizeof q->name, "%.*s", EVENTS_NAME_MAX,
+					 m->event[e]->name);
+			if (m->event[e]->word) {
+				q->word = m->event[e]->word;
+			} else {
+				q->alt[0].vendor = vendor_of(m);
+				q->alt[0].code = m->event[e]->code;
+				q->nalt = 1;
+			}
+			q->group = (int)l.ngroups;
+			q->period = c->per_function ? SAMPLE_PERIOD : 0;
+			k = snprintf(map + len, mapn - len, "%s%u:%u:%s", len ? " " : "", l.n, g,
+				     m->event[e]->name);
+			if (k < 0 || (size_t)k >= mapn - len)
+				return -1;
+			len += (size_t)k;
+		}
+		l.ngroups++;
+	}
+	if (events_config(&l, !c->per_function, ROTATE_HZ, events, sizeof events) < 0)
+		return -1;
+	return run_opts_config(&c->run, events, ROTATE_HZ, config, n) < 0 ? -1 : 0;
+}
+
+/* Append a run's counts to in (the first run's CPU identity is kept). */
+static int take_counts(struct td_input *in, const struct profile *p, int first)
+{
+	static struct td_input one;
+	char err[256];
+
+	if (td_input_profile(p, &one, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
+	if (first) {
+		memcpy(in->arch, one.arch, sizeof in->arch);
+		memcpy(in->vendor, one.vendor, sizeof in->vendor);
+		in->family = one.family;
+		in->model = one.model;
+	}
+	for (unsigned i = 0; i < one.counts.n && in->counts.n < TD_MAX_COUNTS; i++)
+		in->counts.c[in->counts.n++] = one.counts.c[i];
+	return 0;
+}
+
+/* --per-function: the tree of the whole run, then each function's level 1. */
+static int per_function(const struct topdown_cmd *c, const struct td_model *planned,
+			const struct td_input *in, const struct profile *prof, const char *what,
+			const char *profile_path, const char *elf)
+{
+	static struct td_model m;
+	static struct td_tree t;
+	char err[256];
+	struct td_report r = { what, &m, in, &t, 1, c->show_all, NULL, NULL };
+	FILE *f = c->input ? stdout : stderr;
+	int rc = 0;
+
+	if (topdown_select(&m, in->arch, in->vendor, in->family, in->model, planned->family,
+			   err, sizeof err))
+		m = *planned;
+	if (c->out && !(f = fopen(c->out, "w"))) {
+		bm_err("cannot write %s: %s", c->out, strerror(errno));
+		return -1;
+	}
+	if (!c->json && !topdown_compute(&m, &in->counts, 1, &t, err, sizeof err)) {
+		topdown_print_text(f, &r);
+		fputc('\n', f);
+	}
+	rc = topdown_functions_print(f, &m, prof, profile_path, elf, PER_FUNCTION_ROWS, c->json);
+	if (fflush(f) || ferror(f))
+		rc = -1;
+	if (c->out && fclose(f))
+		rc = -1;
+	return rc;
+}
+
+static int run_pass(const struct topdown_cmd *c, const struct td_model *m,
+		    const struct td_plan *p, unsigned r, struct td_input *in)
+{
+	char config[EVENTS_CONFIG_MAX + 1], map[4096], save[PATH_MAX];
+	const struct run_opts *o = &c->run;
+	struct bm_kv meta[] = { { "mode", c->per_function ? "sample" : "count" }, { TD_META_KEY, map },
+				{ "topdown_family", m->family } };
+	struct image_run run = {
+		.image = o->image, .qemu = o->qemu, .accel = o->accel, .icount = o->icount,
+		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
+		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
+		.nmeta = 3, .shm = o->shm, .shm_size = o->shm_size, .shm_delay_us = o->shm_delay_us,
+		.firmware_log = o->firmware_log, .params = o->params, .user = o->user,
+	};
+	const struct profile *prof;
+	int rc;
+
+	if (pass_config(c, m, p, r, 0, config, sizeof config, map, sizeof map) &&
+	    pass_config(c, m, p, r, 1, config, sizeof config, map, sizeof map)) {
+		bm_err("topdown: run %u's events do not fit the runtime's %d-byte configuration",
+		       r + 1, EVENTS_CONFIG_MAX);
+		return EXIT_FAILED;
+	}
+	if (c->save) {
+		if (p->npasses > 1)
+			snprintf(save, sizeof save, "%s.%u", c->save, r + 1);
+		else
+			snprintf(save, sizeof save, "%s", c->save);
+		run.out = save;
+	}
+	if (image_run(&run))
+		return EXIT_FAILED;
+	prof = capture_profile(run.cap);
+	image_say_how_it_ended(&run);
+	rc = image_exit_status(&run);
+	if (!prof->have_hello) {
+		bm_err("no bmprof stream from %s: it sent no HELLO frame (did it crash at boot? is "
+		       "it built with bmprof?)", o->image);
+		rc = EXIT_FAILED;
+	} else if (take_counts(in, prof, r == 0)) {
+		rc = EXIT_FAILED;
+	} else if (c->per_function && per_function(c, m, in, prof, o->image, NULL,
+						   run.abs_image)) {
+		rc = EXIT_FAILED;
+	}
+	if (c->save && prof->have_hello) {
+		char err[512];
+
+		if (capture_save(run.cap, err, sizeof err)) {
+			bm_err("%s", err);
+			rc = EXIT_FAILED;
+		}
+	}
+	if (rc == 0 && run.shm_unused)
+		rc = EXIT_FAILED;
+	image_run_free(&run);
+	return rc;
+}
+
+static int run_image(const struct topdown_cmd *c)
+{
+	static struct td_model planned, ran;
+	static struct td_plan plan;
+	static struct td_input in;
+	struct td_pmu pmu;
+	char err[512], note[768] = "";
+	int rc = 0, status = 0;
+
+	if (c->run.firmware_debug[0]) {
+		bm_err("topdown: --firmware-debug names debug ELFs in a profile; use --save and "
+		       "bmprof report");
+		return EXIT_USAGE;
+	}
+	if ((rc = plan_model(c, &planned)) >= 0)
+		return rc;
+	pmu.gp = c->counters ? c->counters : planned.gp;
+	pmu.fixed_cycles = 1;
+	pmu.events_per_pass = EVENTS_MAX;
+	if (topdown_plan(&planned, topdown_metrics_upto(&planned, c->per_function ? 1 : c->level),
+			 &pmu, &plan)) {
+		bm_err("topdown: the metrics need more than %d counter groups", TD_PLAN_MAX_GROUPS);
+		return EXIT_FAILED;
+	}
+	if (c->per_function && plan.npasses > 1) {
+		bm_err("topdown: --per-function samples level 1 in one run, and this CPU's level 1 "
+		       "needs %u", plan.npasses);
+		return EXIT_FAILED;
+	}
+	memset(&in, 0, sizeof in);
+	for (unsigned r = 0; r < plan.npasses; r++) {
+		rc = run_pass(c, &planned, &plan, r, &in);
+		if (rc == EXIT_FAILED || rc == EXIT_TIMEOUT || rc == EXIT_CRASHED ||
+		    rc == EXIT_INTERRUPTED)
+			return rc;
+		status = status ? status : rc;
+	}
+	/* the CPU the image ran on may know more than the plan did (its width, on Arm) */
+	if (topdown_select(&ran, in.arch, in.vendor, in.family, in.model, NULL, err,
+			   sizeof err) || strcmp(ran.family, planned.family))
+		snprintf(note, sizeof note, "note: the image ran on %s %s family 0x%x model 0x%x; "
+			 "the events were planned for %s (--family)", in.arch, in.vendor, in.family,
+			 in.model, planned.family);
+	if (topdown_select(&ran, in.arch, in.vendor, in.family, in.model, planned.family, err,
+			   sizeof err))
+		ran = planned;
+	for (unsigned i = 0, k = 0; i < planned.nmetrics; i++)
+		if (plan.node_group[i] == -2) {
+			/* nodes whose events cannot share one group on this PMU */
+			size_t l = strlen(note);
+
+			snprintf(note + l, sizeof note - l, "%s%s", k++ ? ", " :
+				 l ? "\nnote: too many events to count together here: " :
+				 "note: too many events to count together here: ",
+				 planned.metric[i]->node);
+		}
+	if (c->per_function)
+		return status;     /* printed by the run */
+	rc = analyse(c, c->run.image, &ran, &in, &plan, note[0] ? note : NULL, stderr);
+	return rc ? rc : status;
+}
+
+int cmd_topdown(int argc, char **argv)
+{
+	static struct topdown_cmd c;
+	int rc;
+
+	memset(&c, 0, sizeof c);
+	run_opts_init(&c.run, "topdown", usage, (struct events_opts){ 1, 0 });
+	c.level = DEFAULT_LEVEL;
+	rc = parse_opts(argc, argv, &c);
+	if (rc < 0)
+		rc = c.input ? run_input(&c) : run_image(&c);
+	run_opts_free(&c.run);
+	return rc;
+}

@@ -1,0 +1,783 @@
+/* bmprof validate: how close DCPI's estimates come to the truth on one image. The image is
+ * profiled (natively timed samples under KVM with main in ring 3, else TCG with
+ * -singlestep -icount), every function with enough samples is analysed (cpi_run.h), the
+ * same functions' exact counts come from traced TCG runs (truth_qemu.h), and DCPI's
+ * accuracy table compares the two. docs/bmprof-validate.md is its manual. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "cpi_run.h"
+#include "insn_decode.h"
+#include "json.h"
+#include "qemu.h"
+#include "run_opts.h"
+#include "truth_qemu.h"
+#include "util.h"
+
+#define KVM_FREQ 1000
+/* TCG: -icount shift=0 makes a guest nanosecond one instruction, so at 20 kHz a sample
+ * comes every 50,000 instructions (the handler's few hundred included) */
+#define TCG_FREQ 20000
+
+static const char usage[] =
+	"usage: bmprof validate [--accel auto|kvm|tcg] [--reps-param NAME --reps N]\n"
+	"                       [--freq HZ] [--uarch NAME] [--json] [--min-samples N]\n"
+	"                       [--param NAME=VALUE]... [--qemu PATH] [--timeout SEC] IMAGE\n"
+	"\n"
+	"Profile IMAGE, estimate each sampled function's instruction and edge counts with\n"
+	"DCPI's analysis, count them exactly in traced QEMU TCG runs, and print DCPI's accuracy\n"
+	"table: the share of estimates, weighted by samples (instructions) or executions\n"
+	"(edges), within 5, 10 and 15% of the truth.\n"
+	"\n"
+	"  -a, --accel A        auto (default): natively timed samples under KVM (main in ring\n"
+	"                       3, x86-64) when /dev/kvm can be used, else TCG -singlestep\n"
+	"                       -icount (a check of the machinery, not of accuracy); kvm, tcg\n"
+	"      --reps-param NAME  the program's work parameter (bm_param): the truth is traced\n"
+	"                       at NAME=1, 2 and 3, checked to be affine, and extrapolated\n"
+	"      --reps N         its value for the profile (default 200)\n"
+	"      --param NAME=VALUE  another run-time parameter, the same in every run\n"
+	"  -f, --freq HZ        sampling rate (default 1000 under KVM, 20000 under TCG)\n"
+	"  -u, --uarch NAME     the pipeline model (default: tcg under TCG, else the CPU's)\n"
+	"      --min-samples N  analyse functions with at least N samples (default 100)\n"
+	"      --json           the results as JSON on stdout\n"
+	"      --qemu PATH      the QEMU binary\n"
+	"  -t, --timeout SEC    per QEMU run (default 600)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 when it ran, 2 usage, 125 failed.\n";
+
+struct vopts {
+	enum qemu_accel accel;
+	const char *reps_param, *uarch, *qemu, *image;
+	char params[512];            /* --param NAME=VALUE..., space-separated */
+	unsigned long long reps;
+	unsigned long freq, min_samples;
+	unsigned timeout;
+	int json;
+};
+
+struct vfunc {
+	struct cpi_func cf;
+	struct dcpi_accuracy insn, edge;
+};
+
+struct validate {
+	struct vopts o;
+	int kvm;                     /* the sample source: natively timed (KVM) or TCG */
+	const char *source;
+	struct vfunc *f;
+	size_t nf;
+	uint64_t samples;            /* in the profile, all functions */
+	struct truth truth;
+	struct dcpi_accuracy insn, edge;
+	char accel_why[256];
+	char dropped[1024];          /* functions left out: counts not affine */
+	unsigned long freq;          /* the profile's sampling rate */
+};
+
+/* ---- the options ---- */
+
+static int parse_num(const char *opt, const char *s, unsigned long long max,
+		     unsigned long long *v)
+{
+	char *end;
+
+	*v = strtoull(s, &end, 10);
+	if (!*s || *end || *v > max || *s == '-') {
+		bm_err("validate: %s takes a number from 0 to %llu, not '%s'", opt, max, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* -1 when parsed, else the exit status. */
+static int parse(struct vopts *o, int argc, char **argv)
+{
+	enum { O_REPS_PARAM = 0x100, O_REPS, O_MIN, O_JSON, O_PARAM };
+	static const struct option longopts[] = {
+		{ "accel", required_argument, NULL, 'a' },
+		{ "reps-param", required_argument, NULL, O_REPS_PARAM },
+		{ "reps", required_argument, NULL, O_REPS },
+		{ "freq", required_argument, NULL, 'f' },
+		{ "uarch", required_argument, NULL, 'u' },
+		{ "min-samples", required_argument, NULL, O_MIN },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "qemu", required_argument, NULL, 'Q' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long v, x;
+	int ch;
+
+	o->accel = QEMU_ACCEL_AUTO;
+	o->reps = 200;
+	o->min_samples = 100;
+	o->timeout = 600;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":a:f:u:t:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			if (!strcmp(optarg, "auto"))
+				o->accel = QEMU_ACCEL_AUTO;
+			else if (!strcmp(optarg, "kvm"))
+				o->accel = QEMU_ACCEL_KVM;
+			else if (!strcmp(optarg, "tcg"))
+				o->accel = QEMU_ACCEL_TCG;
+			else {
+				bm_err("validate: --accel takes auto, kvm or tcg, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_REPS_PARAM:
+			o->reps_param = optarg;
+			break;
+		case O_REPS:
+			if (parse_num("--reps", optarg, 1ull << 40, &o->reps))
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			if (parse_num("--freq", optarg, 100000, &v))
+				return EXIT_USAGE;
+			if (!v) {
+				bm_err("validate: --freq must be at least 1 Hz");
+				return EXIT_USAGE;
+			}
+			o->freq = (unsigned long)v;
+			break;
+		case 'u':
+			o->uarch = optarg;
+			break;
+		case O_MIN:
+			if (parse_num("--min-samples", optarg, 1ull << 40, &v))
+				return EXIT_USAGE;
+			o->min_samples = (unsigned long)v;
+			break;
+		case O_JSON:
+			o->json = 1;
+			break;
+		case O_PARAM: {
+			char err[256];
+			size_t len = strlen(o->params);
+
+			if (run_opts_check_param(optarg, &x, err, sizeof err)) {
+				bm_err("validate: %s", err);
+				return EXIT_USAGE;
+			}
+			if (len + strlen(optarg) + 8 > sizeof o->params) {
+				bm_err("validate: too many --param settings");
+				return EXIT_USAGE;
+			}
+			snprintf(o->params + len, sizeof o->params - len, " param=%s", optarg);
+			break;
+		}
+		case 'Q':
+			o->qemu = optarg;
+			break;
+		case 't':
+			if (parse_num("--timeout", optarg, 1u << 30, &v))
+				return EXIT_USAGE;
+			o->timeout = (unsigned)v;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			bm_err("validate: %s needs a value (bmprof validate --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			bm_err("validate: unknown option %s (bmprof validate --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		bm_err("validate: give exactly one IMAGE (bmprof validate --help)");
+		return EXIT_USAGE;
+	}
+	o->image = argv[optind];
+	if (o->reps_param) {
+		char err[256];
+		char spec[300];
+
+		snprintf(spec, sizeof spec, "%s=1", o->reps_param);
+		if (run_opts_check_param(spec, &x, err, sizeof err)) {
+			bm_err("validate: --reps-param %s: a NAME of letters, digits and '_'",
+			       o->reps_param);
+			return EXIT_USAGE;
+		}
+		if (o->reps < 4) {
+			bm_err("validate: --reps must be at least 4 (the truth is traced at 1, 2, 3)");
+			return EXIT_USAGE;
+		}
+	}
+	if (o->uarch && !uarch_find(o->uarch)) {
+		bm_err("validate: --uarch %s: no such model (bmprof cpi --help lists them)",
+		       o->uarch);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* ---- the profile ---- */
+
+static void config_text(const struct validate *v, unsigned long freq, int user,
+			unsigned long long reps, char *buf, size_t n)
+{
+	int len = snprintf(buf, n, "freq=%lu", freq);
+
+	if (user)
+		len += snprintf(buf + len, n - (size_t)len, " user=1");
+	len += snprintf(buf + len, n - (size_t)len, "%s", v->o.params);
+	if (v->o.reps_param)
+		snprintf(buf + len, n - (size_t)len, " param=%s=%llu", v->o.reps_param, reps);
+}
+
+/* Which source: KVM when it may be used (x86-64 image on an x86-64 host, /dev/kvm
+ * accessible), whatever kind of KVM it is: under kvm_pvm ring-3 code runs natively. */
+static int choose_source(struct validate *v, int *rc)
+{
+	struct qemu_facts facts;
+	int machine;
+	char err[PATH_MAX + 128];
+	const struct qemu_machine *m;
+
+	if (qemu_elf_machine(v->o.image, &machine, err, sizeof err)) {
+		bm_err("%s", err);
+		*rc = EXIT_FAILED;
+		return -1;
+	}
+	m = qemu_machine_for(machine);
+	qemu_probe(&facts);
+	v->kvm = 0;
+	if (v->o.accel != QEMU_ACCEL_TCG && m && !strcmp(m->arch, "x86_64")) {
+		int a = qemu_choose_accel(QEMU_ACCEL_KVM, &facts, m, v->accel_why,
+					  sizeof v->accel_why);
+		if (a == QEMU_ACCEL_KVM)
+			v->kvm = 1;
+		else if (v->o.accel == QEMU_ACCEL_KVM) {
+			bm_err("%s", v->accel_why);
+			*rc = EXIT_FAILED;
+			return -1;
+		}
+	} else if (v->o.accel == QEMU_ACCEL_KVM) {
+		bm_err("validate: --accel kvm needs an x86-64 image (main runs in ring 3 under KVM "
+		       "only on the x86-64 runtime): use --accel tcg");
+		*rc = EXIT_FAILED;
+		return -1;
+	}
+	v->source = v->kvm ? "natively timed (KVM, main in ring 3)"
+		: "TCG -singlestep -icount (machinery check: every instruction costs the same; "
+		  "not an accuracy claim)";
+	return 0;
+}
+
+static int profile(struct validate *v, struct image_run *r, char *config, size_t clen)
+{
+	static char *tcg_extra[] = { "-singlestep", NULL };
+	unsigned long freq = v->o.freq ? v->o.freq : v->kvm ? KVM_FREQ : TCG_FREQ;
+	int saved;
+
+	v->freq = freq;
+	config_text(v, freq, v->kvm, v->o.reps, config, clen);
+	*r = (struct image_run){
+		.image = v->o.image, .qemu = v->o.qemu,
+		.accel = v->kvm ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG, .icount = !v->kvm,
+		.timeout = v->o.timeout, .freq = freq, .config = config,
+		.extra = v->kvm ? NULL : tcg_extra, .nextra = v->kvm ? 0 : 1,
+		.command = "bmprof validate (profile)", .user = v->kvm,
+	};
+	fprintf(stderr, "bmprof: validate: profiling at %lu Hz, config \"%s\"\n", freq, config);
+	/* the image's console goes to stderr: stdout is the report */
+	fflush(stdout);
+	saved = dup(1);
+	if (saved >= 0)
+		dup2(2, 1);
+	int rc = image_run(r);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	if (rc)
+		return -1;
+	int st = image_exit_status(r);
+	if (st == EXIT_TIMEOUT || st == EXIT_CRASHED || st == EXIT_INTERRUPTED) {
+		image_say_how_it_ended(r);
+		bm_err("validate: the profiled run did not end normally");
+		return -1;
+	}
+	if (!capture_profile(r->cap)->have_hello) {
+		bm_err("validate: no bmprof stream from %s (is it built with bmprof?)", v->o.image);
+		return -1;
+	}
+	return 0;
+}
+
+/* Decode every function and keep those with samples enough: 0, or -1 (reported). */
+static int analyze(struct validate *v, const struct profile *p, const char *elf)
+{
+	struct insn_func *fs = NULL;
+	size_t n = 0;
+	char err[512], failed[600] = "";
+	struct cpi_opts co = { .event = -1, .uarch = NULL, .period = 0 };
+
+	if (v->o.uarch)
+		co.uarch = uarch_find(v->o.uarch);
+	else if (!v->kvm)
+		co.uarch = uarch_find("tcg");
+	/* TCG: when the profile cannot say how many cycles a sample stands for (the AArch64
+	 * runtime's timer), -icount shift=0 does: the timer's mean period (randomized below
+	 * its nominal one) in guest nanoseconds, one instruction each, one cycle each in the
+	 * tcg model (the handler's included: a slight overestimate) */
+	if (!v->kvm && !co.period) {
+		const struct uarch *u;
+		char uw[160], pw[160];
+		double period;
+
+		if (cpi_choose(p, &co, cpi_default_event(p), &u, uw, sizeof uw, &period, pw,
+			       sizeof pw, err, sizeof err)) {
+			const struct profile_event *e = profile_event(p, (uint16_t)cpi_default_event(p));
+
+			co.period = 1e9 / (double)v->freq;
+			if (e && e->period && p->hello.timebase_hz)
+				co.period = ((double)e->period - (double)(e->jitter < e->period ?
+						e->jitter : 0) / 2) * 1e9 / (double)p->hello.timebase_hz;
+			fprintf(stderr, "bmprof: validate: the profile does not say how many cycles a "
+				"sample stands for; under -icount shift=0 the timer's mean period "
+				"does: %.0f instructions\n", co.period);
+		}
+	}
+	if (insn_func_load_all(elf, &fs, &n, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
+	v->f = calloc(n ? n : 1, sizeof *v->f);
+	if (!v->f) {
+		insn_funcs_free(fs, n);
+		bm_err("out of memory");
+		return -1;
+	}
+	v->samples = p->total;
+	for (size_t i = 0; i < n; i++) {
+		struct vfunc *vf = &v->f[v->nf];
+
+		memset(vf, 0, sizeof *vf);
+		vf->cf.fn = fs[i];
+		memset(&fs[i], 0, sizeof fs[i]);
+		if (vf->cf.fn.n && cpi_func_analyze(p, &co, &vf->cf, err, sizeof err)) {
+			if (!failed[0])
+				snprintf(failed, sizeof failed, "%s: %s", vf->cf.fn.name, err);
+			cpi_func_free(&vf->cf);
+			continue;
+		}
+		if (!vf->cf.fn.n || vf->cf.fn_samples < v->o.min_samples) {
+			cpi_func_free(&vf->cf);
+			continue;
+		}
+		v->nf++;
+	}
+	free(fs);
+	if (!v->nf && failed[0]) {
+		bm_err("validate: %s", failed);
+		return -1;
+	}
+	if (!v->nf) {
+		bm_err("validate: no function of %s has %lu samples or more (%llu samples in all): "
+		       "run longer (--reps) or sample faster (--freq), or lower --min-samples",
+		       v->o.image, v->o.min_samples, (unsigned long long)p->total);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the truth ---- */
+
+static const struct insn *insn_at(const struct validate *v, uint64_t pc)
+{
+	for (size_t i = 0; i < v->nf; i++) {
+		const struct insn_func *f = &v->f[i].cf.fn;
+		if (pc < f->start || pc >= f->end)
+			continue;
+		size_t lo = 0, hi = f->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (f->insns[mid].addr < pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < f->n && f->insns[lo].addr == pc ? &f->insns[lo] : NULL;
+	}
+	return NULL;
+}
+
+static int is_branch(const struct insn *in)
+{
+	return in->flow == INSN_FLOW_JUMP || in->flow == INSN_FLOW_COND ||
+	       in->flow == INSN_FLOW_INDIRECT || in->flow == INSN_FLOW_RETURN;
+}
+
+static unsigned classify(void *ctx, uint64_t pc)
+{
+	const struct insn *in = insn_at(ctx, pc);
+
+	if (!in)
+		return 0;
+	return (in->rep ? TRUTH_INSN_REP : 0) | (is_branch(in) ? TRUTH_INSN_BRANCH : 0);
+}
+
+static int trace(struct validate *v, const struct truth_range *rs,
+		 unsigned long long k, struct truth *t)
+{
+	char config[256];
+	struct truth_run tr = {
+		.image = v->o.image, .qemu = v->o.qemu, .timeout = v->o.timeout, .config = config,
+		.ranges = rs, .nranges = v->nf, .classify = classify, .ctx = v,
+	};
+
+	config_text(v, 0, 0, k, config, sizeof config);
+	fprintf(stderr, "bmprof: validate: counting (TCG -singlestep -d exec,nochain,int), "
+		"config \"%s\"\n", config);
+	if (truth_qemu_run(&tr, t))
+		return -1;
+	if (tr.exit_status == EXIT_TIMEOUT || tr.exit_status == EXIT_CRASHED ||
+	    tr.exit_status == EXIT_INTERRUPTED) {
+		bm_err("validate: the counting run did not end normally");
+		return -1;
+	}
+	fprintf(stderr, "bmprof: validate: %llu instructions counted in %.1f s (%llu log lines)\n",
+		(unsigned long long)t->total, tr.seconds, (unsigned long long)t->lines);
+	return 0;
+}
+
+static size_t mismatch_in(const struct truth *a, const struct truth *b, uint64_t lo,
+			  uint64_t hi)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < a->npcs; i++)
+		if (a->pcs[i].pc >= lo && a->pcs[i].pc < hi)
+			bad += a->pcs[i].count != truth_count(b, a->pcs[i].pc);
+	for (size_t i = 0; i < b->npcs; i++)
+		if (b->pcs[i].pc >= lo && b->pcs[i].pc < hi)
+			bad += !truth_count(a, b->pcs[i].pc);
+	for (size_t i = 0; i < a->nedges; i++)
+		if (a->edges[i].from >= lo && a->edges[i].from < hi)
+			bad += a->edges[i].count !=
+				truth_edge_count(b, a->edges[i].from, a->edges[i].to);
+	for (size_t i = 0; i < b->nedges; i++)
+		if (b->edges[i].from >= lo && b->edges[i].from < hi)
+			bad += !truth_edge_count(a, b->edges[i].from, b->edges[i].to);
+	return bad;
+}
+
+/* The functions whose counts at 3 are off the line through 1 and 2 (the runtime's, whose
+ * work follows wall time, such as its clock calibration) are left out, each named; an
+ * error if none is left. 0, or -1 (reported). */
+static int drop_not_affine(struct validate *v, const struct truth *pred, const struct truth *t3)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < v->nf; i++) {
+		struct vfunc *vf = &v->f[i];
+		size_t bad = mismatch_in(pred, t3, vf->cf.fn.start, vf->cf.fn.end);
+		if (!bad) {
+			v->f[kept++] = *vf;
+			continue;
+		}
+		fprintf(stderr, "bmprof: validate: %s left out: its counts are not affine in %s "
+			"(%zu instructions or edges off the line)\n", vf->cf.fn.name,
+			v->o.reps_param, bad);
+		snprintf(v->dropped + strlen(v->dropped), sizeof v->dropped - strlen(v->dropped),
+			 "%s%s", v->dropped[0] ? ", " : "", vf->cf.fn.name);
+		cpi_func_free(&vf->cf);
+	}
+	v->nf = kept;
+	if (!kept) {
+		bm_err("validate: counts are not affine in %s: in no analysed function do the "
+		       "counts at %s=1, 2 and 3 lie on a line (is every repetition the same work? "
+		       "reseed any generator each repetition)", v->o.reps_param, v->o.reps_param);
+		return -1;
+	}
+	return 0;
+}
+
+static int truth(struct validate *v)
+{
+	struct truth_range *rs = calloc(v->nf, sizeof *rs);
+	struct truth t[3], pred;
+	int rc = -1;
+
+	for (int i = 0; i < 3; i++)
+		truth_init(&t[i]);
+	truth_init(&pred);
+	if (!rs) {
+		bm_err("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < v->nf; i++)
+		rs[i] = (struct truth_range){ v->f[i].cf.fn.start, v->f[i].cf.fn.end };
+	if (!v->o.reps_param) {
+		rc = trace(v, rs, 0, &v->truth);
+		goto out;
+	}
+	for (int i = 0; i < 3; i++)
+		if (trace(v, rs, (unsigned long long)i + 1, &t[i]))
+			goto out;
+	if (truth_extrapolate(&t[0], 1, &t[1], 2, 3, &pred)) {
+		bm_err("validate: counts are not affine in %s: a count fell from %s=1 to 2 (is "
+		       "every repetition the same work? reseed any generator each repetition)",
+		       v->o.reps_param, v->o.reps_param);
+		goto out;
+	}
+	if (drop_not_affine(v, &pred, &t[2]))
+		goto out;
+	if (truth_extrapolate(&t[0], 1, &t[1], 2, v->o.reps, &v->truth)) {
+		bm_err("out of memory");
+		goto out;
+	}
+	v->truth.stopped = t[0].stopped + t[1].stopped + t[2].stopped;
+	v->truth.rep_folded = t[0].rep_folded + t[1].rep_folded + t[2].rep_folded;
+	v->truth.faulted = t[0].faulted + t[1].faulted + t[2].faulted;
+	v->truth.lines = t[0].lines + t[1].lines + t[2].lines;
+	rc = 0;
+out:
+	for (int i = 0; i < 3; i++)
+		truth_free(&t[i]);
+	truth_free(&pred);
+	free(rs);
+	return rc;
+}
+
+/* ---- the comparison ---- */
+
+/* The true count of a CFG edge between real blocks: the transitions from the block's last
+ * instruction to the next block's first when the last is a branch (jump, conditional,
+ * indirect), else every execution of the last (it falls through, or a call returns). */
+static uint64_t edge_truth(const struct truth *t, const struct cfg *g, const struct cfg_edge *e)
+{
+	const struct cfg_block *a = &g->blocks[e->from], *b = &g->blocks[e->to];
+	const struct insn *last = &g->insns[a->first + a->n - 1];
+	uint64_t to = g->insns[b->first].addr;
+
+	if (is_branch(last))
+		return truth_edge_count(t, last->addr, to);
+	return truth_count(t, last->addr);
+}
+
+static void compare(struct validate *v)
+{
+	for (size_t i = 0; i < v->nf; i++) {
+		struct vfunc *vf = &v->f[i];
+		const struct cfg *g = &vf->cf.cfg;
+		const struct dcpi_result *res = &vf->cf.res;
+
+		for (size_t k = 0; k < g->ninsns; k++) {
+			const struct dcpi_insn *d = &res->insns[k];
+			if (!d->samples)
+				continue;
+			double tr = (double)truth_count(&v->truth, g->insns[k].addr);
+			dcpi_accuracy_add(&vf->insn, d->execs, tr, (double)d->samples);
+			dcpi_accuracy_add(&v->insn, d->execs, tr, (double)d->samples);
+		}
+		for (size_t k = 0; k < g->nedges; k++) {
+			const struct cfg_edge *e = &g->edges[k];
+			if (e->kind != CFG_EDGE_FALL && e->kind != CFG_EDGE_TAKEN &&
+			    e->kind != CFG_EDGE_TABLE)
+				continue;
+			if ((g->blocks[e->from].flags | g->blocks[e->to].flags) & CFG_BLOCK_VIRTUAL)
+				continue;
+			uint64_t tr = edge_truth(&v->truth, g, e);
+			if (!tr)
+				continue;
+			dcpi_accuracy_add(&vf->edge, res->edges[k].execs, (double)tr, (double)tr);
+			dcpi_accuracy_add(&v->edge, res->edges[k].execs, (double)tr, (double)tr);
+		}
+	}
+}
+
+/* ---- output ---- */
+
+static void row(FILE *f, const char *name, uint64_t samples, const struct dcpi_accuracy *in,
+		const struct dcpi_accuracy *ed)
+{
+	fprintf(f, "  %-28.28s %9llu", name, (unsigned long long)samples);
+	for (unsigned k = 0; k < 3; k++)
+		fprintf(f, "  %5.1f%%", 100 * dcpi_accuracy_share(in, k));
+	if (ed->n)
+		fprintf(f, "   %5.1f%%  %5zu\n", 100 * dcpi_accuracy_share(ed, 1), ed->n);
+	else
+		fprintf(f, "   %6s  %5d\n", "-", 0);
+}
+
+static void print_text(const struct validate *v)
+{
+	uint64_t fs = 0;
+
+	for (size_t i = 0; i < v->nf; i++)
+		fs += v->f[i].cf.fn_samples;
+	printf("image:      %s\n", v->o.image);
+	printf("samples:    %s\n", v->source);
+	printf("            %llu samples, %llu in the %zu functions analysed (>= %lu each); "
+	       "model %s, %.0f cycles per sample\n", (unsigned long long)v->samples,
+	       (unsigned long long)fs, v->nf, v->o.min_samples,
+	       v->nf ? v->f[0].cf.uarch->name : "-", v->nf ? v->f[0].cf.period : 0);
+	if (v->o.reps_param)
+		printf("truth:      exact counts, traced at %s=1,2,3 (affine: checked), "
+		       "extrapolated to %llu\n", v->o.reps_param, v->o.reps);
+	else
+		printf("truth:      exact counts of the whole run\n");
+	if (v->dropped[0])
+		printf("            left out (counts not affine in %s): %s\n", v->o.reps_param,
+		       v->dropped);
+	printf("            corrections: %llu logged-not-run blocks dropped, %llu rep iterations "
+	       "folded, %llu faulting instructions dropped; no -icount\n",
+	       (unsigned long long)v->truth.stopped, (unsigned long long)v->truth.rep_folded,
+	       (unsigned long long)v->truth.faulted);
+	printf("\nDCPI accuracy: instruction frequency estimates weighted by samples, within\n"
+	       "5/10/15%% of the truth; edge estimates weighted by true executions, within 10%%\n\n");
+	printf("  %-28s %9s  %6s  %6s  %6s   %6s  %5s\n", "function", "samples", "5%", "10%",
+	       "15%", "edges", "n");
+	for (size_t i = 0; i < v->nf; i++)
+		row(stdout, v->f[i].cf.fn.name, v->f[i].cf.fn_samples, &v->f[i].insn, &v->f[i].edge);
+	row(stdout, "(all)", fs, &v->insn, &v->edge);
+	printf("\nDCPI (SOSP 1997) reached 73/87/92%% and 58%% of edges within 10%%.\n");
+}
+
+static void json_acc(struct json *j, const char *key, const struct dcpi_accuracy *a)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	json_key(j, "within_5");
+	json_double(j, dcpi_accuracy_share(a, 0));
+	json_key(j, "within_10");
+	json_double(j, dcpi_accuracy_share(a, 1));
+	json_key(j, "within_15");
+	json_double(j, dcpi_accuracy_share(a, 2));
+	json_key(j, "weight");
+	json_double(j, a->weight);
+	json_key(j, "n");
+	json_u64(j, a->n);
+	json_end_object(j);
+}
+
+/* Per instruction: address, samples, estimated and true executions. */
+static void json_insns(struct json *j, const struct validate *v, const struct cpi_func *cf)
+{
+	json_key(j, "insns");
+	json_begin_array(j);
+	for (size_t k = 0; k < cf->fn.n; k++) {
+		const struct dcpi_insn *d = &cf->res.insns[k];
+		json_begin_object(j);
+		json_key(j, "addr");
+		json_hex(j, cf->fn.insns[k].addr);
+		json_key(j, "samples");
+		json_u64(j, d->samples);
+		json_key(j, "estimate");
+		if (d->execs < 0)
+			json_null(j);
+		else
+			json_double(j, d->execs);
+		json_key(j, "truth");
+		json_u64(j, truth_count(&v->truth, cf->fn.insns[k].addr));
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void print_json(const struct validate *v)
+{
+	struct json j;
+
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	json_key(&j, "image");
+	json_string(&j, v->o.image);
+	json_key(&j, "source");
+	json_string(&j, v->kvm ? "kvm" : "tcg");
+	json_key(&j, "source_text");
+	json_string(&j, v->source);
+	json_key(&j, "samples");
+	json_u64(&j, v->samples);
+	json_key(&j, "reps_param");
+	if (v->o.reps_param)
+		json_string(&j, v->o.reps_param);
+	else
+		json_null(&j);
+	json_key(&j, "reps");
+	json_u64(&j, v->o.reps_param ? v->o.reps : 0);
+	json_key(&j, "left_out");
+	json_string(&j, v->dropped);
+	json_key(&j, "corrections");
+	json_begin_object(&j);
+	json_key(&j, "stopped");
+	json_u64(&j, v->truth.stopped);
+	json_key(&j, "rep_folded");
+	json_u64(&j, v->truth.rep_folded);
+	json_key(&j, "faulted");
+	json_u64(&j, v->truth.faulted);
+	json_end_object(&j);
+	json_acc(&j, "instructions", &v->insn);
+	json_acc(&j, "edges", &v->edge);
+	json_key(&j, "functions");
+	json_begin_array(&j);
+	for (size_t i = 0; i < v->nf; i++) {
+		json_begin_object(&j);
+		json_key(&j, "name");
+		json_string(&j, v->f[i].cf.fn.name);
+		json_key(&j, "samples");
+		json_u64(&j, v->f[i].cf.fn_samples);
+		json_acc(&j, "instructions", &v->f[i].insn);
+		json_acc(&j, "edges", &v->f[i].edge);
+		json_insns(&j, v, &v->f[i].cf);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	fputc('\n', stdout);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct validate v;
+	struct image_run r = { 0 };
+	char config[512];
+	int rc;
+
+	memset(&v, 0, sizeof v);
+	truth_init(&v.truth);
+	rc = parse(&v.o, argc, argv);
+	if (rc >= 0)
+		return rc;
+	rc = EXIT_FAILED;
+	if (choose_source(&v, &rc))
+		return rc;
+	fprintf(stderr, "bmprof: validate: sample source: %s\n", v.source);
+	if (profile(&v, &r, config, sizeof config))
+		goto out;
+	if (analyze(&v, capture_profile(r.cap), r.abs_image))
+		goto out;
+	if (truth(&v))
+		goto out;
+	compare(&v);
+	if (v.o.json)
+		print_json(&v);
+	else
+		print_text(&v);
+	rc = 0;
+out:
+	image_run_free(&r);
+	for (size_t i = 0; i < v.nf; i++)
+		cpi_func_free(&v.f[i].cf);
+	free(v.f);
+	truth_free(&v.truth);
+	return rc;
+}

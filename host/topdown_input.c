@@ -1,0 +1,362 @@
+/* bmprof topdown's inputs: counts files and profiles (topdown_input.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "profile_io.h"
+#include "topdown_input.h"
+#include "topdown_json.h"
+#include "util.h"
+
+#define TD_COUNTS_FORMAT "bmprof-topdown-counts"
+#define TD_MAX_FILE (64u << 20)
+
+/* A member that must be a number (or, for ids, a "0x.." string). */
+static int num_of(const struct tj *v, double *out)
+{
+	if (v && v->type == TJ_NUM) {
+		*out = v->num;
+		return 0;
+	}
+	if (v && v->type == TJ_STR) {
+		char *end;
+		unsigned long long x = strtoull(v->str, &end, 0);
+
+		if (*v->str && !*end) {
+			*out = (double)x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int cpu_of(const char *name, const struct tj *cpu, struct td_input *in, char *err,
+		  size_t n)
+{
+	const struct tj *v;
+	double x;
+
+	if (!cpu || cpu->type != TJ_OBJ) {
+		snprintf(err, n, "%s: no \"cpu\" object: say which CPU counted (docs/bmprof-topdown.md)",
+			 name);
+		return -1;
+	}
+	if ((v = tj_get(cpu, "topdown_family"))) {
+		if (v->type != TJ_STR || strlen(v->str) >= sizeof in->family_name) {
+			snprintf(err, n, "%s: cpu.topdown_family must be a family name", name);
+			return -1;
+		}
+		strcpy(in->family_name, v->str);
+	}
+	if ((v = tj_get(cpu, "arch"))) {
+		if (v->type != TJ_STR || (strcmp(v->str, "x86_64") && strcmp(v->str, "aarch64"))) {
+			snprintf(err, n, "%s: cpu.arch must be \"x86_64\" or \"aarch64\"", name);
+			return -1;
+		}
+		strcpy(in->arch, v->str);
+	}
+	if ((v = tj_get(cpu, "vendor"))) {
+		if (v->type != TJ_STR || strlen(v->str) >= sizeof in->vendor) {
+			snprintf(err, n, "%s: cpu.vendor must be a string of up to %zu characters",
+				 name, sizeof in->vendor - 1);
+			return -1;
+		}
+		strcpy(in->vendor, v->str);
+	}
+	if ((v = tj_get(cpu, "family"))) {
+		if (num_of(v, &x) || x < 0 || x > 0xffffffffu) {
+			snprintf(err, n, "%s: cpu.family must be a number", name);
+			return -1;
+		}
+		in->family = (uint32_t)x;
+	}
+	if ((v = tj_get(cpu, "model"))) {
+		if (num_of(v, &x) || x < 0 || x > 0xffffffffu) {
+			snprintf(err, n, "%s: cpu.model must be a number", name);
+			return -1;
+		}
+		in->model = (uint32_t)x;
+	}
+	if ((v = tj_get(cpu, "gp_counters"))) {
+		if (num_of(v, &x) || x < 1 || x > 32) {
+			snprintf(err, n, "%s: cpu.gp_counters must be a number from 1 to 32", name);
+			return -1;
+		}
+		in->gp = (unsigned)x;
+	}
+	if (!in->family_name[0] && !in->arch[0]) {
+		snprintf(err, n, "%s: cpu needs \"arch\", \"vendor\", \"family\" and \"model\", or "
+			 "\"topdown_family\"", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int count_of(const char *name, unsigned i, const struct tj *c, struct td_count *out,
+		    char *err, size_t n)
+{
+	const struct tj *ev = tj_get(c, "event"), *v;
+	double x;
+
+	memset(out, 0, sizeof *out);
+	if (c->type != TJ_OBJ || !ev || ev->type != TJ_STR || !ev->str[0] ||
+	    strlen(ev->str) >= sizeof out->event) {
+		snprintf(err, n, "%s: counts[%u] needs \"event\", the event's name (up to %zu "
+			 "characters)", name, i, sizeof out->event - 1);
+		return -1;
+	}
+	strcpy(out->event, ev->str);
+	out->group = -1;
+	if ((v = tj_get(c, "group")) && v->type != TJ_NULL) {
+		if (num_of(v, &x) || x < 0 || x > 1e6 || x != floor(x)) {
+			snprintf(err, n, "%s: counts[%u].group must be a whole number", name, i);
+			return -1;
+		}
+		out->group = (int)x;
+	}
+	if ((v = tj_get(c, "why")) && v->type == TJ_STR)
+		snprintf(out->why, sizeof out->why, "%s", v->str);
+	v = tj_get(c, "value");
+	if (!v || v->type == TJ_NULL) {
+		const struct tj *st = tj_get(c, "state");
+
+		out->state = st && st->type == TJ_STR && !strcmp(st->str, "not supported") ?
+			     TD_UNSUPPORTED : TD_NOT_COUNTED;
+		return 0;
+	}
+	if (num_of(v, &out->value) || out->value < 0) {
+		snprintf(err, n, "%s: counts[%u].value must be a count (a number, 0 or more) or null",
+			 name, i);
+		return -1;
+	}
+	out->state = TD_COUNTED;
+	if ((v = tj_get(c, "enabled")) && (num_of(v, &out->enabled) || out->enabled < 0)) {
+		snprintf(err, n, "%s: counts[%u].enabled must be a number", name, i);
+		return -1;
+	}
+	if ((v = tj_get(c, "running")) && (num_of(v, &out->running) || out->running < 0)) {
+		snprintf(err, n, "%s: counts[%u].running must be a number", name, i);
+		return -1;
+	}
+	if (out->running > out->enabled) {
+		snprintf(err, n, "%s: counts[%u]: running (%g) is more than enabled (%g)", name, i,
+			 out->running, out->enabled);
+		return -1;
+	}
+	if (out->enabled > 0 && out->running == 0) {
+		out->state = TD_NOT_COUNTED;
+		snprintf(out->why, sizeof out->why, "never on a counter (multiplexed out)");
+	}
+	return 0;
+}
+
+int td_input_json(const char *name, const char *text, size_t len, struct td_input *in,
+		  char *err, size_t n)
+{
+	struct tj root;
+	const struct tj *v, *counts;
+	char perr[200];
+	int rc = -1;
+
+	memset(in, 0, sizeof *in);
+	if (tj_parse(text, len, &root, perr, sizeof perr)) {
+		snprintf(err, n, "%s: not valid JSON: %s", name, perr);
+		return -1;
+	}
+	v = tj_get(&root, "format");
+	if (root.type != TJ_OBJ || !v || v->type != TJ_STR || strcmp(v->str, TD_COUNTS_FORMAT)) {
+		snprintf(err, n, "%s: not a counts file: want an object with \"format\": \"%s\" "
+			 "(docs/bmprof-topdown.md)", name, TD_COUNTS_FORMAT);
+		goto out;
+	}
+	v = tj_get(&root, "version");
+	if (!v || v->type != TJ_NUM || v->num != 1) {
+		snprintf(err, n, "%s: \"version\" must be 1 (this bmprof reads version 1)", name);
+		goto out;
+	}
+	if (cpu_of(name, tj_get(&root, "cpu"), in, err, n))
+		goto out;
+	counts = tj_get(&root, "counts");
+	if (!counts || counts->type != TJ_ARR) {
+		snprintf(err, n, "%s: no \"counts\" array", name);
+		goto out;
+	}
+	if (counts->n > TD_MAX_COUNTS) {
+		snprintf(err, n, "%s: %zu counts, at most %d", name, counts->n, TD_MAX_COUNTS);
+		goto out;
+	}
+	for (size_t i = 0; i < counts->n; i++)
+		if (count_of(name, (unsigned)i, &counts->items[i], &in->counts.c[i], err, n))
+			goto out;
+	in->counts.n = (unsigned)counts->n;
+	rc = 0;
+out:
+	tj_free(&root);
+	return rc;
+}
+
+static void count_from_event(const struct profile *p, const struct profile_event *e,
+			     struct td_count *c)
+{
+	struct profile_count_sum s;
+
+	if (e->status == BMPROF_EVST_UNAVAILABLE) {
+		c->state = e->reason == BMPROF_EVR_NO_PMU || e->reason == BMPROF_EVR_UNSUPPORTED ||
+			   e->reason == BMPROF_EVR_BAD_ENCODING ? TD_UNSUPPORTED : TD_NOT_COUNTED;
+		snprintf(c->why, sizeof c->why, "%s", events_reason_text(e->reason));
+		return;
+	}
+	if (profile_event_count(p, e->id, -1, &s)) {
+		c->state = TD_NOT_COUNTED;
+		snprintf(c->why, sizeof c->why, "no COUNTS arrived for it");
+		return;
+	}
+	if (!s.running) {
+		c->state = TD_NOT_COUNTED;
+		snprintf(c->why, sizeof c->why, "never on a counter (multiplexed out)");
+		return;
+	}
+	c->state = TD_COUNTED;
+	c->value = (double)s.value;
+	c->enabled = (double)s.enabled;
+	c->running = (double)s.running;
+}
+
+int td_input_profile(const struct profile *p, struct td_input *in, char *err, size_t n)
+{
+	const char *map = profile_meta(p, TD_META_KEY);
+
+	memset(in, 0, sizeof *in);
+	if (!p->have_hello) {
+		snprintf(err, n, "the profile has no HELLO frame: it does not say which CPU counted");
+		return -1;
+	}
+	snprintf(in->arch, sizeof in->arch, "%s", p->hello.arch == BMPROF_ARCH_X86_64 ? "x86_64" :
+		 p->hello.arch == BMPROF_ARCH_AARCH64 ? "aarch64" : "");
+	snprintf(in->vendor, sizeof in->vendor, "%s", p->hello.vendor);
+	in->family = p->hello.family;
+	in->model = p->hello.model;
+	if (profile_meta(p, "topdown_family"))
+		snprintf(in->family_name, sizeof in->family_name, "%s",
+			 profile_meta(p, "topdown_family"));
+	if (map) {
+		const char *s = map;
+
+		while (*s) {
+			unsigned id;
+			int group, used = 0;
+			char name[TD_NAME_MAX];
+			const struct profile_event *e;
+			struct td_count *c;
+
+			if (sscanf(s, "%u:%d:%63s%n", &id, &group, name, &used) != 3) {
+				snprintf(err, n, "the profile's %s meta key is malformed", TD_META_KEY);
+				return -1;
+			}
+			s += used;
+			while (*s == ' ')
+				s++;
+			if (in->counts.n >= TD_MAX_COUNTS) {
+				snprintf(err, n, "more than %d Top-Down events in the profile",
+					 TD_MAX_COUNTS);
+				return -1;
+			}
+			c = &in->counts.c[in->counts.n++];
+			memset(c, 0, sizeof *c);
+			snprintf(c->event, sizeof c->event, "%s", name);
+			c->group = group;
+			e = profile_event(p, (uint16_t)id);
+			if (!e) {
+				c->state = TD_NOT_COUNTED;
+				snprintf(c->why, sizeof c->why, "the image described no event %u", id);
+				continue;
+			}
+			count_from_event(p, e, c);
+		}
+		return 0;
+	}
+	for (unsigned i = 0; i < p->nevents && in->counts.n < TD_MAX_COUNTS; i++) {
+		struct td_count *c = &in->counts.c[in->counts.n++];
+
+		memset(c, 0, sizeof *c);
+		snprintf(c->event, sizeof c->event, "%s", p->events[i].name);
+		c->group = -1;
+		count_from_event(p, &p->events[i], c);
+	}
+	if (!p->ncounts) {
+		snprintf(err, n, "the profile has no COUNTS records: record one with bmprof topdown "
+			 "-o FILE, or give a counts file");
+		return -1;
+	}
+	return 0;
+}
+
+int td_input_load(const char *path, struct td_input *in, char *err, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f) {
+		snprintf(err, n, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= TD_MAX_FILE) {
+				fclose(f);
+				free(buf);
+				snprintf(err, n, "%s: larger than %u MiB", path, TD_MAX_FILE >> 20);
+				return -1;
+			}
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				fclose(f);
+				free(buf);
+				snprintf(err, n, "out of memory");
+				return -1;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	rc = ferror(f);
+	fclose(f);
+	if (rc) {
+		free(buf);
+		snprintf(err, n, "cannot read %s", path);
+		return -1;
+	}
+	size_t k = 0;
+	while (k < len && (buf[k] == ' ' || buf[k] == '\n' || buf[k] == '\t' || buf[k] == '\r'))
+		k++;
+	if (k < len && buf[k] == '{') {
+		rc = td_input_json(path, buf, len, in, err, n);
+	} else {
+		struct profile p;
+		char perr[256];
+
+		profile_init(&p);
+		rc = profile_load_mem(buf, len, path, &p, perr, sizeof perr);
+		if (rc < 0)
+			snprintf(err, n, "%s: neither a counts file (JSON) nor a profile: %s", path,
+				 perr);
+		else
+			rc = td_input_profile(&p, in, err, n);
+		profile_free(&p);
+	}
+	free(buf);
+	return rc;
+}
