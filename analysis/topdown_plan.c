@@ -5,9 +5,16 @@
 
 #include "topdown.h"
 
+/* Counted without a GP counter: the cycles word on the fixed cycle counter, or a word with
+ * no GP code at all (Intel PERF_METRICS fields, read beside fixed counter 3; where the CPU
+ * lacks them they are unavailable and the formulas' ?? alternatives stand in). */
 static int is_fixed_cycles(const struct td_model *m, unsigned e, const struct td_pmu *pmu)
 {
-	return pmu->fixed_cycles && m->event[e]->word && !strcmp(m->event[e]->word, "cycles");
+	const char *w = m->event[e]->word;
+
+	if (w && !m->event[e]->code)
+		return 1;
+	return pmu->fixed_cycles && w && !strcmp(w, "cycles");
 }
 
 unsigned topdown_group_gp(const struct td_model *m, uint64_t events, const struct td_pmu *pmu)

@@ -134,6 +134,8 @@ def check_intel(events, top):
             sys.exit(f"{top}/{model}: want one *_core.json, found {files}")
         vendor = {e["EventName"]: e for e in json.load(open(files[0]))["Events"]}
         for r in (r for r in events if r["family"] == fam):
+            if r["counters"] == "-":
+                continue   # PERF_METRICS fields: an MSR, not an event of the perfmon files
             name, _, c = r["vendor_event"].partition(":")
             e = vendor.get(name)
             if e is None:

@@ -17,6 +17,17 @@ static const struct {
 	{ "cycles", BMPROF_FIXED_CYCLES, { 0, 0x3c, 0x76, 0x11 } },
 	{ "instructions", BMPROF_FIXED_INSTRUCTIONS, { 0, 0xc0, 0xc0, 0x08 } },
 	{ "ref-cycles", BMPROF_FIXED_REF_CYCLES, { 0, 0x13c, 0, 0x4004 } },
+	/* Intel TOPDOWN.SLOTS (fixed counter 3; architectural event A4H/01H on a GP counter)
+	 * and the PERF_METRICS fields, which only the fixed-counter pair can count */
+	{ "topdown-slots", BMPROF_FIXED_SLOTS, { 0, 0x1a4, 0, 0 } },
+	{ "topdown-retiring", BMPROF_FIXED_TD_RETIRING, { 0 } },
+	{ "topdown-bad-spec", BMPROF_FIXED_TD_BAD_SPEC, { 0 } },
+	{ "topdown-fe-bound", BMPROF_FIXED_TD_FE_BOUND, { 0 } },
+	{ "topdown-be-bound", BMPROF_FIXED_TD_BE_BOUND, { 0 } },
+	{ "topdown-heavy-ops", BMPROF_FIXED_TD_HEAVY_OPS, { 0 } },
+	{ "topdown-br-mispredict", BMPROF_FIXED_TD_BR_MISPREDICT, { 0 } },
+	{ "topdown-fetch-lat", BMPROF_FIXED_TD_FETCH_LAT, { 0 } },
+	{ "topdown-mem-bound", BMPROF_FIXED_TD_MEM_BOUND, { 0 } },
 };
 
 static const char *const vendors[] = { 0, "intel", "amd", "arm" };

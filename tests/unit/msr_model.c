@@ -37,6 +37,19 @@ const struct mm_cpu mm_v5_gap = {
 	.ext_max = 0x80000008, .sig = 0x906A3, .leaf1_ecx = PDCM, .perf_caps = 1 << 13,
 	.leafa = { 0x08300605, 0x4, 0x9, 0 | 48 << 5 },
 };
+/* PERF_CAPABILITIES bit 15: IA32_PERF_METRICS (MSR 329H) and IA32_PERF_GLOBAL_CTRL[48] */
+const struct mm_cpu mm_icelake = {
+	.name = "Ice Lake (v5, PERF_METRICS)", .vendor = "GenuineIntel", .max_leaf = 0x1B,
+	.ext_max = 0x80000008, .sig = 0x706E5, .leaf1_ecx = PDCM,
+	.perf_caps = 0x33C5 | 1 << 13 | 1 << 15,
+	.leafa = { 0x08300805, 0, 0xF, 4 | 48 << 5 | 1 << 15 },
+};
+const struct mm_cpu mm_sapphire_pm = {
+	.name = "Sapphire Rapids (v5, PERF_METRICS)", .vendor = "GenuineIntel", .max_leaf = 0x20,
+	.ext_max = 0x80000008, .sig = 0x806F8, .leaf1_ecx = PDCM,
+	.perf_caps = 0x4F33C5 | 1 << 13 | 1 << 15,
+	.leafa = { 0x08300805, 0, 0xF, 4 | 48 << 5 | 1 << 15 },
+};
 const struct mm_cpu mm_intel_hv_fake = {
 	.name = "hypervisor advertising v2 with no PMU", .vendor = "GenuineIntel",
 	.max_leaf = 0xD, .ext_max = 0x80000008, .sig = 0x806F8, .leaf1_ecx = HV,
@@ -238,9 +251,15 @@ static int mm_intel_fixed_idx(uint32_t msr, uint32_t base)
 	       (int)(msr - base) : -1;
 }
 
+static int mm_has_metrics(void)
+{
+	return (mm.cpu->leaf1_ecx & PDCM) && (mm.cpu->perf_caps >> 15 & 1);
+}
+
 static uint64_t mm_global_bits(void)
 {
-	return mm_wmask(mm.ngp) | (uint64_t)mm.fixed_exists << 32;
+	return mm_wmask(mm.ngp) | (uint64_t)mm.fixed_exists << 32 |
+	       (uint64_t)mm_has_metrics() << 48;
 }
 
 static uint64_t mm_fixed_ctrl_bits(void)
@@ -289,6 +308,8 @@ static int mm_intel_rd(uint32_t msr, uint64_t *v)
 		*v = mm.debugctl;
 	} else if (msr == 0x345 && (mm.cpu->leaf1_ecx & PDCM)) {
 		*v = mm.cpu->perf_caps;
+	} else if (msr == 0x329 && mm_has_metrics()) {
+		*v = mm.perf_metrics;
 	} else {
 		return -1;
 	}
@@ -314,6 +335,9 @@ static int mm_intel_wr(uint32_t msr, uint64_t v)
 		if (v & ~mm_wmask(mm.fixed_width))
 			return -1;
 		mm.fixed[i] = v;
+	} else if (msr == 0x329 && mm_has_metrics()) {
+		mm.perf_metrics = v;
+		mm.perf_metrics_writes++;
 	} else if (msr == 0x38D && mm.version >= 2 && mm.fixed_exists) {
 		if (v & ~mm_fixed_ctrl_bits())
 			return -1;
@@ -410,7 +434,7 @@ static int mm_amd_wr(uint32_t msr, uint64_t v)
 static int mm_pmu_range(uint32_t msr)
 {
 	return (msr >= 0xC1 && msr < 0xD1) || (msr >= 0x186 && msr < 0x196) ||
-	       (msr >= 0x309 && msr < 0x311) || (msr >= 0x345 && msr <= 0x391) ||
+	       (msr >= 0x309 && msr < 0x311) || msr == 0x329 || (msr >= 0x345 && msr <= 0x391) ||
 	       (msr >= 0x4C1 && msr < 0x4D1) || (msr >= 0xC0010000 && msr < 0xC0010008) ||
 	       (msr >= 0xC0010200 && msr < 0xC0010220) || (msr >= 0xC0000300 && msr < 0xC0000304);
 }

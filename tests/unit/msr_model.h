@@ -35,7 +35,7 @@ struct mm_cpu {
 	uint32_t sig;              /* CPUID.1:EAX */
 	uint32_t leaf1_ecx;        /* bit 15 PDCM, bit 31 hypervisor */
 	uint32_t leafa[4];         /* CPUID.0AH: EAX EBX ECX EDX */
-	uint64_t perf_caps;        /* IA32_PERF_CAPABILITIES (bit 13: full-width writes) */
+	uint64_t perf_caps;        /* IA32_PERF_CAPABILITIES (13: full-width writes, 15: PERF_METRICS) */
 	uint32_t ext1_ecx;         /* CPUID 0x80000001 ECX (bit 23 PerfCtrExtCore) */
 	uint32_t ext22[4];         /* CPUID 0x80000022 (EAX[0] PerfMonV2, EBX[3:0] counters) */
 	uint8_t msrs;              /* enum mm_msrs */
@@ -49,6 +49,8 @@ extern const struct mm_cpu mm_core2_quirk;  /* version 2 reporting no fixed coun
 extern const struct mm_cpu mm_skylake;      /* version 4: 4 GP 48-bit, 3 fixed, full-width */
 extern const struct mm_cpu mm_sapphire;     /* version 5: 8 GP, fixed bitmap 0..3 (slots) */
 extern const struct mm_cpu mm_v5_gap;       /* version 5: fixed counters 0 and 3 only */
+extern const struct mm_cpu mm_icelake;      /* version 5: 4 fixed, PERF_METRICS (4 fields) */
+extern const struct mm_cpu mm_sapphire_pm;  /* Sapphire Rapids with PERF_METRICS (8 fields) */
 extern const struct mm_cpu mm_intel_hv_fake; /* a hypervisor advertising version 2, no PMU */
 extern const struct mm_cpu mm_kvm_nopmu;    /* KVM here: GenuineIntel, CPUID.0AH = 0 */
 extern const struct mm_cpu mm_kvm_vpmu;     /* KVM with a v2 vPMU that refuses the freeze bit */
@@ -74,6 +76,8 @@ struct mm_state {
 	/* registers */
 	uint64_t pmc[MM_MAX_GP], evtsel[MM_MAX_GP], fixed[MM_MAX_FIXED];
 	uint64_t fixed_ctrl, global_ctrl, global_status, debugctl;
+	uint64_t perf_metrics;    /* IA32_PERF_METRICS (the test sets the fractions) */
+	unsigned perf_metrics_writes;
 	/* the CPU */
 	int cpl;                  /* privilege level events happen at (0: OS bit counts) */
 	int fixup;                /* try accesses are #GP-safe (default 1) */

@@ -648,6 +648,179 @@ static void test_layer_unsupported_and_absent(void **s)
 	free(p);
 }
 
+/* ---- TOPDOWN.SLOTS and PERF_METRICS (SDM vol. 3B "Performance Metrics") ---- */
+
+#define SLOTS_EN (1ull << 35)      /* IA32_PERF_GLOBAL_CTRL: fixed counter 3 */
+#define METRICS_EN (1ull << 48)    /* IA32_PERF_GLOBAL_CTRL: PERF_METRICS */
+#define FIXED3_OS_USR (0x3ull << 12)   /* IA32_FIXED_CTR_CTRL bits 15:12, OS | USR */
+
+static void test_probe_perf_metrics(void **s)
+{
+	(void)s;
+	/* Ice Lake: 4 fields on pseudo fixed counters 8..11, which never interrupt */
+	probe_ok(&mm_icelake);
+	assert_int_equal(caps.nfixed, 12);
+	assert_int_equal(caps.fixed_kind[3], BMPROF_FIXED_SLOTS);
+	assert_int_equal(caps.fixed_kind[8], BMPROF_FIXED_TD_RETIRING);
+	assert_int_equal(caps.fixed_kind[9], BMPROF_FIXED_TD_BAD_SPEC);
+	assert_int_equal(caps.fixed_kind[10], BMPROF_FIXED_TD_FE_BOUND);
+	assert_int_equal(caps.fixed_kind[11], BMPROF_FIXED_TD_BE_BOUND);
+	assert_int_equal(caps.no_irq_mask, 0xFull << (FX + 8));
+	assert_int_equal(mm.global_ctrl, 0);
+	/* Sapphire Rapids (family 6 model 8FH): the 4 level-2 fields too */
+	probe_ok(&mm_sapphire_pm);
+	assert_int_equal(caps.nfixed, 16);
+	assert_int_equal(caps.fixed_kind[12], BMPROF_FIXED_TD_HEAVY_OPS);
+	assert_int_equal(caps.fixed_kind[13], BMPROF_FIXED_TD_BR_MISPREDICT);
+	assert_int_equal(caps.fixed_kind[14], BMPROF_FIXED_TD_FETCH_LAT);
+	assert_int_equal(caps.fixed_kind[15], BMPROF_FIXED_TD_MEM_BOUND);
+	/* without IA32_PERF_CAPABILITIES[15]: SLOTS only */
+	probe_ok(&mm_sapphire);
+	assert_int_equal(caps.nfixed, 4);
+	assert_int_equal(caps.no_irq_mask, 0);
+}
+
+static void test_layer_perf_metrics_level1(void **s)
+{
+	(void)s;
+	struct cpu *cpu = cpu_new();
+	struct bmprof_pmu *p = calloc(1, sizeof *p);
+
+	mm_reset(&mm_icelake);
+	add(p, "1:topdown-retiring:0");
+	add(p, "2:topdown-bad-spec:0");
+	add(p, "3:topdown-fe-bound:0");
+	add(p, "4:topdown-be-bound:0");
+	add(p, "5:topdown-slots:0");
+	assert_int_equal(bmprof_pmu_setup(p, ops, &cpu->c, BMPROF_PMU_COUNT), 5);
+	assert_int_equal(p->ngroups, 1);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(p->ev[i].counter, FX + 8 + i);
+	assert_int_equal(p->ev[4].counter, FX + 3);
+	assert_string_equal(p->ev[0].name, "topdown-retiring");
+	mm.perf_metrics = 0x1234;      /* stale fractions from before the run */
+	bmprof_pmu_start(p, 0);
+	/* SLOTS and PERF_METRICS zeroed together, fixed counter 3 counts in both rings with
+	 * no PMI, and GLOBAL_CTRL turns on fixed counter 3 and PERF_METRICS */
+	assert_int_equal(mm.perf_metrics, 0);
+	assert_int_equal(mm.perf_metrics_writes, 1);
+	assert_int_equal(mm.fixed[3], 0);
+	assert_int_equal(mm.fixed_ctrl, FIXED3_OS_USR);
+	assert_int_equal(mm.global_ctrl, SLOTS_EN | METRICS_EN);
+	assert_true(mm_counting(FX + 3));
+
+	/* 2,550,000 slots; PERF_METRICS bytes [7:0] 0x40 Retiring, [15:8] 0x20 Bad
+	 * Speculation, [23:16] 0x30 Frontend Bound, [31:24] 0x6f Backend Bound */
+	mm_advance(FX + 3, 2550000);
+	mm.perf_metrics = 0x6f302040;
+	bmprof_pmu_tick(p, 100);
+	assert_int_equal(p->ev[0].count, 640000);    /* 2550000 * 64 / 255 */
+	assert_int_equal(p->ev[1].count, 320000);    /* 2550000 * 32 / 255 */
+	assert_int_equal(p->ev[2].count, 480000);    /* 2550000 * 48 / 255 */
+	assert_int_equal(p->ev[3].count, 1110000);   /* 2550000 * 111 / 255 */
+	assert_int_equal(p->ev[4].count, 2550000);
+
+	/* 255,000 more slots, Retiring's fraction down to 0x3a: 2805000 * 58 / 255 = 638000
+	 * is below what was counted, so the count stays; Backend Bound 0x75: 2805000 * 117 /
+	 * 255 = 1287000 */
+	mm_advance(FX + 3, 255000);
+	mm.perf_metrics = 0x75302A3Aull;
+	bmprof_pmu_stop(p, 200);
+	assert_int_equal(p->ev[0].count, 640000);
+	assert_int_equal(p->ev[1].count, 462000);    /* 2805000 * 42 / 255 */
+	assert_int_equal(p->ev[3].count, 1287000);
+	assert_int_equal(p->ev[4].count, 2805000);
+	assert_int_equal(p->ev[0].flags & BMPROF_PMUEV_WRAPPED, 0);
+	assert_int_equal(p->ev[0].enabled, 200);
+	assert_int_equal(p->ev[0].running, 200);
+	assert_int_equal(mm.global_ctrl, 0);
+	assert_int_equal(mm.fixed_ctrl, 0);
+	free(p);
+	cpu_free(cpu);
+}
+
+static void test_layer_perf_metrics_level2(void **s)
+{
+	(void)s;
+	struct cpu *cpu = cpu_new();
+	struct bmprof_pmu *p = calloc(1, sizeof *p);
+
+	/* the fields alone: fixed counter 3 still counts, for them */
+	mm_reset(&mm_sapphire_pm);
+	add(p, "1:topdown-heavy-ops:0");
+	add(p, "2:topdown-br-mispredict:0");
+	add(p, "3:topdown-fetch-lat:0");
+	add(p, "4:topdown-mem-bound:0");
+	assert_int_equal(bmprof_pmu_setup(p, ops, &cpu->c, BMPROF_PMU_COUNT), 4);
+	bmprof_pmu_start(p, 0);
+	assert_int_equal(mm.fixed_ctrl, FIXED3_OS_USR);
+	assert_int_equal(mm.global_ctrl, SLOTS_EN | METRICS_EN);
+	/* 255,000 slots; bytes [39:32] 0x10, [47:40] 0x08, [55:48] 0x20, [63:56] 0x80 */
+	mm_advance(FX + 3, 255000);
+	mm.perf_metrics = 0x8020081000000000ull;
+	bmprof_pmu_stop(p, 10);
+	assert_int_equal(p->ev[0].count, 16000);     /* 255000 * 16 / 255 */
+	assert_int_equal(p->ev[1].count, 8000);      /* 255000 * 8 / 255 */
+	assert_int_equal(p->ev[2].count, 32000);     /* 255000 * 32 / 255 */
+	assert_int_equal(p->ev[3].count, 128000);    /* 255000 * 128 / 255 */
+	free(p);
+	cpu_free(cpu);
+}
+
+static void test_layer_perf_metrics_absent(void **s)
+{
+	(void)s;
+	struct cpu *cpu = cpu_new();
+	struct bmprof_pmu *p = calloc(1, sizeof *p);
+
+	/* no IA32_PERF_CAPABILITIES[15]: the fields are unavailable (UNSUPPORTED), SLOTS
+	 * still counts on fixed counter 3, and PERF_METRICS is never touched */
+	mm_reset(&mm_sapphire);
+	add(p, "1:topdown-retiring:0");
+	add(p, "2:topdown-slots:0");
+	add(p, "3:topdown-heavy-ops:100000");
+	assert_int_equal(bmprof_pmu_setup(p, ops, &cpu->c, BMPROF_PMU_COUNT), 1);
+	assert_int_equal(p->ev[0].status, BMPROF_EVST_UNAVAILABLE);
+	assert_int_equal(p->ev[0].reason, BMPROF_EVR_UNSUPPORTED);
+	assert_int_equal(p->ev[2].status, BMPROF_EVST_UNAVAILABLE);
+	assert_int_equal(p->ev[2].reason, BMPROF_EVR_UNSUPPORTED);
+	assert_int_equal(p->ev[1].counter, FX + 3);
+	bmprof_pmu_start(p, 0);
+	assert_int_equal(mm.fixed_ctrl, FIXED3_OS_USR);
+	assert_int_equal(mm.global_ctrl, SLOTS_EN);
+	mm_advance(FX + 3, 1234);
+	bmprof_pmu_stop(p, 10);
+	assert_int_equal(p->ev[1].count, 1234);
+	assert_int_equal(mm.faults, 0);
+	free(p);
+	cpu_free(cpu);
+}
+
+static void test_layer_perf_metrics_sampling(void **s)
+{
+	(void)s;
+	struct cpu *cpu = cpu_new();
+	struct bmprof_pmu *p = calloc(1, sizeof *p);
+
+	/* a field asked to sample is counted only (it has no overflow) */
+	mm_reset(&mm_icelake);
+	add(p, "1:cycles:100000");
+	add(p, "2:topdown-retiring:100000");
+	assert_int_equal(bmprof_pmu_setup(p, ops, &cpu->c, BMPROF_PMU_SAMPLE), 2);
+	assert_int_equal(p->ev[1].status, BMPROF_EVST_ACTIVE);
+	assert_int_equal(p->ev[1].reason, BMPROF_EVR_NO_OVERFLOW);
+	assert_false(p->ev[1].flags & BMPROF_PMUEV_SAMPLES);
+	bmprof_pmu_start(p, 0);
+	assert_int_equal(mm.fixed_ctrl, 0xB0 | FIXED3_OS_USR);
+	assert_int_equal(mm.global_ctrl, 1ull << 33 | SLOTS_EN | METRICS_EN);
+	mm_advance(FX + 3, 510);
+	mm.perf_metrics = 0x80;        /* 510 * 128 / 255 */
+	bmprof_pmu_stop(p, 10);
+	assert_int_equal(p->ev[1].count, 256);
+	free(p);
+	cpu_free(cpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +848,11 @@ int main(void)
 		cmocka_unit_test(test_layer_counting_multiplexed),
 		cmocka_unit_test(test_layer_counting_wrap_legacy),
 		cmocka_unit_test(test_layer_unsupported_and_absent),
+		cmocka_unit_test(test_probe_perf_metrics),
+		cmocka_unit_test(test_layer_perf_metrics_level1),
+		cmocka_unit_test(test_layer_perf_metrics_level2),
+		cmocka_unit_test(test_layer_perf_metrics_absent),
+		cmocka_unit_test(test_layer_perf_metrics_sampling),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -374,6 +374,88 @@ static void test_tree_icelake_multiplexed(void **state)
 	assert_false(t.mixed);
 }
 
+/* Ice Lake with PERF_METRICS: level 1 from the four fields (SLOTS x fraction each, as the
+ * PMU layer counts them), not from the generic events counted beside them. */
+static void test_tree_icelake_perf_metrics(void **state)
+{
+	static struct td_counts c;
+	static struct td_tree t;
+
+	(void)state;
+	c.n = 0;
+	/* 2,550,000 slots with PERF_METRICS bytes 0x40, 0x20, 0x30, 0x6f: 2550000 * byte / 255 */
+	add(&c, "PERF_METRICS.RETIRING", 0, 640000, 1000, 1000);
+	add(&c, "PERF_METRICS.BAD_SPECULATION", 0, 320000, 1000, 1000);
+	add(&c, "PERF_METRICS.FRONTEND_BOUND", 0, 480000, 1000, 1000);
+	add(&c, "PERF_METRICS.BACKEND_BOUND", 0, 1110000, 1000, 1000);
+	/* the generic events say otherwise (Retiring 0.5): they are not used */
+	add(&c, "TOPDOWN.SLOTS_P", 0, 2000000, 1000, 1000);
+	add(&c, "UOPS_RETIRED.SLOTS", 0, 1000000, 1000, 1000);
+	add(&c, "IDQ_UOPS_NOT_DELIVERED.CORE", 0, 100000, 1000, 1000);
+	add(&c, "INT_MISC.UOP_DROPPING", 0, 0, 1000, 1000);
+	add(&c, "TOPDOWN.BACKEND_BOUND_SLOTS", 0, 100000, 1000, 1000);
+	add(&c, "INT_MISC.CLEARS_COUNT", 0, 0, 1000, 1000);
+	tree_of("intel-icl", &c, 1, &t);
+
+	want(&t, "Retiring", 640000 / 2.55e6, 0, 1);           /* 64/255 = 0.251 */
+	want(&t, "Bad_Speculation", 320000 / 2.55e6, 0, 1);    /* 32/255 = 0.125 */
+	want(&t, "Frontend_Bound", 480000 / 2.55e6, 1, 1);     /* 48/255 = 0.188 > 0.15 */
+	want(&t, "Backend_Bound", 1110000 / 2.55e6, 1, 1);     /* 111/255 = 0.435 > 0.2 */
+}
+
+/* Sapphire Rapids with PERF_METRICS: the level-2 fields give Fetch_Latency,
+ * Branch_Mispredicts and Memory_Bound; without them the generic formulas stand in. */
+static void test_tree_sapphire_perf_metrics(void **state)
+{
+	static struct td_counts c;
+	static struct td_tree t;
+
+	(void)state;
+	c.n = 0;
+	add(&c, "PERF_METRICS.RETIRING", 0, 640000, 1000, 1000);
+	add(&c, "PERF_METRICS.BAD_SPECULATION", 0, 320000, 1000, 1000);
+	add(&c, "PERF_METRICS.FRONTEND_BOUND", 0, 480000, 1000, 1000);
+	add(&c, "PERF_METRICS.BACKEND_BOUND", 0, 1110000, 1000, 1000);
+	add(&c, "PERF_METRICS.HEAVY_OPERATIONS", 0, 160000, 1000, 1000);
+	add(&c, "PERF_METRICS.BRANCH_MISPREDICTS", 0, 240000, 1000, 1000);
+	add(&c, "PERF_METRICS.FETCH_LATENCY", 0, 300000, 1000, 1000);
+	add(&c, "PERF_METRICS.MEMORY_BOUND", 0, 700000, 1000, 1000);
+	tree_of("intel-spr", &c, 2, &t);
+
+	want(&t, "Frontend_Bound", 480000 / 2.55e6, 1, 1);     /* 0.188 */
+	want(&t, "Fetch_Latency", 300000 / 2.55e6, 1, 1);      /* 0.118 > 0.1 */
+	/* Frontend_Bound - Fetch_Latency: (480000 - 300000) / 2550000 = 0.071 */
+	want(&t, "Fetch_Bandwidth", 180000 / 2.55e6, 0, 1);
+	want(&t, "Branch_Mispredicts", 240000 / 2.55e6, 0, 0); /* 0.094; Bad_Speculation 0.125 */
+	want(&t, "Memory_Bound", 700000 / 2.55e6, 1, 1);       /* 0.275 > 0.2 */
+
+	/* no PERF_METRICS on this CPU (the fields unsupported): the generic events */
+	c.n = 0;
+	add_missing(&c, "PERF_METRICS.RETIRING", TD_UNSUPPORTED, "");
+	add_missing(&c, "PERF_METRICS.BAD_SPECULATION", TD_UNSUPPORTED, "");
+	add_missing(&c, "PERF_METRICS.FRONTEND_BOUND", TD_UNSUPPORTED, "");
+	add_missing(&c, "PERF_METRICS.BACKEND_BOUND", TD_UNSUPPORTED, "");
+	add_missing(&c, "PERF_METRICS.MEMORY_BOUND", TD_UNSUPPORTED, "");
+	add(&c, "TOPDOWN.SLOTS_P", 0, 2000000, 1000, 1000);
+	add(&c, "UOPS_RETIRED.SLOTS", 0, 1000000, 1000, 1000);
+	add(&c, "IDQ_UOPS_NOT_DELIVERED.CORE", 0, 400000, 1000, 1000);
+	add(&c, "INT_MISC.UOP_DROPPING", 0, 0, 1000, 1000);
+	add(&c, "TOPDOWN.BACKEND_BOUND_SLOTS", 0, 400000, 1000, 1000);
+	add(&c, "INT_MISC.CLEARS_COUNT", 0, 0, 1000, 1000);
+	add(&c, "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0, 300, 1000, 1000);
+	add(&c, "EXE_ACTIVITY.BOUND_ON_STORES", 0, 100, 1000, 1000);
+	add(&c, "CYCLE_ACTIVITY.STALLS_TOTAL", 0, 500, 1000, 1000);
+	add(&c, "EXE_ACTIVITY.1_PORTS_UTIL", 0, 200, 1000, 1000);
+	add(&c, "EXE_ACTIVITY.2_PORTS_UTIL", 0, 200, 1000, 1000);
+	tree_of("intel-spr", &c, 2, &t);
+	want(&t, "Retiring", 1000000 / 2e6, 0, 1);             /* 0.5 */
+	want(&t, "Frontend_Bound", 400000 / 2e6, 1, 1);        /* 0.2 */
+	want(&t, "Backend_Bound", 400000 / 2e6, 0, 1);         /* 0.2, not above 0.2 */
+	want(&t, "Bad_Speculation", 1 - (0.5 + 0.2 + 0.2), 0, 1);   /* 0.1 */
+	/* (300 + 100) / (500 + 200 + 200 + 100) * 0.2 = 0.08 */
+	want(&t, "Memory_Bound", 0.4 * 0.2, 0, 0);
+}
+
 /* An operand counted only in another group is scaled to the whole run, and says so. */
 static void test_tree_mixed_groups(void **state)
 {
@@ -555,6 +637,8 @@ int main(void)
 		cmocka_unit_test(test_tree_skylake),
 		cmocka_unit_test(test_tree_bad_speculation),
 		cmocka_unit_test(test_tree_icelake_multiplexed),
+		cmocka_unit_test(test_tree_icelake_perf_metrics),
+		cmocka_unit_test(test_tree_sapphire_perf_metrics),
 		cmocka_unit_test(test_tree_mixed_groups),
 		cmocka_unit_test(test_tree_zen4),
 		cmocka_unit_test(test_tree_neoverse),

@@ -112,6 +112,37 @@ static void test_plan_known(void **state)
 	assert_true(p.npasses > 1);
 }
 
+/* Ice Lake's level 1: the PERF_METRICS fields beside the generic events (a ?? b keeps both
+ * in the group), the fields on no GP counter. */
+static void test_plan_perf_metrics(void **state)
+{
+	struct td_model *m = model("intel-icl");
+	struct td_pmu pmu = { 8, 1, 16 };
+	static struct td_plan p;
+	uint64_t pm = ev_bit(m, "PERF_METRICS.RETIRING") | ev_bit(m, "PERF_METRICS.BAD_SPECULATION") |
+		      ev_bit(m, "PERF_METRICS.FRONTEND_BOUND") | ev_bit(m, "PERF_METRICS.BACKEND_BOUND");
+	uint64_t ret = topdown_metric_events(m, (unsigned)metric(m, "Retiring"));
+	int bs = metric(m, "Bad_Speculation");
+
+	(void)state;
+	/* Retiring: the four fields (#PM_SLOTS), or UOPS_RETIRED.SLOTS / TOPDOWN.SLOTS_P */
+	assert_int_equal(ret, pm | ev_bit(m, "UOPS_RETIRED.SLOTS") | ev_bit(m, "TOPDOWN.SLOTS_P"));
+	assert_int_equal(topdown_group_gp(m, ret, &pmu), 2);
+	/* Bad Speculation needs all of level 1: 6 generic events on GP counters, 4 fields */
+	assert_int_equal(topdown_group_gp(m, topdown_metric_events(m, (unsigned)bs), &pmu), 6);
+	assert_int_equal(topdown_plan(m, topdown_metrics_upto(m, 1), &pmu, &p), 0);
+	assert_int_equal(p.ngroups, 1);
+	assert_true(p.node_group[bs] >= 0);
+	assert_int_equal(p.g[0].events & pm, pm);
+	/* 6 GP counters are enough, 5 are not */
+	pmu.gp = 6;
+	assert_int_equal(topdown_plan(m, topdown_metrics_upto(m, 1), &pmu, &p), 0);
+	assert_true(p.node_group[bs] >= 0);
+	pmu.gp = 5;
+	assert_int_equal(topdown_plan(m, topdown_metrics_upto(m, 1), &pmu, &p), 0);
+	assert_int_equal(p.node_group[bs], -2);
+}
+
 /* Counter restrictions: IVB's CYCLE_ACTIVITY.STALLS_L1D_MISS counts on counter 2 only. */
 static void test_counter_restrictions(void **state)
 {
@@ -220,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metric_events),
 		cmocka_unit_test(test_plan_known),
+		cmocka_unit_test(test_plan_perf_metrics),
 		cmocka_unit_test(test_counter_restrictions),
 		cmocka_unit_test(test_plan_property),
 	};

@@ -22,6 +22,21 @@
  * from version 4 it sets IA32_PERF_GLOBAL_STATUS.CTR_Frz, which ack() clears with the
  * overflow bits.
  *
+ * Top-Down level 1 (Ice Lake and later): with fixed counter 3 (TOPDOWN.SLOTS) and
+ * IA32_PERF_CAPABILITIES[15], the IA32_PERF_METRICS MSR holds, a byte each, the fractions
+ * (x / 255) of the slots counted since both were last written 0: [7:0] Retiring, [15:8]
+ * Bad Speculation, [23:16] Frontend Bound, [31:24] Backend Bound, and on Sapphire Rapids
+ * and its successors [39:32] Heavy Operations, [47:40] Branch Mispredicts, [55:48] Fetch
+ * Latency, [63:56] Memory Bound (SDM vol. 3B "Performance Metrics"; Linux
+ * arch/x86/events/intel/core.c). IA32_PERF_GLOBAL_CTRL[48] turns it on, with fixed
+ * counter 3 ([35]). The driver shows each field as a counting-only pseudo fixed counter
+ * (index METRIC_BASE + byte) whose value is SLOTS x fraction, so the neutral layer counts
+ * it like any other; SLOTS and PERF_METRICS are zeroed together when the first field is
+ * programmed. A read never resets them, so a field's value may fall slightly between reads
+ * as the fractions move; read() keeps it from going backwards. The fields are meaningful
+ * only while fixed counter 3 counts from that zero: a sampling TOPDOWN.SLOTS (re-armed on
+ * every overflow) beside them spoils them.
+ *
  * The driver state is per CPU (pmu_x86_cpu() picks the running CPU's); every operation
  * acts on the CPU it runs on. overflow() reports only counters programmed with the
  * interrupt.
@@ -29,6 +44,9 @@
 #include "pmu_x86.h"
 
 #define NARCH 8    /* architectural events CPUID.0AH:EBX bits 0..7 describe */
+#define NREAL_FIXED 8    /* CPUID.0AH:ECX bits 0..7 (version 5) */
+#define METRIC_BASE 8    /* pseudo fixed counter of PERF_METRICS byte 0 */
+#define SLOTS_CTR (BMPROF_PMU_FIXED_BASE + 3)
 
 /* Bit i of CPUID.0AH:EBX set: architectural event i (event | umask << 8) is absent. */
 static const uint16_t arch_event[NARCH] = {
@@ -52,10 +70,16 @@ static const uint8_t fixed_kind[4] = {
 
 struct intel {
 	uint8_t version, ngp, nfixed, full_width, any_thread;
+	uint8_t nmetrics;               /* PERF_METRICS fields: 0, 4 or 8 */
 	uint8_t can_freeze;             /* IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI can be set */
 	uint8_t freeze;                 /* it is set */
 	uint64_t gp_mask, fixed_mask;   /* counter value masks */
 	uint64_t exists;                /* the CPU's counters, in the neutral numbering */
+	uint64_t hw;                    /* those that are real (not PERF_METRICS fields) */
+	uint64_t metrics;               /* the PERF_METRICS pseudo counters */
+	uint64_t slots_field;           /* fixed counter 3's IA32_FIXED_CTR_CTRL field, as asked */
+	uint64_t metric_prog;           /* PERF_METRICS fields programmed */
+	uint64_t metric_last[8];        /* a field's value at its last read (never less) */
 	uint32_t unavailable;           /* architectural events CPUID marks absent */
 	uint64_t evtsel[BMPROF_PMU_MAX_GP];   /* as programmed (version 1: without EN) */
 	uint64_t offset[BMPROF_PMU_MAX_GP];   /* value written minus what the counter took */
@@ -71,6 +95,20 @@ static struct intel *this_cpu(void) { return &intel_cpu[pmu_x86_cpu()]; }
 static int is_fixed(unsigned ctr) { return ctr >= BMPROF_PMU_FIXED_BASE; }
 
 static int exists(struct intel *in, unsigned ctr) { return ctr < 64 && (in->exists >> ctr & 1); }
+
+static int is_metric(struct intel *in, unsigned ctr) { return ctr < 64 && (in->metrics >> ctr & 1); }
+
+/* PERF_METRICS fields on models with the level-2 bytes: Sapphire Rapids (8FH) and Emerald
+ * Rapids (CFH), family 6 (Linux sets num_topdown_events = 8 for them). Others have 4. */
+static uint8_t metric_fields(void)
+{
+	uint32_t r[4], family, model;
+
+	pmu_cpuid(1, 0, r);
+	family = r[0] >> 8 & 0xF;
+	model = (r[0] >> 4 & 0xF) | (family == 6 || family == 15 ? (r[0] >> 12 & 0xF0) : 0);
+	return family == 6 && (model == 0x8F || model == 0xCF) ? 8 : 4;
+}
 
 /* A hypervisor may advertise counters it does not emulate (reads 0, drops writes) or
  * fault on them: stop counter 0, write it, read it back. */
@@ -111,7 +149,7 @@ static void reset(struct intel *in)
 	if (in->nfixed)
 		pmu_wrmsr(IA32_FIXED_CTR_CTRL, 0);
 	pmu_wrmsr(IA32_PERF_GLOBAL_OVF_CTRL,
-		  in->exists | (in->version >= 4 ? GLOBAL_STATUS_CTR_FRZ : 0));
+		  in->hw | (in->version >= 4 ? GLOBAL_STATUS_CTR_FRZ : 0));
 }
 
 /* Fixed counters (version 2 up): EDX[4:0] contiguous ones, EDX[12:5] their width, and on
@@ -130,7 +168,7 @@ static unsigned find_fixed(struct intel *in, const uint32_t r[4], unsigned gp_wi
 	}
 	if (width < 32 || width > 64)
 		return 0;
-	for (unsigned i = 0; i < BMPROF_PMU_MAX_FIXED; i++)
+	for (unsigned i = 0; i < NREAL_FIXED; i++)
 		if (i < n || bitmap >> i & 1) {
 			in->exists |= 1ull << (BMPROF_PMU_FIXED_BASE + i);
 			in->nfixed = (uint8_t)(i + 1);
@@ -143,7 +181,7 @@ static int intel_probe(struct bmprof_pmu_caps *caps)
 	struct intel *in = this_cpu();
 	uint32_t r[4];
 	unsigned gp_width, fixed_width = 0;
-	int hypervisor;
+	int hypervisor, perf_metrics = 0;
 
 	*in = (struct intel){ 0 };
 	if (pmu_x86_vendor() != BMPROF_VENDOR_INTEL)
@@ -155,8 +193,9 @@ static int intel_probe(struct bmprof_pmu_caps *caps)
 	hypervisor = (int)(r[2] >> 31);
 	if (r[2] >> 15 & 1) {
 		uint64_t cap;
-		in->full_width = !pmu_rdmsr_try(IA32_PERF_CAPABILITIES, &cap, 1) &&
-				 (cap & PERF_CAP_FW_WRITE);
+		int ok = !pmu_rdmsr_try(IA32_PERF_CAPABILITIES, &cap, 1);
+		in->full_width = ok && (cap & PERF_CAP_FW_WRITE);
+		perf_metrics = ok && (cap & PERF_CAP_PERF_METRICS);
 	}
 	pmu_cpuid(0xA, 0, r);
 	in->version = (uint8_t)r[0];
@@ -174,6 +213,15 @@ static int intel_probe(struct bmprof_pmu_caps *caps)
 	if (in->version >= 2)
 		fixed_width = find_fixed(in, r, gp_width, hypervisor);
 	in->fixed_mask = x86_width_mask(fixed_width);
+	in->hw = in->exists;
+	/* PERF_METRICS is relative to fixed counter 3 (SDM: IA32_PERF_CAPABILITIES[15]
+	 * enumerates it; it needs TOPDOWN.SLOTS, CPUID.0AH:EDX[4:0] >= 4 or ECX[3]) */
+	if (perf_metrics && exists(in, SLOTS_CTR) &&
+	    !pmu_rdmsr_try(IA32_PERF_METRICS, &(uint64_t){ 0 }, 1)) {
+		in->nmetrics = metric_fields();
+		in->metrics = x86_width_mask(in->nmetrics) << (BMPROF_PMU_FIXED_BASE + METRIC_BASE);
+		in->exists |= in->metrics;
+	}
 	if (!counter_works())
 		return -1;
 	in->can_freeze = (uint8_t)freeze_works(in, hypervisor);
@@ -182,16 +230,19 @@ static int intel_probe(struct bmprof_pmu_caps *caps)
 		.vendor = BMPROF_VENDOR_INTEL,
 		.version = in->version,
 		.ngp = in->ngp,
-		.nfixed = in->nfixed,
+		.nfixed = (uint8_t)(in->nmetrics ? METRIC_BASE + in->nmetrics : in->nfixed),
 		.gp_width = (uint8_t)gp_width,
 		.fixed_width = (uint8_t)fixed_width,
 		.can_interrupt = 1,
 		/* half the width: version 1 tells an overflow by the top bit */
 		.max_period = in->full_width ? in->gp_mask >> 1 : 0x7FFFFFFF,
+		.no_irq_mask = in->metrics,
 	};
 	for (unsigned i = 0; i < in->nfixed && i < 4; i++)
 		if (exists(in, BMPROF_PMU_FIXED_BASE + i))
 			caps->fixed_kind[i] = fixed_kind[i];
+	for (unsigned k = 0; k < in->nmetrics; k++)
+		caps->fixed_kind[METRIC_BASE + k] = (uint8_t)(BMPROF_FIXED_TD_RETIRING + k);
 	return 0;
 }
 
@@ -210,10 +261,15 @@ static int intel_event_ok(uint64_t encoding)
 	return 1;
 }
 
+/* A started PERF_METRICS field starts fixed counter 3 and PERF_METRICS. */
 static void write_global(struct intel *in)
 {
+	uint64_t v = in->on & in->hw;
+
+	if (in->on & in->metrics)
+		v |= 1ull << SLOTS_CTR | GLOBAL_CTRL_METRICS_EN;
 	if (in->version >= 2)
-		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, in->on);
+		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, v);
 }
 
 /* Freeze on PMI while a started counter interrupts. */
@@ -231,6 +287,11 @@ static void update_freeze(struct intel *in)
 
 static void write_fixed_field(struct intel *in, unsigned i, uint64_t field)
 {
+	if (i == 3) {   /* shared by TOPDOWN.SLOTS and the PERF_METRICS fields */
+		in->slots_field = field;
+		if (in->metric_prog)
+			field |= FIXED_OS | FIXED_USR;
+	}
 	in->fixed_ctrl = (in->fixed_ctrl & ~(0xFull << 4 * i)) | field << 4 * i;
 	pmu_wrmsr(IA32_FIXED_CTR_CTRL, in->fixed_ctrl);
 }
@@ -245,6 +306,19 @@ static void intel_program(unsigned ctr, uint64_t encoding, int irq)
 	if (in->on & bit) {
 		in->on &= ~bit;
 		write_global(in);
+	}
+	if (is_metric(in, ctr)) {
+		/* the first field zeroes SLOTS and PERF_METRICS together (SDM: software
+		 * writes 0 to both to restart the fractions), then counts on fixed counter 3 */
+		if (!in->metric_prog) {
+			pmu_wrmsr(IA32_FIXED_CTR0 + 3, 0);
+			pmu_wrmsr(IA32_PERF_METRICS, 0);
+			for (unsigned k = 0; k < 8; k++)
+				in->metric_last[k] = 0;
+		}
+		in->metric_prog |= bit;
+		write_fixed_field(in, 3, in->slots_field);
+		return;
 	}
 	in->irq = irq ? in->irq | bit : in->irq & ~bit;
 	if (is_fixed(ctr)) {
@@ -269,6 +343,11 @@ static void intel_clear(unsigned ctr)
 	in->irq &= ~bit;
 	write_global(in);
 	update_freeze(in);
+	if (is_metric(in, ctr)) {
+		in->metric_prog &= ~bit;
+		write_fixed_field(in, 3, in->slots_field);
+		return;
+	}
 	if (is_fixed(ctr)) {
 		write_fixed_field(in, ctr - BMPROF_PMU_FIXED_BASE, 0);
 		return;
@@ -277,12 +356,26 @@ static void intel_clear(unsigned ctr)
 	pmu_wrmsr(IA32_PERFEVTSEL0 + ctr, 0);
 }
 
+/* PERF_METRICS byte k as slots: SLOTS x byte / 255. */
+static uint64_t read_metric(struct intel *in, unsigned k)
+{
+	uint64_t slots = pmu_rdmsr(IA32_FIXED_CTR0 + 3) & in->fixed_mask;
+	uint64_t byte = pmu_rdmsr(IA32_PERF_METRICS) >> 8 * k & 0xFF;
+	uint64_t v = slots > UINT64_MAX / 255 ? slots / 255 * byte : slots * byte / 255;
+
+	if (v > in->metric_last[k])
+		in->metric_last[k] = v;
+	return in->metric_last[k] & in->fixed_mask;
+}
+
 static uint64_t intel_read(unsigned ctr)
 {
 	struct intel *in = this_cpu();
 
 	if (!exists(in, ctr))
 		return 0;
+	if (is_metric(in, ctr))
+		return read_metric(in, ctr - BMPROF_PMU_FIXED_BASE - METRIC_BASE);
 	if (is_fixed(ctr))
 		return pmu_rdmsr(IA32_FIXED_CTR0 + ctr - BMPROF_PMU_FIXED_BASE) & in->fixed_mask;
 	return (pmu_rdmsr(IA32_PMC0 + ctr) + in->offset[ctr]) & in->gp_mask;
@@ -295,6 +388,10 @@ static void intel_write(unsigned ctr, uint64_t v)
 
 	if (!exists(in, ctr))
 		return;
+	if (is_metric(in, ctr)) {   /* what read() gives until the field passes it */
+		in->metric_last[ctr - BMPROF_PMU_FIXED_BASE - METRIC_BASE] = v & in->fixed_mask;
+		return;
+	}
 	if (is_fixed(ctr)) {
 		pmu_wrmsr(IA32_FIXED_CTR0 + ctr - BMPROF_PMU_FIXED_BASE, v & in->fixed_mask);
 		return;
@@ -384,7 +481,7 @@ static void intel_ack(uint64_t mask)
 	struct intel *in = this_cpu();
 
 	if (in->version >= 2)
-		unfreeze(in, (mask | ~in->irq) & in->exists);
+		unfreeze(in, (mask | ~in->irq) & in->hw);
 }
 
 const struct bmprof_pmu_ops bmprof_pmu_intel = {

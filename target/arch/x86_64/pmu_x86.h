@@ -35,6 +35,7 @@ extern const struct bmprof_pmu_ops bmprof_pmu_amd;
 #define IA32_PMC0 0x0C1u                  /* writes sign-extend bit 31 */
 #define IA32_PERFEVTSEL0 0x186u
 #define IA32_FIXED_CTR0 0x309u
+#define IA32_PERF_METRICS 0x329u          /* when IA32_PERF_CAPABILITIES[15] */
 #define IA32_PERF_CAPABILITIES 0x345u     /* exists when CPUID.1:ECX[15] (PDCM) */
 #define IA32_FIXED_CTR_CTRL 0x38Du
 #define IA32_PERF_GLOBAL_STATUS 0x38Eu
@@ -45,6 +46,8 @@ extern const struct bmprof_pmu_ops bmprof_pmu_amd;
 #define IA32_DEBUGCTL 0x1D9u
 
 #define PERF_CAP_FW_WRITE (1ull << 13)
+#define PERF_CAP_PERF_METRICS (1ull << 15)
+#define GLOBAL_CTRL_METRICS_EN (1ull << 48)   /* IA32_PERF_GLOBAL_CTRL: PERF_METRICS on */
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
 #define GLOBAL_STATUS_CTR_FRZ (1ull << 59)
 
