@@ -8,19 +8,7 @@
 
 long cfg_insn_at(const struct cfg *g, uint64_t addr)
 {
-	size_t lo = 0, hi = g->ninsns;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < g->ninsns && g->insns[lo].addr == addr)
-		return (long)lo;
-	return -1;
+	return insn_find(g->insns, g->ninsns, addr);
 }
 
 void cfg_free(struct cfg *g)

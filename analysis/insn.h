@@ -4,6 +4,7 @@
 #ifndef BMPROF_INSN_H
 #define BMPROF_INSN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* How control leaves the instruction. */
@@ -79,5 +80,8 @@ struct insn {
 	struct insn_regs rd, wr;  /* registers read (incl. address registers) and written */
 	char text[96];       /* "mnemonic operands", as bmprof annotate prints it */
 };
+
+/* The index of the instruction starting at addr in insns[0..n) (sorted by address), or -1. */
+long insn_find(const struct insn *insns, size_t n, uint64_t addr);
 
 #endif

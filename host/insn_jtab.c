@@ -156,15 +156,17 @@ static uint64_t table_base(const struct insn *insns, const struct insn_facts *xf
 
 static int insn_start(const struct insn *insns, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && insns[lo].addr == addr;
+	return insn_find(insns, n, addr) >= 0;
+}
+
+/* t[0..nt) with target added unless already there; the new count. */
+static size_t add_target(uint64_t *t, size_t nt, uint64_t target)
+{
+	for (size_t d = 0; d < nt; d++)
+		if (t[d] == target)
+			return nt;
+	t[nt] = target;
+	return nt + 1;
 }
 
 int insn_x86_jump_table(const struct insn *insns, const struct insn_facts *xf, size_t n,
@@ -246,11 +248,7 @@ int insn_x86_jump_table(const struct insn *insns, const struct insn_facts *xf, s
 		}
 		if (target < lo || target >= hi || !insn_start(insns, n, target))
 			goto fail;
-		size_t d = 0;
-		while (d < nt && t[d] != target)
-			d++;
-		if (d == nt)
-			t[nt++] = target;
+		nt = add_target(t, nt, target);
 	}
 	*targets = t;
 	*ntargets = nt;
@@ -413,11 +411,7 @@ int insn_a64_jump_table(const struct insn *insns, const struct insn_facts *af, s
 		uint64_t target = base + (uint64_t)(v * 4);
 		if (target < lo || target >= hi || !insn_start(insns, n, target))
 			goto fail;
-		size_t d = 0;
-		while (d < nt && t[d] != target)
-			d++;
-		if (d == nt)
-			t[nt++] = target;
+		nt = add_target(t, nt, target);
 	}
 	*targets = t;
 	*ntargets = nt;

@@ -14,6 +14,7 @@ import glob
 import json
 import os
 import sys
+from generated import write_or_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TSV = os.path.join(ROOT, "analysis/events/events.tsv")
@@ -127,13 +128,7 @@ def main():
     if a.armdata:
         check_arm(rows, a.armdata)
     text = render(rows)
-    if a.check:
-        old = open(OUT).read() if os.path.exists(OUT) else ""
-        if old != text:
-            sys.exit(f"{OUT} is out of date: run tools/gen_events.py")
-        return
-    with open(OUT, "w") as f:
-        f.write(text)
+    write_or_check(OUT, text, a.check, "tools/gen_events.py")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import sys
+from generated import write_or_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "analysis/topdown")
@@ -217,13 +218,7 @@ def main():
     if a.armdata:
         check_arm(events, a.armdata)
     text = render(cpus, events, metrics)
-    if a.check:
-        old = open(OUT).read() if os.path.exists(OUT) else ""
-        if old != text:
-            sys.exit(f"{OUT} is out of date: run tools/gen_topdown.py")
-        return
-    with open(OUT, "w") as f:
-        f.write(text)
+    write_or_check(OUT, text, a.check, "tools/gen_topdown.py")
 
 
 if __name__ == "__main__":

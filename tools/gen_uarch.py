@@ -13,6 +13,7 @@ import argparse
 import glob
 import os
 import sys
+from generated import write_or_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(ROOT, "analysis/uarch")
@@ -155,13 +156,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     text = render(read_models())
-    if a.check:
-        old = open(OUT).read() if os.path.exists(OUT) else ""
-        if old != text:
-            sys.exit(f"{OUT} is out of date: run tools/gen_uarch.py")
-        return
-    with open(OUT, "w") as f:
-        f.write(text)
+    write_or_check(OUT, text, a.check, "tools/gen_uarch.py")
 
 
 if __name__ == "__main__":
