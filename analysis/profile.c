@@ -1,5 +1,6 @@
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
+#include "run_mode.h"
 #include "events.h"
 
 #include <stdlib.h>
@@ -602,6 +603,8 @@ double profile_cycles_per_sample(const struct profile *p, uint16_t id)
 	const struct profile_event *e = profile_event(p, id);
 	uint64_t ticks = 0, samples = 0;
 	unsigned cpu;
+	struct run_mode m;
+	double per_tick;
 
 	if (!e || !e->period)
 		return -1;
@@ -609,8 +612,13 @@ double profile_cycles_per_sample(const struct profile *p, uint16_t id)
 	if ((e->source == BMPROF_SOURCE_PMU || e->source == BMPROF_SOURCE_PMU_FIXED) &&
 	    e->status != BMPROF_EVST_FALLBACK)
 		return is_cycles_event(e) ? mean_period(e) : -1;
-	if (e->status == BMPROF_EVST_UNAVAILABLE || !p->have_hello || !p->hello.core_hz ||
-	    !p->hello.timebase_hz)
+	/* under -icount a cycle is an instruction (the tcg model): ticks are exact
+	 * instruction counts, and the core clock the target measured means nothing */
+	run_mode_of(p, &m);
+	per_tick = run_mode_insns_per_tick(&m, p);
+	if (!per_tick && p->have_hello && p->hello.core_hz && p->hello.timebase_hz)
+		per_tick = (double)p->hello.core_hz / (double)p->hello.timebase_hz;
+	if (e->status == BMPROF_EVST_UNAVAILABLE || !per_tick)
 		return -1;
 	/* every CPU that sent samples of the event must say how long it ran */
 	samples = profile_event_samples(p, id);
@@ -626,6 +634,38 @@ double profile_cycles_per_sample(const struct profile *p, uint16_t id)
 	}
 	if (!samples || !ticks)
 		return -1;
-	return (double)ticks * ((double)p->hello.core_hz / (double)p->hello.timebase_hz) /
-	       (double)samples;
+	return (double)ticks * per_tick / (double)samples;
 }
+
+double profile_sample_rate(const struct profile *p, uint16_t id, double *expected)
+{
+	const struct profile_event *e = profile_event(p, id);
+	struct profile_count_sum cs;
+	double want = 0;
+
+	*expected = 0;
+	if (!e || !e->period || (e->flags & BMPROF_EVENT_COUNTING) ||
+	    e->status == BMPROF_EVST_UNAVAILABLE)
+		return -1;
+	if (e->source == BMPROF_SOURCE_TIMER || e->status == BMPROF_EVST_FALLBACK) {
+		/* every CPU that sampled must say how long it did */
+		for (unsigned cpu = 0; cpu < p->ncpus_seen; cpu++) {
+			const struct profile_cpu *c = &p->cpus[cpu];
+
+			if (!c->received)
+				continue;
+			if (!c->have_totals || c->ntotals <= BMPROF_TOTAL_ENABLED_TICKS ||
+			    !c->totals[BMPROF_TOTAL_ENABLED_TICKS])
+				return -1;
+			want += (double)c->totals[BMPROF_TOTAL_ENABLED_TICKS];
+		}
+		want /= mean_period(e);
+	} else if (!profile_event_count(p, id, -1, &cs)) {
+		want = (double)cs.value / mean_period(e);
+	}
+	if (want < 1)
+		return -1;
+	*expected = want;
+	return (double)profile_event_samples(p, id) / want;
+}
+

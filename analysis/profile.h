@@ -154,7 +154,14 @@ uint64_t profile_event_samples(const struct profile *p, uint16_t id);
 /* The mean sampling period of event id in core cycles (DCPI's P): the event's own period
  * for a cycles event counted by the PMU; for a timer event, the timebase ticks the CPUs
  * spent outside the sampling handler (TOTALS) per sample, converted with the core clock the
- * target measured (HELLO). <= 0 when it cannot be known. */
+ * target measured (HELLO), or under QEMU -icount with a known shift, in instructions (one
+ * cycle each: the instructions the program ran per sample, exactly). <= 0 when it cannot
+ * be known. */
 double profile_cycles_per_sample(const struct profile *p, uint16_t id);
+/* Samples of event id that arrived against those its period asked for: for the timer,
+ * the ticks every CPU sampled (TOTALS, wire 1.3) over the mean period; for a PMU event,
+ * its count (COUNTS) over the mean period. The ratio, with the samples asked for in
+ * *expected; -1 when either is unknown. */
+double profile_sample_rate(const struct profile *p, uint16_t id, double *expected);
 
 #endif

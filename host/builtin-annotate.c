@@ -16,6 +16,7 @@
 #include "flat.h"
 #include "profile_io.h"
 #include "resolve.h"
+#include "run_notes.h"
 #include "util.h"
 
 #define EXIT_USAGE 2
@@ -499,7 +500,6 @@ static void print_listing(struct annotate *a)
 {
 	const struct line_row *prev = NULL;
 	uint64_t max_insn = 0, max_line = 0;
-	const char *accel = profile_meta(a->p, "accel");
 	const struct profile_event *e = a->event == FLAT_ALL_EVENTS ? NULL :
 		profile_event(a->p, (uint16_t)a->event);
 
@@ -516,9 +516,8 @@ static void print_listing(struct annotate *a)
 		printf("note: %s\n", a->r.notes[i]);
 	for (unsigned i = 0; i < a->fw.nnotes; i++)
 		printf("note: %s\n", a->fw.notes[i]);
-	if (accel && !strcmp(accel, "tcg"))
-		printf("note: recorded under TCG, where interrupts are taken at translation-block "
-		       "boundaries: samples land on block starts\n");
+	if (run_notes_block_starts(a->p))
+		printf("note: %s\n", run_notes_block_starts(a->p));
 	printf("\n %8s %8s  %16s   %s\n", "samples", "percent", "address", "instruction");
 	for (long i = 0; i < a->ninsn; i++) {
 		const struct disasm_insn *in = &a->insn[i];

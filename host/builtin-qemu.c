@@ -309,7 +309,8 @@ int image_run(struct image_run *r)
 	snprintf(freq, sizeof freq, "%lu", r->freq);
 	snprintf(timeout, sizeof timeout, "%u", r->timeout);
 	meta[0] = (struct bm_kv){ "qemu", line };
-	meta[1] = (struct bm_kv){ "icount", r->icount ? "1" : "0" };
+	/* what QEMU was given, --icount or -icount after -- alike */
+	meta[1] = (struct bm_kv){ "icount", qemu_argv_icount(qargv) ? qemu_argv_icount(qargv) : "0" };
 	meta[2] = (struct bm_kv){ "freq", freq };
 	meta[3] = (struct bm_kv){ "timeout", timeout };
 	size_t nmeta = 4;

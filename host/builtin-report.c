@@ -17,6 +17,8 @@
 #include "json.h"
 #include "profile_io.h"
 #include "resolve.h"
+#include "run_mode.h"
+#include "run_notes.h"
 #include "summary.h"
 #include "util.h"
 
@@ -292,7 +294,9 @@ static void print_header(FILE *f, const struct report *rp)
 {
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
-	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN];
+	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN], clock[200];
+	char rw[4][RUN_NOTE_LEN], rn[4][RUN_NOTE_LEN];
+	unsigned nrn, nrw = run_notes(p, rw, rn, 4, &nrn);
 	struct totals t;
 	const char *accel = profile_meta(p, "accel"), *icount = profile_meta(p, "icount");
 	const char *smp = profile_meta(p, "smp");
@@ -308,9 +312,9 @@ static void print_header(FILE *f, const struct report *rp)
 			", %u CPU%s, timebase %.6g MHz\n", arch_name(h->arch),
 			h->vendor[0] ? h->vendor : "unknown vendor", h->family, h->model, h->stepping,
 			h->ncpus, h->ncpus == 1 ? "" : "s", (double)h->timebase_hz / 1e6);
-		if (h->core_hz)
-			fprintf(f, "# clock     core %.4g GHz (measured by the target)\n",
-				(double)h->core_hz / 1e9);
+		run_notes_clock(clock, sizeof clock, p);
+		if (clock[0])
+			fprintf(f, "# clock     %s\n", clock);
 		fprintf(f, "# source    %s%s\n", source_name(h->source), events_sampling_fell_back(p) ?
 			" (events were requested, but none samples on the PMU: sampling fell back "
 			"to the timer)" : "");
@@ -337,7 +341,8 @@ static void print_header(FILE *f, const struct report *rp)
 	if (accel)
 		fprintf(f, "accel %s, ", accel);
 	if (icount)
-		fprintf(f, "icount %s, ", strcmp(icount, "0") ? "on" : "off");
+		fprintf(f, "icount %s, ", !strcmp(icount, "0") ? "off" :
+			!strcmp(icount, "1") ? "shift=0" : icount);
 	if (smp)
 		fprintf(f, "smp %s, ", smp);
 	fprintf(f, "%s", end);
@@ -347,6 +352,10 @@ static void print_header(FILE *f, const struct report *rp)
 	print_outside(f, rp);
 	for (unsigned i = 0; i < nw; i++)
 		fprintf(f, "# warning   %s\n", warn[i]);
+	for (unsigned i = 0; i < nrw; i++)
+		fprintf(f, "# warning   %s\n", rw[i]);
+	for (unsigned i = 0; i < nrn; i++)
+		fprintf(f, "# note      %s\n", rn[i]);
 	for (unsigned i = 0; i < rp->r.nnotes; i++)
 		fprintf(f, "# note      %s\n", rp->r.notes[i]);
 	for (unsigned i = 0; i < rp->fw.nnotes; i++)
@@ -735,11 +744,35 @@ static void json_firmware(struct json *j, const struct firmware *fw)
 	json_end_object(j);
 }
 
+/* "run": how the run executed and what its samples and clock mean (run_mode.h) */
+static void json_run(struct json *j, const struct profile *p)
+{
+	struct run_mode m;
+	char clock[200];
+
+	run_mode_of(p, &m);
+	run_notes_clock(clock, sizeof clock, p);
+	json_key(j, "run");
+	json_begin_object(j);
+	json_kv_string(j, "accel", m.accel == RUN_ACCEL_TCG ? "tcg" : m.accel == RUN_ACCEL_KVM ?
+		       "kvm" : NULL);
+	json_kv_string(j, "icount", m.icount ? profile_meta(p, "icount") : NULL);
+	json_key(j, "icount_shift");
+	m.icount && m.icount_shift >= 0 ? json_u64(j, (uint64_t)m.icount_shift) : json_null(j);
+	json_kv_bool(j, "singlestep", m.singlestep);
+	json_kv_bool(j, "samples_on_block_starts", run_mode_block_starts(&m));
+	json_kv_bool(j, "emulated_time", run_mode_emulated_time(&m));
+	json_kv_string(j, "clock", clock[0] ? clock : NULL);
+	json_end_object(j);
+}
+
 static void json_meta(struct json *j, const struct report *rp, enum flat_sort sort)
 {
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
 	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN];
+	char rw[4][RUN_NOTE_LEN], rn[4][RUN_NOTE_LEN];
+	unsigned nrn, nrw = run_notes(p, rw, rn, 4, &nrn);
 	struct totals t;
 
 	json_key(j, "meta");
@@ -780,6 +813,7 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_kv_string(j, "elf", rp->r.elf);
 	json_kv_bool(j, "build_id_checked", rp->r.build_id_checked);
 	json_kv_string(j, "accel", profile_meta(p, "accel"));
+	json_run(j, p);
 	json_kv_string(j, "sort", sort_name(sort));
 
 	sum_cpus(p, &t);
@@ -842,9 +876,13 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_begin_array(j);
 	for (unsigned i = 0; i < nw; i++)
 		json_string(j, warn[i]);
+	for (unsigned i = 0; i < nrw; i++)
+		json_string(j, rw[i]);
 	json_end_array(j);
 	json_key(j, "notes");
 	json_begin_array(j);
+	for (unsigned i = 0; i < nrn; i++)
+		json_string(j, rn[i]);
 	for (unsigned i = 0; i < rp->r.nnotes; i++)
 		json_string(j, rp->r.notes[i]);
 	for (unsigned i = 0; i < rp->fw.nnotes; i++)

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "events.h"
 #include "json.h"
+#include "run_mode.h"
 #include "run_opts.h"
 #include "summary.h"
 #include "util.h"
@@ -106,6 +107,17 @@ struct stat_row {
 	double scaled;
 };
 
+/* An AArch64 event QEMU's PMU implements only under -icount (its INST_RETIRED), in a
+ * TCG run without it. */
+static int icount_counts_it(const struct profile *p, const struct profile_event *e)
+{
+	struct run_mode m;
+
+	run_mode_of(p, &m);
+	return p->hello.arch == BMPROF_ARCH_AARCH64 && m.accel == RUN_ACCEL_TCG && !m.icount &&
+	       e->encoding == 0x08;
+}
+
 static void stat_row(const struct profile *p, const struct event_req *req, unsigned id,
 		     struct stat_row *r)
 {
@@ -123,7 +135,9 @@ static void stat_row(const struct profile *p, const struct event_req *req, unsig
 		if (why == BMPROF_EVR_NO_PMU || why == BMPROF_EVR_UNSUPPORTED ||
 		    why == BMPROF_EVR_BAD_ENCODING)
 			r->state = STAT_NOT_SUPPORTED;
-		snprintf(r->why, sizeof r->why, "%s", events_reason_text(why));
+		snprintf(r->why, sizeof r->why, "%s%s", events_reason_text(why),
+			 icount_counts_it(p, r->e) ? "; QEMU TCG counts instructions only under "
+			 "-icount: --icount counts them exactly" : "");
 		return;
 	}
 	if (r->e->status != BMPROF_EVST_ACTIVE) {

@@ -1,5 +1,6 @@
 /* Printing DCPI's analyses as text and JSON (cpi_print.h). */
 #include "cpi_print.h"
+#include "run_notes.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -138,12 +139,10 @@ const char *cpi_sample_source(const struct profile *p, char *buf, size_t n)
 
 void cpi_print_notes(FILE *f, const struct profile *p)
 {
-	const char *accel = profile_meta(p, "accel"), *qemu = profile_meta(p, "qemu");
+	const char *note = run_notes_block_starts(p);
 
-	if (accel && !strcmp(accel, "tcg") &&
-	    (!qemu || (!strstr(qemu, "-singlestep") && !strstr(qemu, "one-insn-per-tb"))))
-		fprintf(f, "note: recorded under TCG without -singlestep: samples land on "
-			"translation-block starts, so the estimates say little\n");
+	if (note)
+		fprintf(f, "note: %s; the estimates say little\n", note);
 }
 
 /* 1234567, 1.23e+10: an execution count in at most 10 columns */

@@ -219,7 +219,7 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	}
 	if (o->icount) {
 		push(&a, "-icount");
-		push(&a, "shift=0");
+		push(&a, QEMU_ICOUNT_ARGS);
 	}
 	push(&a, "-accel");
 	push(&a, kvm ? "kvm" : "tcg");
@@ -247,6 +247,30 @@ char **qemu_build_argv(const struct qemu_opts *o)
 		return NULL;
 	}
 	return a.v;
+}
+
+/* "-icount" or "--icount", QEMU's two spellings of an option */
+static int is_option(const char *arg, const char *name)
+{
+	return arg[0] == '-' && !strcmp(arg + 1 + (arg[1] == '-'), name);
+}
+
+const char *qemu_argv_icount(char *const *argv)
+{
+	const char *v = NULL;
+
+	for (char *const *p = argv; *p; p++)
+		if (is_option(*p, "icount"))
+			v = p[1] ? p[1] : "";
+	return v;
+}
+
+int qemu_argv_has(char *const *argv, const char *name)
+{
+	for (char *const *p = argv; *p; p++)
+		if (is_option(*p, name))
+			return 1;
+	return 0;
 }
 
 int qemu_parse_smp(const char *s, unsigned *n, char *err, size_t errlen)

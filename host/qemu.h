@@ -78,6 +78,16 @@ struct qemu_opts {
  * in err ("--smp takes ..."). */
 int qemu_parse_smp(const char *s, unsigned *n, char *err, size_t errlen);
 
+/* --icount: guest time advances one nanosecond per instruction, and never while the guest
+ * idles (sleep=off), so two runs of an image are instruction for instruction the same. */
+#define QEMU_ICOUNT_ARGS "shift=0,sleep=off"
+
+/* The argument of the last -icount (or --icount) in argv, "" if it has none, NULL if there
+ * is no -icount: what the run's metadata records, whoever put it there. */
+const char *qemu_argv_icount(char *const *argv);
+/* argv has the option -name or --name ("singlestep"). */
+int qemu_argv_has(char *const *argv, const char *name);
+
 /* The full command line, NULL-terminated, malloc'd (qemu_free_argv); NULL if out of memory. */
 char **qemu_build_argv(const struct qemu_opts *o);
 void qemu_free_argv(char **argv);

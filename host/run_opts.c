@@ -335,5 +335,10 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv, const char *shorto
 	}
 	if (image(o, nargs, argv))
 		return EXIT_USAGE;
+	if (o->icount && o->nextra && qemu_argv_icount(o->extra)) {
+		bm_err("%s: --icount and QEMU's own -icount after -- both given: keep one (--icount "
+		       "is -icount %s)", o->cmd, QEMU_ICOUNT_ARGS);
+		return EXIT_USAGE;
+	}
 	return command_line(o, argc, argv) ? EXIT_FAILED : -1;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "run_notes.h"
 #include "util.h"
 
 #define MAX_CPU_ROWS 16
@@ -333,7 +334,8 @@ static void print_cpus(FILE *f, const struct profile *p)
 
 void summary_print(FILE *f, const struct profile *p, const char *source)
 {
-	char end[160];
+	char end[160], clock[200], warn[4][RUN_NOTE_LEN], note[4][RUN_NOTE_LEN];
+	unsigned nw, nn;
 
 	fprintf(f, "bmprof: stream from %s\n", source);
 	print_target(f, p);
@@ -344,4 +346,12 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 		p->nsamples);
 	summary_end(end, sizeof(end), p);
 	fprintf(f, "  ended     %s\n", end);
+	run_notes_clock(clock, sizeof clock, p);
+	if (clock[0])
+		fprintf(f, "  clock     %s\n", clock);
+	nw = run_notes(p, warn, note, 4, &nn);
+	for (unsigned i = 0; i < nw; i++)
+		fprintf(f, "  warning   %s\n", warn[i]);
+	for (unsigned i = 0; i < nn; i++)
+		fprintf(f, "  note      %s\n", note[i]);
 }

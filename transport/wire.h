@@ -142,6 +142,9 @@ enum bmprof_total_field {
 	/* appended in version 1.2 */
 	BMPROF_TOTAL_SAMPLED_TICKS,    /* timebase ticks the CPU ran outside the sampling timer's
 					* handler while sampling (0: unknown) */
+	/* appended in version 1.3 */
+	BMPROF_TOTAL_ENABLED_TICKS,    /* timebase ticks the CPU sampled, handlers included
+					* (0: unknown) */
 	BMPROF_TOTAL_NFIELDS
 };
 #define BMPROF_TOTALS_FIXED 4u

@@ -10,6 +10,7 @@
 #include "layout.h"
 #include "../common/rt_common.h"
 
+
 static inline void irq_off(void) { __asm__ volatile("msr daifset, #2" : : : "memory"); }
 static inline void irq_on(void) { __asm__ volatile("msr daifclr, #2" : : : "memory"); }
 static inline void serror_on(void) { __asm__ volatile("msr daifclr, #4" : : : "memory"); }

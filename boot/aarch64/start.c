@@ -73,6 +73,23 @@ static void setup(struct bmrt_config *rc)
 			  "wrap unseen\n");
 }
 
+/* What an interrupt costs the program beyond its handler's own time (gapprobe.c), for
+ * every CPU's TOTALS sampled_ticks: they all run the same handler. */
+static void probe_untimed(void)
+{
+	int64_t untimed = 0;
+	uint64_t cost;
+
+	if (bmprof_a64_probe(1))
+		return;
+	irq_on();
+	unsigned n = bmrt_gap_probe(bmprof_a64_info()->cntfrq, &untimed, &cost);
+	irq_off();
+	bmprof_a64_probe(0);
+	for (unsigned i = 0; n && i < bm_ncpus(); i++)
+		bmprof_a64_set_untimed(i, untimed);
+}
+
 _Noreturn void bmrt_start(void)
 {
 	static struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ,
@@ -87,6 +104,7 @@ _Noreturn void bmrt_start(void)
 	bmrt_smp_boot();
 	if (rc.transport == BMRT_TRANSPORT_SHM)
 		bmrt_shm_start(bm_ncpus());
+	probe_untimed();
 	idlen = bmrt_build_id(&id);
 	bmprof_a64_announce(id, idlen);
 	bmrt_smp_go();

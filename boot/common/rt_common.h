@@ -41,7 +41,20 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value);
 /* poweroff.c */
 _Noreturn void bmrt_poweroff(uint8_t exit_value);
 
+/* probeclock.c, for gapprobe.c: the sampler's clock; CPU 0's timer interrupts so far and
+ * the ticks its last handler timed; a jump in ticks longer than a turn of the probe's loop
+ * and shorter than any interrupt. */
+uint64_t bmrt_ticks(void);
+void bmrt_irq_stats(uint64_t *irqs, uint64_t *last_ticks);
+extern const uint64_t bmrt_gap_min_ticks;
+
 /* ---- boot/common/ provides ---- */
+
+/* gapprobe.c: with the timer probing (the sampler's probe mode), the median over a few
+ * interrupts of the clock jump the program sees less the handler's own time (*untimed)
+ * and of the jump (*cost), hz the clock's rate; returns how many interrupts were paired
+ * (0: none, nothing set). */
+unsigned bmrt_gap_probe(uint64_t hz, int64_t *untimed, uint64_t *cost);
 
 /* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
  * length, or -1 if there is no fw_cfg or no such file */

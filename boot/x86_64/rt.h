@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bmprof.h"
+#include "bmprof_x86_64.h"
 #include "wire.h"
 #include "../common/rt_common.h"
 
@@ -90,10 +91,6 @@ uint64_t bmrt_chain_ticks(uint64_t tsc_hz);
 void bmrt_steal_init(void);
 uint64_t bmrt_steal_ns(void);
 
-/* gapprobe.c: with the timer probing (bmprof_x86_probe), the median over a few interrupts
- * of the TSC jump the program sees less the handler's own time (*untimed) and of the jump
- * (*cost); returns how many interrupts were paired (0: none, nothing set). */
-unsigned bmrt_gap_probe(uint64_t tsc_hz, int64_t *untimed, uint64_t *cost);
 
 /* start.c: HELLO with the core clock measured (ticks from bmrt_chain_ticks), then every
  * CPU starts sampling */

@@ -69,6 +69,23 @@ static void report_events(const struct bmrt_config *rc)
 	}
 }
 
+/* What an interrupt costs ring 0 beyond its handler's own time (gapprobe.c), for every
+ * CPU's TOTALS sampled_ticks: they all run the same handler in ring 0. */
+static void probe_untimed(void)
+{
+	int64_t untimed = 0;
+	uint64_t cost;
+
+	if (bmprof_x86_probe(1))
+		return;
+	sti();
+	unsigned n = bmrt_gap_probe(tsc_hz, &untimed, &cost);
+	cli();
+	bmprof_x86_probe(0);
+	for (unsigned i = 0; n && i < bm_ncpus(); i++)
+		bmprof_x86_set_untimed(i, untimed);
+}
+
 void bmrt_begin_sampling(uint64_t chain_ticks)
 {
 	const uint8_t *id;
@@ -116,6 +133,7 @@ _Noreturn void bmrt_start(void)
 		bmrt_shm_start(bm_ncpus());
 	if (rc.user)
 		bmrt_user_run();
+	probe_untimed();
 	bmrt_begin_sampling(bmrt_chain_ticks(tsc_hz));
 	sti();
 	bm_exit(main());

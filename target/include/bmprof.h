@@ -86,9 +86,37 @@ struct bmprof_cpu {
 	uint16_t cpu_id;
 	volatile uint16_t draining; /* a drain is running on this CPU: do not start another */
 	/* Timebase ticks this CPU ran outside the sampling timer's handler while sampling,
-	 * sent in TOTALS (0: unknown). The architecture layer sets it before bmprof_flush. */
+	 * and ticks it sampled in all, sent in TOTALS (0: unknown). The architecture layer
+	 * sets them before bmprof_flush (struct bmprof_timing). */
 	uint64_t sampled_ticks;
+	uint64_t enabled_ticks;
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+/* What the workload ran while a sampling timer interrupted it, in timebase ticks: enabled
+ * from start to stop, less each outermost handler's own time (timed from the deadline it
+ * answers: delivery is not the workload's time either), less irqs times what an interrupt
+ * costs beyond what its handler can time (untimed: delivery before a handler that cannot
+ * see its deadline, the return after its last clock read; measured by a gap probe, see
+ * boot/common/gapprobe.c), less what a hypervisor stole. Per CPU, touched only by that
+ * CPU; irqs and last_handler are read by the gap probe. */
+struct bmprof_timing {
+	uint64_t started, enabled, handler;
+	volatile uint64_t irqs, last_handler;
+	int64_t untimed;
+	int running;
+};
+
+void bmprof_timing_start(struct bmprof_timing *t, uint64_t now);
+void bmprof_timing_stop(struct bmprof_timing *t, uint64_t now);
+/* Where a handler entered at now times itself from: due, the deadline it answers, when that
+ * is within a period before now; else now. */
+uint64_t bmprof_timing_from(uint64_t due, uint64_t now, uint64_t period);
+/* An outermost handler took ticks; counted as an interrupt while running. */
+void bmprof_timing_handled(struct bmprof_timing *t, uint64_t ticks);
+/* Forget the times (after a probe), keep untimed. */
+void bmprof_timing_reset(struct bmprof_timing *t);
+/* enabled - handler - untimed * irqs - stolen, at least 0 */
+uint64_t bmprof_timing_sampled(const struct bmprof_timing *t, uint64_t stolen);
 
 /* The stream sink. write() must not fail silently: it returns 0 on success, non-zero if the
  * bytes could not be sent (the samples in them are then counted as lost_transport). */

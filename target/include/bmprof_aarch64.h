@@ -184,6 +184,16 @@ int bmprof_a64_announce(const uint8_t *build_id, uint8_t build_id_len);
 void bmprof_a64_start(void);
 void bmprof_a64_stop(void);
 
+/* Measuring what an interrupt costs the program, before sampling starts (this CPU; only
+ * when the timer samples alone; -1 otherwise). bmprof_a64_probe(1) starts the timer
+ * without recording; bmprof_a64_probe(0) stops it and forgets its times.
+ * bmprof_a64_irq_stats reads CPU idx's count of timer interrupts and the ticks its last
+ * one took as the handler timed it; bmprof_a64_set_untimed gives the ticks each interrupt
+ * costs beyond that (delivery, return), taken off TOTALS sampled_ticks per interrupt. */
+int bmprof_a64_probe(int on);
+void bmprof_a64_irq_stats(unsigned idx, uint64_t *irqs, uint64_t *last_ticks);
+void bmprof_a64_set_untimed(unsigned idx, int64_t ticks);
+
 /* IRQs masked. bmprof_a64_tick: the timer interrupt: record elr as event 0 when the timer
  * samples, read the counters and rotate the event groups, re-arm. bmprof_a64_pmu_irq: the
  * PMU interrupt: for each overflowed counter record elr under its event id, reload, clear

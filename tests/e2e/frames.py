@@ -290,3 +290,35 @@ def main(argv):
 
 if __name__ == "__main__":
     main(sys.argv)
+
+
+# HOST_META keys that differ between two runs of the same image: when, the profile's own
+# path, and the QEMU command line (it names a temporary config file)
+RUN_SPECIFIC_META = {"date", "command", "qemu"}
+
+
+def meta_kv(payload):
+    """A HOST_META payload as a list of (key, value) byte strings."""
+    out, i = [], 0
+    while i < len(payload):
+        kl = payload[i]
+        k = payload[i + 1:i + 1 + kl]
+        vl = struct.unpack_from("<H", payload, i + 1 + kl)[0]
+        v = payload[i + 3 + kl:i + 3 + kl + vl]
+        out.append((k, v))
+        i += 3 + kl + vl
+    return out
+
+
+def run_content(data):
+    """A profile file's frames with the run-specific metadata left out: two runs that
+    executed the same way give equal lists."""
+    out = []
+    for f in frames(data):
+        if f.type == 0x40:
+            kv = [(k, v) for k, v in meta_kv(f.payload)
+                  if k.decode(errors="replace") not in RUN_SPECIFIC_META]
+            out.append((f.type, tuple(kv)))
+        else:
+            out.append((f.type, f.payload))
+    return out

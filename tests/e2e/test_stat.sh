@@ -128,6 +128,13 @@ grep -Eq "^ +0\.[0-9]{9} seconds time elapsed \(guest timebase\)" "$T/def.err" |
 grep -Eq "^ +[0-9,]{11,} +instructions +# +1\.00  insn per cycle" "$T/def2.err" ||
 	{ cat "$T/def2.err"; fail "no IPC"; }
 
+# Without -icount QEMU's PMU does not count instructions: <not supported>, saying that
+# --icount counts them.
+"$BMPROF" stat -e instructions "$A64/exitcode.elf" >"$T/noic.out" 2>"$T/noic.err"
+grep -Eq "^ +<not supported> +instructions +\(.*--icount counts them exactly\)$" "$T/noic.err" ||
+	{ cat "$T/noic.err"; fail "instructions without --icount: no hint"; }
+grep -q "not counted" "$T/noic.out" && fail "the runtime's event line went to the console (stdout)"
+
 # More events than counters (6 event counters here): multiplexed, each scaled back to the
 # whole run; the group {g1,g2} is always on the PMU together, so under -icount its two
 # members count the same.

@@ -27,9 +27,17 @@ struct a64_cpu {
 	struct bmprof_pmu pmu;
 	struct gic_cpu gic;
 	uint64_t deadline;                      /* timer: the count the armed period ends at */
+	/* What the workload ran while the timer sampled (TOTALS sampled_ticks): the outermost
+	 * timer interrupt is timed from its deadline (t0, open) to the end of its interrupt-
+	 * exit drain, or of bmprof_a64_irq when nothing drains */
+	struct bmprof_timing tm;
+	uint64_t t0;
+	uint8_t open;
 	uint8_t pmu_irq;                        /* an event samples on this CPU's PMU */
 	volatile int running;
 	volatile int in_bh;
+	volatile int quiet;                     /* bmprof_a64_probe: the timer runs, nothing
+						 * is recorded */
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 static struct a64_cpu cpus[BMPROF_A64_MAX_CPUS];
@@ -314,6 +322,7 @@ void bmprof_a64_start(void)
 	f = a64_irq_save();
 	c->running = 1;
 	c->deadline = timer_now(st.info.timer);
+	bmprof_timing_start(&c->tm, c->deadline);
 	bmprof_pmu_start(&c->pmu, c->deadline);
 	if (timer_on()) {
 		arm_timer(c);
@@ -334,12 +343,30 @@ void bmprof_a64_stop(void)
 	f = a64_irq_save();
 	if (c->running) {
 		c->running = 0;
+		bmprof_timing_stop(&c->tm, timer_now(st.info.timer));
 		timer_off(st.info.timer);
 		bmprof_pmu_stop(&c->pmu, timer_now(st.info.timer));
 		ppi(c, st.info.timer_intid, 0);
 		ppi(c, st.info.pmu_intid, 0);
 	}
 	a64_irq_restore(f);
+}
+
+/* The end of an outermost timer interrupt's own time. */
+static void close_timing(struct a64_cpu *c)
+{
+	if (!c->open)
+		return;
+	c->open = 0;
+	bmprof_timing_handled(&c->tm, timer_now(st.info.timer) - c->t0);
+}
+
+/* With nothing to drain an interrupt ends when it is handled (bmprof_a64_irq_exit may
+ * not be called at all); a drain keeps it open until the drain is done. */
+static void handled(struct a64_cpu *c)
+{
+	if (!c->in_bh && (!st.cfg.out || !bmprof_drain_pending(&c->cpu)))
+		close_timing(c);
 }
 
 /* An interrupt already pending when sampling was stopped still arrives: the (level)
@@ -350,7 +377,12 @@ static void tick(struct a64_cpu *c, uint64_t elr)
 		timer_off(st.info.timer);
 		return;
 	}
-	if (st.info.timer_samples)
+	if (!c->in_bh && !c->open) {
+		c->t0 = bmprof_timing_from(c->deadline, timer_now(st.info.timer),
+					   st.info.period_ticks);
+		c->open = 1;
+	}
+	if (st.info.timer_samples && !c->quiet)
 		bmprof_record(&c->cpu, elr, BMPROF_A64_TIMER_EVENT);
 	bmprof_pmu_tick(&c->pmu, timer_now(st.info.timer));
 	arm_timer(c);
@@ -371,8 +403,10 @@ void bmprof_a64_tick(uint64_t elr)
 {
 	struct a64_cpu *c = self();
 
-	if (c)
+	if (c) {
 		tick(c, elr);
+		handled(c);
+	}
 }
 
 void bmprof_a64_pmu_irq(uint64_t elr)
@@ -386,8 +420,11 @@ void bmprof_a64_pmu_irq(uint64_t elr)
 int bmprof_a64_handle(uint32_t intid, uint64_t elr)
 {
 	struct a64_cpu *c = self();
+	int mine = c ? handle(c, intid, elr) : 0;
 
-	return c ? handle(c, intid, elr) : 0;
+	if (mine)
+		handled(c);
+	return mine;
 }
 
 void bmprof_a64_irq(uint64_t elr)
@@ -409,6 +446,8 @@ void bmprof_a64_irq(uint64_t elr)
 			__atomic_fetch_add(&st.info.stray, 1, __ATOMIC_RELAXED);
 	}
 	gic_eoi(ack);
+	if (c)
+		handled(c);
 }
 
 /* Runs after the EOI, so sampling interrupts nest into the drain; the nested ones see
@@ -417,13 +456,16 @@ void bmprof_a64_irq_exit(void)
 {
 	struct a64_cpu *c = self();
 
-	if (!c || c->in_bh || !st.cfg.out || !bmprof_drain_pending(&c->cpu))
+	if (!c || c->in_bh)
 		return;
-	c->in_bh = 1;
-	a64_irq_enable();
-	bmprof_drain(&c->cpu, st.cfg.out);
-	a64_irq_disable();
-	c->in_bh = 0;
+	if (st.cfg.out && bmprof_drain_pending(&c->cpu)) {
+		c->in_bh = 1;
+		a64_irq_enable();
+		bmprof_drain(&c->cpu, st.cfg.out);
+		a64_irq_disable();
+		c->in_bh = 0;
+	}
+	close_timing(c);
 }
 
 void bmprof_a64_poll(void)
@@ -440,6 +482,10 @@ void bmprof_a64_flush_cpu(unsigned idx)
 
 	if (!c || !st.cfg.out)
 		return;
+	if (st.info.timer_samples) {
+		c->cpu.sampled_ticks = bmprof_timing_sampled(&c->tm, 0);
+		c->cpu.enabled_ticks = c->tm.enabled;
+	}
 	bmprof_pmu_emit_counts(&c->pmu, st.cfg.out);
 	bmprof_flush(&c->cpu, st.cfg.out);
 }
@@ -452,6 +498,40 @@ void bmprof_a64_flush(void)
 		return;
 	bmprof_a64_stop();
 	bmprof_a64_flush_cpu((unsigned)idx);
+}
+
+int bmprof_a64_probe(int on)
+{
+	struct a64_cpu *c = self();
+
+	if (!c || !st.info.timer_samples || c->pmu.ngroups || !timer_on())
+		return -1;
+	if (on) {
+		if (c->running)
+			return -1;
+		c->quiet = 1;
+		bmprof_a64_start();
+		return 0;
+	}
+	bmprof_a64_stop();
+	c->quiet = 0;
+	bmprof_timing_reset(&c->tm);
+	return 0;
+}
+
+void bmprof_a64_irq_stats(unsigned idx, uint64_t *irqs, uint64_t *last_ticks)
+{
+	const struct a64_cpu *c = &cpus[idx < BMPROF_A64_MAX_CPUS ? idx : 0];
+
+	*irqs = c->tm.irqs;
+	__asm__ volatile("" : : : "memory");
+	*last_ticks = c->tm.last_handler;
+}
+
+void bmprof_a64_set_untimed(unsigned idx, int64_t ticks)
+{
+	if (idx < BMPROF_A64_MAX_CPUS)
+		cpus[idx].tm.untimed = ticks;
 }
 
 void bmprof_a64_sgi_enable(uint32_t intid, int enable)

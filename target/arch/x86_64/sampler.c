@@ -53,13 +53,9 @@ struct pcpu {
 	volatile int in_timer;   /* bmprof_x86_tick is running */
 	volatile int deferred;   /* a PMI NMI came during it */
 	volatile uint64_t deferred_rip;
-	/* What the workload ran while the timer sampled (TOTALS sampled_ticks): the TSC
-	 * ticks from start to stop, less those inside the timer's handler (irqs outermost
-	 * handlers, the last one last_handler ticks long), less irqs times the part of an
-	 * interrupt the handler cannot time (untimed, measured by the integrator). */
-	uint64_t started_tsc, enabled_ticks, handler_ticks;
-	volatile uint64_t irqs, last_handler;
-	int64_t untimed;
+	/* What the workload ran while the timer sampled (TOTALS sampled_ticks), in TSC
+	 * ticks; untimed is measured by the integrator */
+	struct bmprof_timing tm;
 	/* Time the hypervisor gave to others while the workload ran (KVM steal time, ns):
 	 * the steal at the last handler's exit or the start, and what was stolen outside
 	 * the handler since the start. */
@@ -411,7 +407,7 @@ void bmprof_x86_start(void)
 		bmprof_pmu_start(&c->pmu, x86_rdtsc());
 	c->steal_mark = steal_ns(c);
 	c->steal_outside = 0;
-	c->started_tsc = x86_rdtsc();
+	bmprof_timing_start(&c->tm, x86_rdtsc());
 	if (timer_on(c) && !external()) {
 		lapic_write(LAPIC_TIMER_DIV, c->div);
 		lapic_write(LAPIC_LVT_TIMER, sh.lvt);
@@ -431,10 +427,9 @@ void bmprof_x86_stop(void)
 	if (!c)
 		return;
 	f = x86_save_flags_cli();
-	if (c->running) {
-		c->enabled_ticks += x86_rdtsc() - c->started_tsc;
+	if (c->running)
 		c->steal_outside += steal_ns(c) - c->steal_mark;
-	}
+	bmprof_timing_stop(&c->tm, x86_rdtsc());
 	c->running = 0;
 	barrier();
 	if (!external()) {
@@ -595,18 +590,13 @@ void bmprof_x86_timer_irq(uint64_t rip)
 			due = t0;
 		}
 	}
-	if ((int64_t)(t0 - due) >= 0 && t0 - due < c->info.period_tsc)
-		t0 = due;
+	t0 = bmprof_timing_from(due, t0, c->info.period_tsc);
 	tick(c, rip);
 	irq_exit(c);
 	if (outer) {
 		uint64_t t = x86_rdtsc() - t0;
 		c->steal_mark = steal_ns(c);
-		c->handler_ticks += t;
-		c->last_handler = t;
-		barrier();
-		if (c->running)   /* after last_handler: a reader pairs them by irqs */
-			c->irqs = c->irqs + 1;
+		bmprof_timing_handled(&c->tm, t);
 	}
 }
 
@@ -628,8 +618,7 @@ int bmprof_x86_probe(int on)
 	}
 	bmprof_x86_stop();
 	c->quiet = 0;
-	c->enabled_ticks = c->handler_ticks = 0;
-	c->irqs = c->last_handler = 0;
+	bmprof_timing_reset(&c->tm);
 	return 0;
 }
 
@@ -637,15 +626,15 @@ void bmprof_x86_irq_stats(unsigned cpu, uint64_t *irqs, uint64_t *last_ticks)
 {
 	const struct pcpu *c = &pcpu[cpu < BMPROF_X86_MAX_CPUS ? cpu : 0];
 
-	*irqs = c->irqs;
+	*irqs = c->tm.irqs;
 	barrier();
-	*last_ticks = c->last_handler;
+	*last_ticks = c->tm.last_handler;
 }
 
 void bmprof_x86_set_untimed(unsigned cpu, int64_t ticks)
 {
 	if (cpu < BMPROF_X86_MAX_CPUS)
-		pcpu[cpu].untimed = ticks;
+		pcpu[cpu].tm.untimed = ticks;
 }
 
 void bmprof_x86_pmi_irq(uint64_t rip)
@@ -667,15 +656,6 @@ void bmprof_x86_poll(void)
 		drain(c);
 }
 
-/* enabled less handled, untimed and stolen, at least 0 */
-static uint64_t sampled_ticks(const struct pcpu *c)
-{
-	__int128 t = (__int128)c->enabled_ticks - c->handler_ticks -
-		     (__int128)c->untimed * (__int128)c->irqs -
-		     (__int128)c->steal_outside * sh.tsc_hz / 1000000000;
-
-	return t > 0 ? (uint64_t)t : 0;
-}
 
 void bmprof_x86_flush_cpu(unsigned cpu)
 {
@@ -685,8 +665,13 @@ void bmprof_x86_flush_cpu(unsigned cpu)
 		return;
 	c = &pcpu[cpu];
 	/* known only when this runtime's timer entry sampled: it timed its handler */
-	c->core.sampled_ticks = c->info.timer_samples && !external() ?
-				sampled_ticks(c) : 0;
+	if (c->info.timer_samples && !external()) {
+		/* ns to ticks without a 128-bit division (no libgcc) */
+		uint64_t ns = c->steal_outside, stolen = ns / 1000000000 * sh.tsc_hz +
+			ns % 1000000000 * sh.tsc_hz / 1000000000;
+		c->core.sampled_ticks = bmprof_timing_sampled(&c->tm, stolen);
+		c->core.enabled_ticks = c->tm.enabled;
+	}
 	if (c->pmu_on)
 		bmprof_pmu_emit_counts(&c->pmu, sh.cfg.out);
 	bmprof_flush(&c->core, sh.cfg.out);
