@@ -616,7 +616,7 @@ double profile_cycles_per_sample(const struct profile *p, uint16_t id)
 	 * instruction counts, and the core clock the target measured means nothing */
 	run_mode_of(p, &m);
 	per_tick = run_mode_insns_per_tick(&m, p);
-	if (!per_tick && p->have_hello && p->hello.core_hz && p->hello.timebase_hz)
+	if (!m.icount && p->have_hello && p->hello.core_hz && p->hello.timebase_hz)
 		per_tick = (double)p->hello.core_hz / (double)p->hello.timebase_hz;
 	if (e->status == BMPROF_EVST_UNAVAILABLE || !per_tick)
 		return -1;

@@ -1152,6 +1152,19 @@ static void test_cycles_per_sample(void **state)
 	assert_true(profile_cycles_per_sample(p, 0) > 2999999.0);
 	assert_true(profile_cycles_per_sample(p, 0) < 3000001.0);
 
+	/* under -icount a cycle is an instruction: ticks times ns per tick over 2^shift,
+	 * whatever the core clock says; an automatic shift makes it unknown */
+	assert_int_equal(profile_set_meta(p, "icount", "shift=0,sleep=off"), 0);
+	assert_true(profile_cycles_per_sample(p, 0) == 1000000.0);
+	assert_int_equal(profile_set_meta(p, "icount", "1"), 0);   /* older profiles */
+	assert_true(profile_cycles_per_sample(p, 0) == 1000000.0);
+	assert_int_equal(profile_set_meta(p, "icount", "shift=1"), 0);
+	assert_true(profile_cycles_per_sample(p, 0) == 500000.0);
+	assert_int_equal(profile_set_meta(p, "icount", "auto"), 0);
+	assert_true(profile_cycles_per_sample(p, 0) <= 0);
+	assert_int_equal(profile_set_meta(p, "icount", "0"), 0);
+	assert_true(profile_cycles_per_sample(p, 0) > 2999999.0);
+
 	/* a CPU with samples and no sampled ticks (an older target) makes it unknown */
 	v[BMPROF_TOTAL_SAMPLED_TICKS] = 0;
 	totals_payload(&b, 1, BMPROF_TOTAL_SAMPLED_TICKS, v);
@@ -1176,9 +1189,56 @@ static void test_cycles_per_sample(void **state)
 	free_profile(p);
 }
 
+/* The samples a timer's period asks for: the ticks every sampling CPU was enabled (TOTALS,
+ * wire 1.3) over its mean period; a PMU event's: its count over its mean period. */
+static void test_sample_rate(void **state)
+{
+	struct profile *p = new_profile();
+	struct buf b;
+	uint64_t v[BMPROF_TOTAL_NFIELDS] = { 0 };
+	const struct entry e0[] = { { 0, 0x1000, 680 } };
+	const struct entry e1[] = { { 1, 0x2000, 450 } };
+	const uint8_t active[6] = { BMPROF_EVST_ACTIVE, 0, BMPROF_CTR_GP, 0, 0xff, 1 };
+	double want;
+
+	(void)state;
+	hello_payload(&b, BMPROF_ARCH_X86_64, (const uint8_t *)"id", 2);
+	assert_int_equal(apply(p, BMPROF_FRAME_HELLO, &b), 0);
+	event_payload(&b, 0, "timer");
+	bmprof_put64(b.p + 12, 100000);   /* period */
+	bmprof_put64(b.p + 20, 0);        /* jitter */
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	samples_payload(&b, 0, 0, e0, 1);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	/* no enabled ticks (a target before wire 1.3): unknown */
+	totals_payload(&b, 0, BMPROF_TOTAL_NFIELDS, v);
+	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
+	assert_true(profile_sample_rate(p, 0, &want) < 0);
+	/* 0.1 s at 1 GHz over 100,000-tick periods: 1000 asked for, 680 came */
+	v[BMPROF_TOTAL_ENABLED_TICKS] = 100000000;
+	totals_payload(&b, 0, BMPROF_TOTAL_NFIELDS, v);
+	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
+	assert_true(profile_sample_rate(p, 0, &want) == 0.68);
+	assert_true(want == 1000.0);
+	/* a PMU event: 500 periods of 1000 in its count, 450 samples */
+	event_status_payload(&b, 1, "cycles", BMPROF_SOURCE_PMU, active);
+	bmprof_put64(b.p + 12, 1000);
+	bmprof_put64(b.p + 20, 0);
+	assert_int_equal(apply(p, BMPROF_FRAME_EVENT, &b), 0);
+	samples_payload(&b, 0, 1, e1, 1);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	assert_true(profile_sample_rate(p, 1, &want) < 0);   /* no COUNTS yet */
+	counts_payload(&b, 0, &(struct count_rec){ 1, 0, 500000, 10, 10 }, 1);
+	assert_int_equal(apply(p, BMPROF_FRAME_COUNTS, &b), 0);
+	assert_true(profile_sample_rate(p, 1, &want) == 0.9);
+	assert_true(profile_sample_rate(p, 7, &want) < 0);
+	free_profile(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample_rate),
 		cmocka_unit_test(test_sample_aggregation),
 		cmocka_unit_test(test_samples_frame_decoded),
 		cmocka_unit_test(test_malformed_samples_rejected_whole),

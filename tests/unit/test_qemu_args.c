@@ -198,7 +198,7 @@ static void test_argv(void **state)
 	argv = qemu_build_argv(&o);
 	assert_pair(argv, "-accel", "kvm");
 	assert_pair(argv, "-cpu", "host");
-	assert_pair(argv, "-icount", "shift=0");
+	assert_pair(argv, "-icount", "shift=0,sleep=off");
 	/* extra arguments come last, in order */
 	int n = 0;
 	while (argv[n])
@@ -310,7 +310,7 @@ static void test_argv_aarch64(void **state)
 	assert_string_equal(line, "/usr/bin/qemu-system-aarch64 -M virt -m 256M -semihosting "
 		"-display none -no-reboot -monitor none -serial chardev:s0 "
 		"-chardev file,id=s0,path=/dev/fd/3 -kernel /img/shares.elf "
-		"-fw_cfg name=opt/bmprof/config,file=/tmp/bm,,cfg -icount shift=0 -accel tcg "
+		"-fw_cfg name=opt/bmprof/config,file=/tmp/bm,,cfg -icount shift=0,sleep=off -accel tcg "
 		"-cpu max");
 	free(line);
 	qemu_free_argv(argv);
