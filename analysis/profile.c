@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A target's display strings (vendor, event names) are text from a device or a file a
+ * user hands over: a control byte would reach a terminal. Kept printable, '?' for the
+ * rest (a NUL ends the string as before). */
+static void printable(char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+}
+
 void profile_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -227,6 +237,7 @@ static int apply_hello(struct profile *p, const uint8_t *b, uint16_t len)
 	h.timebase_hz = bmprof_get64(b + 8);
 	h.load_bias = bmprof_get64(b + 16);
 	memcpy(h.vendor, b + 24, 16);
+	printable(h.vendor, 16);
 	h.family = bmprof_get32(b + 40);
 	h.model = bmprof_get32(b + 44);
 	h.stepping = bmprof_get32(b + 48);
@@ -296,6 +307,7 @@ static int apply_event(struct profile *p, const uint8_t *b, uint16_t len)
 	e.period = bmprof_get64(b + 12);
 	e.jitter = bmprof_get64(b + 20);
 	memcpy(e.name, b + BMPROF_EVENT_FIXED + 1, nlen);
+	printable(e.name, nlen);
 	event_status(&e, b + BMPROF_EVENT_FIXED + 1 + nlen, b + len);
 
 	for (slot = p->events; slot < p->events + p->nevents && slot->id != e.id; slot++)

@@ -192,7 +192,9 @@ static struct source *load_source(struct annotate *a, const char *path)
 	}
 	s->next = a->sources;
 	a->sources = s;
-	f = fopen(path, "rb");
+	char err[256];
+
+	f = bm_fopen_regular(path, "a source file", err, sizeof err);
 	if (!f)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > (long)MAX_SOURCE_BYTES ||
@@ -500,6 +502,7 @@ static void print_listing(struct annotate *a)
 {
 	const struct line_row *prev = NULL;
 	uint64_t max_insn = 0, max_line = 0;
+	char safe_name[1024], safe_elf[8192];
 	const struct profile_event *e = a->event == FLAT_ALL_EVENTS ? NULL :
 		profile_event(a->p, (uint16_t)a->event);
 
@@ -508,7 +511,8 @@ static void print_listing(struct annotate *a)
 		max_line = a->line_sum[i] > max_line ? a->line_sum[i] : max_line;
 	}
 	printf("bmprof annotate: %s [0x%" PRIx64 ", 0x%" PRIx64 "), %" PRIu64 " bytes, in %s\n",
-	       a->name, a->lo, a->hi, a->hi - a->lo, a->elf);
+	       bm_safe(safe_name, sizeof safe_name, a->name), a->lo, a->hi, a->hi - a->lo,
+	       bm_safe(safe_elf, sizeof safe_elf, a->elf));
 	printf("%" PRIu64 " samples%s%s in this function: %.2f%% of %" PRIu64 "\n", a->fn_samples,
 	       e ? " of event " : "", e ? e->name : "", pct(a->fn_samples, a->all_samples),
 	       a->all_samples);

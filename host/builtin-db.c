@@ -228,6 +228,8 @@ int cmd_db(int argc, char **argv)
 			} else if ((r = db_remove(db, id, err, sizeof err)) < 0) {
 				bm_err("%s", err);
 				rc = 1;
+			} else if (r == 0 && err[0]) {
+				bm_err("%s", err);
 			} else if (r > 0) {
 				bm_err("db rm: no profile %" PRId64 " (bmprof db ls lists them)", id);
 				rc = 1;

@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "diff_load.h"
 #include "export_pprof.h"
+#include "outfile.h"
 #include "profile_io.h"
 #include "util.h"
 
@@ -59,18 +60,39 @@ static int export_json(const char *input, const char *elf, const char *event, co
 		args[n++] = (char *)event;
 	}
 	args[n] = NULL;
-	/* report prints to stdout: point it at the file */
+	/* report prints to stdout: point it at a temporary file that replaces out only when
+	 * the report was whole */
+	struct outfile of;
+	char err[512];
+	int saved = -1;
+
 	if (out) {
+		if (outfile_open(&of, out, err, sizeof err)) {
+			bm_err("export: %s", err);
+			return 1;
+		}
 		fflush(stdout);
-		if (!freopen(out, "w", stdout)) {
-			bm_err("export: cannot write %s: %m", out);
+		saved = dup(1);
+		if (saved < 0 || dup2(fileno(of.f), 1) < 0) {
+			bm_err("export: cannot redirect the output: %m");
+			outfile_abort(&of);
 			return 1;
 		}
 	}
 	rc = cmd_report(n, args);
-	if (out && fclose(stdout)) {
-		bm_err("export: cannot write %s: %m", out);
-		return 1;
+	if (out) {
+		int bad = fflush(stdout) != 0;
+
+		dup2(saved, 1);
+		close(saved);
+		if (rc || bad) {
+			outfile_abort(&of);
+			return rc ? rc : 1;
+		}
+		if (outfile_commit(&of, err, sizeof err)) {
+			bm_err("export: %s", err);
+			return 1;
+		}
 	}
 	return rc;
 }
@@ -131,19 +153,20 @@ int cmd_export(int argc, char **argv)
 	}
 	if (lr.warning[0])
 		fprintf(stderr, "bmprof: warning: %s\n", lr.warning);
-	FILE *f = out ? fopen(out, "wb") : stdout;
-	if (!f) {
-		bm_err("export: cannot write %s: %m", out);
+	struct outfile of;
+	if (outfile_open(&of, out, err, sizeof err)) {
+		bm_err("export: %s", err);
 		goto done;
 	}
 	if (!strcmp(format, "folded"))
-		rc = export_folded(f, &lr);
+		rc = export_folded(of.f, &lr);
 	else
-		rc = export_pprof(f, &lr, err, sizeof err);
-	if (rc)
+		rc = export_pprof(of.f, &lr, err, sizeof err);
+	if (rc) {
 		bm_err("export: %s", err);
-	if (out ? fclose(f) : fflush(f)) {
-		bm_err("export: cannot write %s: %m", out ? out : "standard output");
+		outfile_abort(&of);
+	} else if (outfile_commit(&of, err, sizeof err)) {
+		bm_err("export: %s", err);
 		rc = 1;
 	}
 done:

@@ -292,6 +292,7 @@ static void print_fault_symbol(FILE *f, const struct report *rp)
 
 static void print_header(FILE *f, const struct report *rp)
 {
+	char safe_elf[2 * PATH_MAX];
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
 	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN], clock[200];
@@ -302,7 +303,7 @@ static void print_header(FILE *f, const struct report *rp)
 	const char *smp = profile_meta(p, "smp");
 
 	fprintf(f, "# profile   %s\n", rp->input);
-	fprintf(f, "# image     %s", rp->r.elf);
+	fprintf(f, "# image     %s", bm_safe(safe_elf, sizeof safe_elf, rp->r.elf));
 	if (h->build_id_len)
 		fprintf(f, " (build-id %s%s)", bm_hex(id, sizeof id, h->build_id, h->build_id_len),
 			rp->r.build_id_checked ? ", matches" : "");

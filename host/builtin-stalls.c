@@ -200,13 +200,14 @@ static void print_text(const struct stalls *st, const struct profile *p,
 		       const struct cpi_opts *o, const char *uwhy, const char *pwhy,
 		       const char *elf, long limit)
 {
+	char safe_elf[2 * 4096];
 	const struct profile_event *e = profile_event(p, (uint16_t)o->event);
 	char src[256];
 	size_t incomplete = 0;
 
 	for (size_t k = 0; k < st->nfns; k++)
 		incomplete += st->fns[k].incomplete;
-	printf("bmprof stalls\nimage:    %s\n", elf);
+	printf("bmprof stalls\nimage:    %s\n", bm_safe(safe_elf, sizeof safe_elf, elf));
 	cpi_print_model(stdout, o->uarch, uwhy);
 	printf("period:   %.*f cycles per sample (%s)\n", o->period >= 100 ? 0 : 2, o->period,
 	       pwhy);

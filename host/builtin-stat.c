@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "events.h"
 #include "json.h"
+#include "outfile.h"
 #include "run_mode.h"
 #include "run_opts.h"
 #include "summary.h"
@@ -433,6 +434,8 @@ static int report(const struct stat_cmd *c, struct image_run *run)
 	const char *out = c->run.out;
 	struct stat_row rows[EVENTS_MAX];
 	FILE *f = stderr;
+	struct outfile of;
+	char err[512];
 	int status, bad = 0;
 
 	if (!p->have_hello) {
@@ -446,17 +449,23 @@ static int report(const struct stat_cmd *c, struct image_run *run)
 	for (unsigned i = 0; i < ev->n; i++)
 		stat_row(p, &ev->ev[i], i + 1, &rows[i]);
 	status = image_exit_status(run);
-	if (out && !(f = fopen(out, "w"))) {
-		bm_err("cannot write %s: %s", out, strerror(errno));
+	if (out && outfile_open(&of, out, err, sizeof err)) {
+		bm_err("%s", err);
 		return EXIT_FAILED;
 	}
+	if (out)
+		f = of.f;
 	if (c->json)
 		bad = print_json(f, c, run, rows, ev->n, status) != 0;
 	else
 		print_text(f, c, run, rows, ev->n);
 	bad |= ferror(f) != 0;
-	if (f != stderr)
-		bad |= fclose(f) != 0;
+	if (out && bad) {
+		outfile_abort(&of);
+	} else if (out && outfile_commit(&of, err, sizeof err)) {
+		bm_err("%s", err);
+		return EXIT_FAILED;
+	}
 	if (bad) {
 		bm_err("writing the counts failed%s%s", out ? " to " : "", out ? out : "");
 		return EXIT_FAILED;

@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "profile_io.h"
 #include "events.h"
+#include "outfile.h"
 #include "run_opts.h"
 #include "topdown.h"
 #include "topdown_functions.h"
@@ -207,19 +208,25 @@ static int parse_opts(int argc, char **argv, struct topdown_cmd *c)
 static int write_report(const struct topdown_cmd *c, const struct td_report *r, FILE *dflt)
 {
 	FILE *f = dflt;
+	struct outfile of;
+	char err[512];
 	int bad = 0;
 
-	if (c->out && !(f = fopen(c->out, "w"))) {
-		bm_err("cannot write %s: %s", c->out, strerror(errno));
+	if (c->out && outfile_open(&of, c->out, err, sizeof err)) {
+		bm_err("%s", err);
 		return EXIT_FAILED;
 	}
+	if (c->out)
+		f = of.f;
 	if (c->json)
 		bad = topdown_print_json(f, r) != 0;
 	else
 		topdown_print_text(f, r);
 	bad |= fflush(f) != 0 || ferror(f);
-	if (f != dflt)
-		bad |= fclose(f) != 0;
+	if (c->out && bad)
+		outfile_abort(&of);
+	else if (c->out && outfile_commit(&of, err, sizeof err))
+		bad = 1;
 	if (bad) {
 		bm_err("writing the tree failed%s%s", c->out ? " to " : "", c->out ? c->out : "");
 		return EXIT_FAILED;
@@ -456,10 +463,14 @@ static int per_function(const struct topdown_cmd *c, const struct td_model *plan
 	if (topdown_select(&m, in->arch, in->vendor, in->family, in->model, planned->family,
 			   err, sizeof err))
 		m = *planned;
-	if (c->out && !(f = fopen(c->out, "w"))) {
-		bm_err("cannot write %s: %s", c->out, strerror(errno));
+	struct outfile of;
+
+	if (c->out && outfile_open(&of, c->out, err, sizeof err)) {
+		bm_err("%s", err);
 		return -1;
 	}
+	if (c->out)
+		f = of.f;
 	if (!c->json && !topdown_compute(&m, &in->counts, 1, &t, err, sizeof err)) {
 		topdown_print_text(f, &r);
 		fputc('\n', f);
@@ -467,8 +478,12 @@ static int per_function(const struct topdown_cmd *c, const struct td_model *plan
 	rc = topdown_functions_print(f, &m, prof, profile_path, elf, PER_FUNCTION_ROWS, c->json);
 	if (fflush(f) || ferror(f))
 		rc = -1;
-	if (c->out && fclose(f))
+	if (c->out && rc)
+		outfile_abort(&of);
+	else if (c->out && outfile_commit(&of, err, sizeof err)) {
+		bm_err("%s", err);
 		rc = -1;
+	}
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "outfile.h"
 #include "util.h"
 
 #define BUSY_TIMEOUT_MS 60000
@@ -202,36 +203,31 @@ fail:
 	return -1;
 }
 
-/* Copy src to dst through dst.tmp, synced. */
+/* Copy src (a regular file) to dst, whole or not at all. */
 static int copy_file(const char *src, const char *dst, char *err, size_t errlen)
 {
-	char tmp[4200], buf[65536];
-	FILE *in = fopen(src, "rb"), *out;
+	char buf[65536];
+	FILE *in = bm_fopen_regular(src, "a file to store", err, errlen);
+	struct outfile out;
 	size_t n;
 	int ok = 1;
 
-	if (!in) {
-		snprintf(err, errlen, "%s: cannot read: %s", src, strerror(errno));
+	if (!in)
 		return -1;
-	}
-	snprintf(tmp, sizeof tmp, "%s.tmp", dst);
-	if (!(out = fopen(tmp, "wb"))) {
-		snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+	if (outfile_open(&out, dst, err, errlen)) {
 		fclose(in);
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		ok &= fwrite(buf, 1, n, out) == n;
+		ok &= fwrite(buf, 1, n, out.f) == n;
 	ok &= !ferror(in);
-	ok &= !fflush(out) && !fsync(fileno(out));
-	ok &= !fclose(out);
 	fclose(in);
-	if (!ok || rename(tmp, dst)) {
-		snprintf(err, errlen, "%s: cannot copy the profile in: %s", dst, strerror(errno));
-		unlink(tmp);
+	if (!ok) {
+		snprintf(err, errlen, "%s: cannot copy it in: %s", dst, strerror(errno));
+		outfile_abort(&out);
 		return -1;
 	}
-	return 0;
+	return outfile_commit(&out, err, errlen);
 }
 
 static char *stored_path(const struct db *db, const char *file)
@@ -470,46 +466,85 @@ out:
 	return rc;
 }
 
-char *db_profile_path(struct db *db, int64_t id)
+/* A stored name as db_add writes it, nothing else: "ID.data" for a profile, and
+ * "images/HEX.elf" for an ELF. A database is a file a user hands over: a name that would
+ * lead out of its directory (or anywhere else) is damage, never followed. */
+static int stored_name_ok(const char *v, int elf)
 {
-	sqlite3_stmt *s;
-	char *p = NULL;
+	const char *p = v;
+	size_t n;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT file FROM profiles WHERE id = ?", -1, &s, NULL))
-		return NULL;
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		p = stored_path(db, (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	return p;
+	if (elf) {
+		if (strncmp(p, "images/", 7))
+			return 0;
+		p += 7;
+		n = strspn(p, "0123456789abcdef");
+		return n && n <= 2 * 64 && !strcmp(p + n, ".elf");
+	}
+	n = strspn(p, "0123456789");
+	return n && n <= 20 && !strcmp(p + n, ".data");
 }
 
-char *db_profile_elf(struct db *db, int64_t id)
+/* Column col ("file" or "elf") of profile id, checked, as a path under the database
+ * directory into *path (malloc'd; NULL for an elf that was never stored). 0; 1 if there is
+ * no such profile; -1 with err if the column is missing where it must be, or damaged. */
+static int stored_column(struct db *db, int64_t id, const char *col, char **path, char *err,
+			 size_t errlen)
 {
 	sqlite3_stmt *s;
-	char *p = NULL;
+	char sql[64];
+	int elf = !strcmp(col, "elf"), rc = 1, st;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT elf FROM profiles WHERE id = ?", -1, &s, NULL))
-		return NULL;
+	*path = NULL;
+	snprintf(sql, sizeof sql, "SELECT %s FROM profiles WHERE id = ?", col);
+	if (prepare(db, sql, &s, err, errlen))
+		return -1;
 	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) {
-		const char *e = (const char *)sqlite3_column_text(s, 0);
-		p = bm_malloc(strlen(db->dir) + strlen(e) + 2);
-		sprintf(p, "%s/%s", db->dir, e);
+	st = sqlite3_step(s);
+	if (st == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(s, 0);
+
+		rc = 0;
+		if ((v || !elf) && (!v || !stored_name_ok((const char *)v, elf))) {
+			snprintf(err, errlen, "%s: profile %" PRId64 " has %s %s column (the database "
+				 "is damaged): remove it with bmprof db rm --db %s %" PRId64, db->file,
+				 id, v ? "a bad" : "no", col, db->dir, id);
+			rc = -1;
+		} else if (v && elf) {
+			*path = bm_malloc(strlen(db->dir) + strlen((const char *)v) + 2);
+			sprintf(*path, "%s/%s", db->dir, (const char *)v);
+		} else if (v) {
+			*path = stored_path(db, (const char *)v);
+		}
+	} else if (st != SQLITE_DONE) {
+		sqlerr(db, st, "read", err, errlen);
+		rc = -1;
 	}
 	sqlite3_finalize(s);
-	return p;
+	return rc;
+}
+
+int db_profile_path(struct db *db, int64_t id, char **path, char *err, size_t errlen)
+{
+	return stored_column(db, id, "file", path, err, errlen);
+}
+
+int db_profile_elf(struct db *db, int64_t id, char **path, char *err, size_t errlen)
+{
+	return stored_column(db, id, "elf", path, err, errlen);
 }
 
 int db_remove(struct db *db, int64_t id, char *err, size_t errlen)
 {
-	char *path = db_profile_path(db, id);
+	char *path = NULL;
 	static const char *const del[] = { "DELETE FROM tags WHERE profile = ?",
 					    "DELETE FROM functions WHERE profile = ?",
 					    "DELETE FROM profiles WHERE id = ?" };
 	sqlite3_stmt *s;
+	/* a damaged row is removed all the same; only its file, not known, stays */
+	int rc = db_profile_path(db, id, &path, err, errlen);
 
-	if (!path)
+	if (rc > 0)
 		return 1;
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
 		goto fail;
@@ -522,8 +557,14 @@ int db_remove(struct db *db, int64_t id, char *err, size_t errlen)
 	}
 	if (exec(db, "COMMIT", err, errlen))
 		goto fail;
-	unlink(path);
+	if (path)
+		unlink(path);
 	free(path);
+	if (rc == 0)
+		err[0] = 0;
+	else
+		snprintf(err, errlen, "%s: profile %" PRId64 " named no usable file (the database "
+			 "was damaged): its rows are removed, no file was deleted", db->file, id);
 	return 0;
 fail:
 	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -642,11 +683,21 @@ int db_select_paths(const char *dir, const char *query, char ***paths, char ***e
 	}
 	*paths = bm_calloc(*n ? *n : 1, sizeof **paths);
 	*elfs = bm_calloc(*n ? *n : 1, sizeof **elfs);
-	for (size_t i = 0; i < *n; i++) {
-		(*paths)[i] = db_profile_path(db, ids[i]);
-		(*elfs)[i] = db_profile_elf(db, ids[i]);
+	int rc = 0;
+	for (size_t i = 0; i < *n && !rc; i++)
+		rc = db_profile_path(db, ids[i], &(*paths)[i], err, errlen) ||
+		     db_profile_elf(db, ids[i], &(*elfs)[i], err, errlen) ? -1 : 0;
+	if (rc) {
+		for (size_t i = 0; i < *n; i++) {
+			free((*paths)[i]);
+			free((*elfs)[i]);
+		}
+		free(*paths);
+		free(*elfs);
+		*paths = *elfs = NULL;
+		*n = 0;
 	}
 	free(ids);
 	db_close(db);
-	return 0;
+	return rc;
 }

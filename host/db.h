@@ -56,11 +56,13 @@ int db_epoch_current(struct db *db, int64_t *epoch, char *err, size_t errlen);
 /* The ids a query selects, oldest first. 0 with *ids (malloc'd) and *n, or -1 with err. */
 int db_select(struct db *db, const char *query, int64_t **ids, size_t *n, char *err,
 	      size_t errlen);
-/* The stored file of a profile (malloc'd), or NULL if no such id. */
-char *db_profile_path(struct db *db, int64_t id);
-/* The stored ELF of a profile (malloc'd), or NULL if none was stored. */
-char *db_profile_elf(struct db *db, int64_t id);
-/* Remove a profile (its rows and its file). 0; 1 if no such id; -1 with err. */
+/* The stored file of a profile into *path (malloc'd): 0; 1 if no such id; -1 with err when
+ * the database names no file or one db_add would not have written (never followed). */
+int db_profile_path(struct db *db, int64_t id, char **path, char *err, size_t errlen);
+/* The stored ELF of a profile into *path (malloc'd; NULL if none was stored): the same. */
+int db_profile_elf(struct db *db, int64_t id, char **path, char *err, size_t errlen);
+/* Remove a profile (its rows and its file). 0 (with err set when the row named no usable
+ * file: the rows are gone, no file was touched); 1 if no such id; -1 with err. */
 int db_remove(struct db *db, int64_t id, char *err, size_t errlen);
 
 /* Print profiles: one line each (ls), or everything about one (show; 1 if no such id). */

@@ -11,19 +11,23 @@
 #include <unistd.h>
 
 #include "firmware.h"
+#include "util.h"
 
 #define MAX_LOG_LINE 4096
 
 __attribute__((format(printf, 2, 3)))
 static void fw_note(struct firmware *fw, const char *fmt, ...)
 {
+	char raw[sizeof fw->notes[0]];
 	va_list ap;
 
 	if (fw->nnotes == sizeof fw->notes / sizeof fw->notes[0])
 		return;
 	va_start(ap, fmt);
-	vsnprintf(fw->notes[fw->nnotes++], sizeof fw->notes[0], fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	/* notes name paths and modules from the profile and the firmware's log */
+	bm_safe(fw->notes[fw->nnotes++], sizeof fw->notes[0], raw);
 }
 
 /* "0x" and hex digits at *s: 0 and the value, s moved past it; -1 otherwise. */
@@ -82,17 +86,15 @@ int firmware_parse_load_line(const char *line, uint64_t *base, uint64_t *entry, 
 int firmware_elf_span(const char *path, uint64_t *lo, uint64_t *hi, uint64_t *entry,
 		      char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+	int fd = bm_open_regular(path, "an ELF file", err, errlen), rc = -1;
 	Elf *e = NULL;
 	GElf_Ehdr eh;
 	size_t n = 0;
 
 	*lo = UINT64_MAX;
 	*hi = 0;
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
@@ -221,7 +223,7 @@ struct log_entry {
 static int read_log(struct firmware *fw, const char *path, struct log_entry **out, size_t *nout,
 		    char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = bm_fopen_regular(path, "a firmware log", err, errlen);
 	char line[MAX_LOG_LINE];
 	struct log_entry *v = NULL;
 	size_t n = 0;

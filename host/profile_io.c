@@ -1,5 +1,6 @@
 /* Reading and writing profile files: see profile_io.h. */
 #include "profile_io.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -65,13 +66,22 @@ int profile_writer_open(struct profile_writer *w, const char *path, char *err, s
 
 	memset(w, 0, sizeof(*w));
 	w->path = strdup(path);
-	w->tmp = concat(path, ".tmp");
+	/* unique: two runs writing the same profile never mix their frames */
+	w->tmp = concat(path, ".tmp.XXXXXX");
 	if (!w->path || !w->tmp) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	w->f = fopen(w->tmp, "wb");
-	if (!w->f) {
+	int fd = mkstemp(w->tmp);
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (fd >= 0 && (fchmod(fd, 0666 & ~mask) || !(w->f = fdopen(fd, "wb")))) {
+		close(fd);
+		unlink(w->tmp);
+		fd = -1;
+	}
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", w->tmp, strerror(errno));
 		goto fail;
 	}
@@ -280,6 +290,10 @@ static void load_push(struct load *l, const uint8_t *data, size_t n)
 		reader_push(&l->r, data, k);
 		data += k;
 		n -= k;
+		/* a profile starts with its header frame and holds no text: bytes before a
+		 * first frame settle it, however long the file (/dev/zero, a sparse file) */
+		if (!l->first_seen && (l->r.st.text_bytes || l->r.st.bytes_skipped))
+			l->not_profile = 1;
 	}
 }
 
@@ -327,16 +341,13 @@ static int load_end(const char *name, struct load *l, char *err, size_t errlen)
 int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
 {
 	struct load l = { .p = p };
-	FILE *f = fopen(path, "rb");
+	FILE *f = bm_fopen_regular(path, "a profile", err, errlen);
 	int e;
 
 	if (!f) {
-		e = errno;
-		if (e == ENOENT)
+		if (errno == ENOENT && access(path, F_OK))
 			snprintf(err, errlen, "%s: no such file (record a profile with bmprof qemu "
 				 "or bmprof record first)", path);
-		else
-			snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
 		return -1;
 	}
 	if (reader_init(&l.r, load_frame, NULL, &l)) {

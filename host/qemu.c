@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "qemu.h"
 #include "qemu_uefi.h"
+#include "util.h"
 
 static int exists(const char *path)
 {
@@ -353,18 +354,10 @@ char *qemu_argv_string(char *const *argv)
 int qemu_elf_machine(const char *path, int *machine, char *err, size_t n)
 {
 	unsigned char h[EI_NIDENT + 4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
+	int fd = bm_open_regular(path, "an ELF image", err, n);
 
-	if (fd < 0) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		snprintf(err, n, "%s is a directory, not an ELF image", path);
-		return -1;
-	}
 	ssize_t r = read(fd, h, sizeof h);
 	close(fd);
 	if (r != (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0) {

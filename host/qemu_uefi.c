@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "qemu_uefi.h"
+#include "util.h"
 
 static const char *const ovmf_code[] = {
 	"/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_CODE.fd", NULL,
@@ -46,7 +47,8 @@ const struct qemu_firmware *qemu_uefi_firmware(const char *arch)
 static int is_pe(const char *path)
 {
 	char m[2];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char err[64];
+	int fd = bm_open_regular(path, "a PE image", err, sizeof err);
 	ssize_t r;
 
 	if (fd < 0)

@@ -14,13 +14,16 @@
 __attribute__((format(printf, 2, 3)))
 static void note(struct resolved *r, const char *fmt, ...)
 {
+	char raw[sizeof r->notes[0]];
 	va_list ap;
 
 	if (r->nnotes == sizeof r->notes / sizeof r->notes[0])
 		return;
 	va_start(ap, fmt);
-	vsnprintf(r->notes[r->nnotes++], sizeof r->notes[0], fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	/* notes name paths and modules from the profile and the firmware's log */
+	bm_safe(r->notes[r->nnotes++], sizeof r->notes[0], raw);
 }
 
 static int readable(const char *path)
@@ -170,8 +173,7 @@ int resolve_open(struct resolved *r, const struct profile *p, const char *profil
 	}
 	r->has_dwarf = symbolizer_has_dwarf(r->sym);
 	if (!r->has_dwarf)
-		note(r, "%s has no DWARF line information: no source lines (build with -g)",
-		     r->elf);
+		note(r, "%s: no source lines: %s", r->elf, symbolizer_no_dwarf_why(r->sym));
 	return 0;
 }
 

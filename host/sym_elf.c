@@ -325,6 +325,10 @@ static int load_sections(struct symbolizer *s, uint64_t file_size, char *err, si
 				 elf_ndxscn(scn), printable(name) ? name : "?");
 			return -1;
 		}
+		/* the section-name table names itself ".shstrtab": anything else is damage */
+		if (elf_ndxscn(scn) == shstrndx &&
+		    (sh.sh_type != SHT_STRTAB || !name || strcmp(name, ".shstrtab")))
+			s->bad_shstrtab = true;
 		s->secs[s->nsecs++] = (struct sym_section){
 			.addr = sh.sh_addr,
 			.size = sh.sh_size,

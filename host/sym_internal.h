@@ -220,6 +220,8 @@ struct symbolizer {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	char no_dwarf[200];             /* why there is no DWARF, when dw is NULL */
+	bool bad_shstrtab;              /* e_shstrndx names no section-name string table */
 	int machine;
 	bool be;
 	struct arena arena;

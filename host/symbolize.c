@@ -8,6 +8,31 @@
 #include <unistd.h>
 
 #include "sym_internal.h"
+#include "util.h"
+
+/* Why an ELF gives libdw no DWARF: its sections cannot be named (a damaged e_shstrndx
+ * hides every .debug_* section), its DWARF is there but unreadable, or there is none. */
+static void no_dwarf_why(struct symbolizer *s, int dw_errno)
+{
+	size_t unnamed = 0, debug = 0;
+
+	for (size_t i = 0; i < s->nsecs; i++) {
+		const char *n = s->secs[i].name;
+
+		unnamed += !n[0] && s->secs[i].type != SHT_NULL;
+		debug += !strncmp(n, ".debug_", 7) || !strncmp(n, ".zdebug_", 8);
+	}
+	if (s->bad_shstrtab || (s->nsecs && unnamed == s->nsecs))
+		snprintf(s->no_dwarf, sizeof s->no_dwarf, "its section names cannot be read (the "
+			 "ELF header's e_shstrndx is damaged), so its DWARF sections cannot be "
+			 "found: copy or rebuild the ELF");
+	else if (debug)
+		snprintf(s->no_dwarf, sizeof s->no_dwarf, "its DWARF sections cannot be read "
+			 "(%s)", dwarf_errmsg(dw_errno));
+	else
+		snprintf(s->no_dwarf, sizeof s->no_dwarf, "it has no DWARF line information "
+			 "(build with -g)");
+}
 
 struct symbolizer *symbolizer_open(const char *elf_path, char *err, size_t errlen)
 {
@@ -15,11 +40,9 @@ struct symbolizer *symbolizer_open(const char *elf_path, char *err, size_t errle
 		snprintf(err, errlen, "libelf is unusable: %s", elf_errmsg(-1));
 		return NULL;
 	}
-	int fd = open(elf_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot open: %s", elf_path, strerror(errno));
+	int fd = bm_open_regular(elf_path, "an ELF file", err, errlen);
+	if (fd < 0)
 		return NULL;
-	}
 	struct symbolizer *s = calloc(1, sizeof(*s));
 	if (!s) {
 		close(fd);
@@ -49,6 +72,8 @@ struct symbolizer *symbolizer_open(const char *elf_path, char *err, size_t errle
 	}
 	/* No DWARF is not an error: lookups then give symbols only. */
 	s->dw = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);
+	if (!s->dw)
+		no_dwarf_why(s, dwarf_errno());
 	if (s->dw) {
 		s->debug_line = sym_section_data(s, ".debug_line", &s->debug_line_len);
 		s->debug_line_str = sym_section_data(s, ".debug_line_str", &s->debug_line_str_len);
@@ -106,6 +131,11 @@ void symbolizer_build_id(const struct symbolizer *s, const uint8_t **id, size_t 
 int symbolizer_has_dwarf(const struct symbolizer *s)
 {
 	return s->dw != NULL;
+}
+
+const char *symbolizer_no_dwarf_why(const struct symbolizer *s)
+{
+	return s->dw ? NULL : s->no_dwarf;
 }
 
 int symbolizer_has_symbols(const struct symbolizer *s)

@@ -43,6 +43,9 @@ void symbolizer_close(struct symbolizer *s);
 /* GNU build-id note descriptor; len 0 if the ELF has none. */
 void symbolizer_build_id(const struct symbolizer *s, const uint8_t **id, size_t *len);
 int symbolizer_has_dwarf(const struct symbolizer *s);
+/* Without DWARF: why, in words ("it has no DWARF line information (build with -g)",
+ * "its section names cannot be read (...)"); NULL with DWARF. */
+const char *symbolizer_no_dwarf_why(const struct symbolizer *s);
 /* Nonzero if the ELF has function symbols (0: stripped). */
 int symbolizer_has_symbols(const struct symbolizer *s);
 /* e_machine of the ELF (EM_X86_64, EM_AARCH64). */

@@ -296,13 +296,12 @@ int td_input_profile(const struct profile *p, struct td_input *in, char *err, si
 
 int td_input_load(const char *path, struct td_input *in, char *err, size_t n)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = bm_fopen_regular(path, "a counts file", err, n);
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
 
 	if (!f) {
-		snprintf(err, n, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	for (;;) {

@@ -1,19 +1,75 @@
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+void bm_escape(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			fprintf(f, c == '\\' ? "\\\\" : "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+const char *bm_safe(char *buf, size_t n, const char *s)
+{
+	size_t o = 0;
+
+	if (!n)
+		return buf;
+	for (; s && *s && o + 1 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c != 0x7f && c != '\\') {
+			buf[o++] = (char)c;
+		} else if (o + 4 < n) {
+			o += (size_t)snprintf(buf + o, n - o, c == '\\' ? "\\\\" : "\\x%02x", c);
+		} else {
+			break;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* Messages name paths, symbols and values from files a user hands over: a control byte
+ * in one must neither split the message's one line nor reach the terminal, so every byte
+ * below 0x20 and DEL is written as \xNN (and a backslash as \\, so the text stays
+ * unambiguous). */
 void bm_err(const char *fmt, ...)
 {
+	char small[1024], *msg = small;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	fputs("bmprof: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof small && (msg = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	} else if (!msg) {
+		msg = small;
+		n = (int)strlen(small);
+	}
+	fputs("bmprof: ", stderr);
+	bm_escape(stderr, msg, (size_t)n);
+	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 }
 
 static void *oom(void *p, size_t n)
@@ -103,3 +159,47 @@ char *bm_join_args(int argc, char *const argv[])
 	out[k] = 0;
 	return out;
 }
+
+/* What a path names when it is not a regular file. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ?
+	       "a character device" : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" :
+	       "not a regular file";
+}
+
+int bm_open_regular(const char *path, const char *what, char *err, size_t n)
+{
+	char safe[1024];
+	struct stat st;
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait; O_NOCTTY: a terminal must
+	 * not become the controlling one */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	bm_safe(safe, sizeof safe, path);
+	if (fd < 0) {
+		snprintf(err, n, "%s: %s", safe, errno == ENOENT ? "no such file" : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, n, "%s is %s, not %s: pass the file itself", safe,
+			 kind_of(st.st_mode), what);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+FILE *bm_fopen_regular(const char *path, const char *what, char *err, size_t n)
+{
+	int fd = bm_open_regular(path, what, err, n);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+
+	if (fd >= 0 && !f) {
+		snprintf(err, n, "out of memory");
+		close(fd);
+	}
+	return f;
+}
+

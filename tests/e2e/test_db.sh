@@ -80,6 +80,31 @@ grep -q "no profile in the database matches" "$T/e" || fail "empty query: messag
 [ "$("$BMPROF" db ls | grep -c commit=)" = 5 ] || fail "rm: want 5 left"
 "$BMPROF" db rm 99 >/dev/null 2>&1; [ $? -eq 1 ] || fail "rm of no profile: want exit 1"
 
+# hostile columns: a NULL file, a file naming a path outside the database, a bad elf; every
+# verb gives one line naming the damage, exits 1, and never follows the path
+echo keep >"$T/victim.txt"
+cp -r "$T/db" "$T/hdb"
+python3 - "$T/hdb/profiles.sqlite" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE profiles SET file = NULL WHERE id = 1")
+c.execute("UPDATE profiles SET file = '../../victim.txt' WHERE id = 2")
+c.execute("UPDATE profiles SET elf = '../../../etc/passwd' WHERE id = 3")
+c.commit()
+PY
+for q in "stats --db $T/hdb db:last=5" "stats --db $T/hdb db:id=2" "diff --db $T/hdb db:id=1 db:id=4" \
+	 "diff --db $T/hdb db:id=3 db:id=4"; do
+	"$BMPROF" $q >/dev/null 2>"$T/e"; rc=$?
+	[ $rc -eq 1 ] || { cat "$T/e"; fail "$q on a damaged row: exit $rc, want 1"; }
+	[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "hdb/profiles.sqlite: profile [123] has .* column (the database is damaged)" "$T/e" ||
+		{ cat "$T/e"; fail "$q on a damaged row: message"; }
+done
+"$BMPROF" db --db "$T/hdb" rm 2 2>"$T/e" || { cat "$T/e"; fail "rm of a damaged row"; }
+grep -q "named no usable file.*no file was deleted" "$T/e" || { cat "$T/e"; fail "rm of a damaged row: message"; }
+[ "$(cat "$T/victim.txt")" = keep ] || fail "db rm followed a stored path outside the database"
+"$BMPROF" db --db "$T/hdb" rm 1 2>/dev/null || fail "rm of a NULL file row"
+[ "$("$BMPROF" db --db "$T/hdb" ls | grep -c commit=)" = 3 ] || fail "rm of damaged rows: want 3 left"
+
 # two processes adding at once lose nothing
 "$BMPROF" db --db "$T/cdb" init >/dev/null || fail "init cdb"
 adder() { for i in $(seq 1 15); do "$BMPROF" db --db "$T/cdb" add --tag who=$1 --tag n=$i "$T/b1.data" >/dev/null || exit 1; done; }

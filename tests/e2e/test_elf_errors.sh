@@ -111,7 +111,7 @@ echo "not an image" >"$T/text.elf"
 fails_with "a text file" \
 	"bmprof: $T/text.elf is not an ELF file: pass the image's ELF (e.g. build/x86_64/NAME.elf)" \
 	"$BMPROF" report -i "$T/x86.data" --elf "$T/text.elf"
-fails_with "a directory" "bmprof: $T is a directory, not an ELF image" \
+fails_with "a directory" "bmprof: $T is a directory, not an ELF image: pass the file itself" \
 	"$BMPROF" report -i "$T/x86.data" --elf "$T"
 fails_with "a missing ELF" "bmprof: cannot read the ELF $T/nope.elf: No such file or directory" \
 	"$BMPROF" report -i "$T/x86.data" --elf "$T/nope.elf"
@@ -119,6 +119,24 @@ fails_with "a missing ELF" "bmprof: cannot read the ELF $T/nope.elf: No such fil
 fails_with "an empty file" \
 	"bmprof: $T/empty.elf is not an ELF file: pass the image's ELF (e.g. build/x86_64/NAME.elf)" \
 	"$BMPROF" report -i "$T/x86.data" --elf "$T/empty.elf"
+
+mkfifo "$T/fifo.elf"
+fails_with "a FIFO" "bmprof: $T/fifo.elf is a FIFO, not an ELF image: pass the file itself" \
+	timeout 20 "$BMPROF" report -i "$T/x86.data" --elf "$T/fifo.elf"
+
+# A damaged e_shstrndx hides the DWARF that is there: the note says so, not "build with -g".
+python3 - "$IMAGES/shares.elf" "$T/shstr.elf" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+alt = [i for i in range(1, shnum) if i != shstrndx and struct.unpack_from("<I", d, shoff + 64 * i + 4)[0] == 3][0]
+struct.pack_into("<H", d, 0x3e, alt)    # another string table
+open(sys.argv[2], "wb").write(d)
+PY
+"$BMPROF" report -i "$T/x86.data" --elf "$T/shstr.elf" --format json >"$T/shstr.json" 2>"$T/e" ||
+	{ cat "$T/e"; fail "damaged e_shstrndx: report failed"; }
+pyassert "$T/shstr.json" 'any("e_shstrndx is damaged" in n for n in r["meta"]["notes"]) and not any("build with -g" in n for n in r["meta"]["notes"])'
 
 # The ELF the profile names is gone, and no copy is beside the profile.
 "$BMPROF" report -i "$T/x86.data" >/dev/null 2>"$T/e" || { cat "$T/e"; fail "report with the named ELF"; }
