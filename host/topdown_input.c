@@ -1,5 +1,6 @@
 /* bmprof topdown's inputs: counts files and profiles (topdown_input.h). */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,24 +9,26 @@
 #include "events.h"
 #include "profile_io.h"
 #include "topdown_input.h"
-#include "topdown_json.h"
 #include "util.h"
 
 #define TD_COUNTS_FORMAT "bmprof-topdown-counts"
-#define TD_MAX_FILE (64u << 20)
+/* A counts file names at most TD_MAX_COUNTS events in a few hundred bytes each: a bigger
+ * file is refused before it is read, so a hostile one costs neither time nor memory */
+#define TD_MAX_FILE (1u << 20)
 
 /* A member that must be a number (or, for ids, a "0x.." string). */
-static int num_of(const struct tj *v, double *out)
+static int num_of(const json_t *v, double *out)
 {
-	if (v && v->type == TJ_NUM) {
-		*out = v->num;
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
 		return 0;
 	}
-	if (v && v->type == TJ_STR) {
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
 		char *end;
-		unsigned long long x = strtoull(v->str, &end, 0);
+		unsigned long long x = strtoull(s, &end, 0);
 
-		if (*v->str && !*end) {
+		if (*s && !*end) {
 			*out = (double)x;
 			return 0;
 		}
@@ -33,54 +36,63 @@ static int num_of(const struct tj *v, double *out)
 	return -1;
 }
 
-static int cpu_of(const char *name, const struct tj *cpu, struct td_input *in, char *err,
+/* A string member (of at most max - 1 bytes, no NUL) or NULL. */
+static const char *str_of(const json_t *v, size_t max)
+{
+	const char *s = json_string_value(v);
+
+	return s && json_string_length(v) < max && strlen(s) == json_string_length(v) ? s : NULL;
+}
+
+static int cpu_of(const char *name, const json_t *cpu, struct td_input *in, char *err,
 		  size_t n)
 {
-	const struct tj *v;
+	const json_t *v;
+	const char *s;
 	double x;
 
-	if (!cpu || cpu->type != TJ_OBJ) {
+	if (!json_is_object(cpu)) {
 		snprintf(err, n, "%s: no \"cpu\" object: say which CPU counted (docs/bmprof-topdown.md)",
 			 name);
 		return -1;
 	}
-	if ((v = tj_get(cpu, "topdown_family"))) {
-		if (v->type != TJ_STR || strlen(v->str) >= sizeof in->family_name) {
+	if ((v = json_object_get(cpu, "topdown_family"))) {
+		if (!(s = str_of(v, sizeof in->family_name))) {
 			snprintf(err, n, "%s: cpu.topdown_family must be a family name", name);
 			return -1;
 		}
-		strcpy(in->family_name, v->str);
+		strcpy(in->family_name, s);
 	}
-	if ((v = tj_get(cpu, "arch"))) {
-		if (v->type != TJ_STR || (strcmp(v->str, "x86_64") && strcmp(v->str, "aarch64"))) {
+	if ((v = json_object_get(cpu, "arch"))) {
+		if (!(s = str_of(v, sizeof in->arch)) || (strcmp(s, "x86_64") && strcmp(s, "aarch64"))) {
 			snprintf(err, n, "%s: cpu.arch must be \"x86_64\" or \"aarch64\"", name);
 			return -1;
 		}
-		strcpy(in->arch, v->str);
+		strcpy(in->arch, s);
 	}
-	if ((v = tj_get(cpu, "vendor"))) {
-		if (v->type != TJ_STR || strlen(v->str) >= sizeof in->vendor) {
+	if ((v = json_object_get(cpu, "vendor"))) {
+		if (!(s = str_of(v, sizeof in->vendor))) {
 			snprintf(err, n, "%s: cpu.vendor must be a string of up to %zu characters",
 				 name, sizeof in->vendor - 1);
 			return -1;
 		}
-		strcpy(in->vendor, v->str);
+		strcpy(in->vendor, s);
 	}
-	if ((v = tj_get(cpu, "family"))) {
+	if ((v = json_object_get(cpu, "family"))) {
 		if (num_of(v, &x) || x < 0 || x > 0xffffffffu) {
 			snprintf(err, n, "%s: cpu.family must be a number", name);
 			return -1;
 		}
 		in->family = (uint32_t)x;
 	}
-	if ((v = tj_get(cpu, "model"))) {
+	if ((v = json_object_get(cpu, "model"))) {
 		if (num_of(v, &x) || x < 0 || x > 0xffffffffu) {
 			snprintf(err, n, "%s: cpu.model must be a number", name);
 			return -1;
 		}
 		in->model = (uint32_t)x;
 	}
-	if ((v = tj_get(cpu, "gp_counters"))) {
+	if ((v = json_object_get(cpu, "gp_counters"))) {
 		if (num_of(v, &x) || x < 1 || x > 32) {
 			snprintf(err, n, "%s: cpu.gp_counters must be a number from 1 to 32", name);
 			return -1;
@@ -95,36 +107,34 @@ static int cpu_of(const char *name, const struct tj *cpu, struct td_input *in, c
 	return 0;
 }
 
-static int count_of(const char *name, unsigned i, const struct tj *c, struct td_count *out,
+static int count_of(const char *name, unsigned i, const json_t *c, struct td_count *out,
 		    char *err, size_t n)
 {
-	const struct tj *ev = tj_get(c, "event"), *v;
+	const json_t *v;
+	const char *ev = str_of(json_object_get(c, "event"), sizeof out->event), *s;
 	double x;
 
 	memset(out, 0, sizeof *out);
-	if (c->type != TJ_OBJ || !ev || ev->type != TJ_STR || !ev->str[0] ||
-	    strlen(ev->str) >= sizeof out->event) {
+	if (!json_is_object(c) || !ev || !ev[0]) {
 		snprintf(err, n, "%s: counts[%u] needs \"event\", the event's name (up to %zu "
 			 "characters)", name, i, sizeof out->event - 1);
 		return -1;
 	}
-	strcpy(out->event, ev->str);
+	strcpy(out->event, ev);
 	out->group = -1;
-	if ((v = tj_get(c, "group")) && v->type != TJ_NULL) {
+	if ((v = json_object_get(c, "group")) && !json_is_null(v)) {
 		if (num_of(v, &x) || x < 0 || x > 1e6 || x != floor(x)) {
 			snprintf(err, n, "%s: counts[%u].group must be a whole number", name, i);
 			return -1;
 		}
 		out->group = (int)x;
 	}
-	if ((v = tj_get(c, "why")) && v->type == TJ_STR)
-		snprintf(out->why, sizeof out->why, "%s", v->str);
-	v = tj_get(c, "value");
-	if (!v || v->type == TJ_NULL) {
-		const struct tj *st = tj_get(c, "state");
-
-		out->state = st && st->type == TJ_STR && !strcmp(st->str, "not supported") ?
-			     TD_UNSUPPORTED : TD_NOT_COUNTED;
+	if ((s = json_string_value(json_object_get(c, "why"))))
+		snprintf(out->why, sizeof out->why, "%s", s);
+	v = json_object_get(c, "value");
+	if (!v || json_is_null(v)) {
+		s = json_string_value(json_object_get(c, "state"));
+		out->state = s && !strcmp(s, "not supported") ? TD_UNSUPPORTED : TD_NOT_COUNTED;
 		return 0;
 	}
 	if (num_of(v, &out->value) || out->value < 0) {
@@ -133,11 +143,11 @@ static int count_of(const char *name, unsigned i, const struct tj *c, struct td_
 		return -1;
 	}
 	out->state = TD_COUNTED;
-	if ((v = tj_get(c, "enabled")) && (num_of(v, &out->enabled) || out->enabled < 0)) {
+	if ((v = json_object_get(c, "enabled")) && (num_of(v, &out->enabled) || out->enabled < 0)) {
 		snprintf(err, n, "%s: counts[%u].enabled must be a number", name, i);
 		return -1;
 	}
-	if ((v = tj_get(c, "running")) && (num_of(v, &out->running) || out->running < 0)) {
+	if ((v = json_object_get(c, "running")) && (num_of(v, &out->running) || out->running < 0)) {
 		snprintf(err, n, "%s: counts[%u].running must be a number", name, i);
 		return -1;
 	}
@@ -156,45 +166,54 @@ static int count_of(const char *name, unsigned i, const struct tj *c, struct td_
 int td_input_json(const char *name, const char *text, size_t len, struct td_input *in,
 		  char *err, size_t n)
 {
-	struct tj root;
-	const struct tj *v, *counts;
-	char perr[200];
+	json_error_t je;
+	const json_t *v, *counts;
+	json_t *root;
 	int rc = -1;
 
 	memset(in, 0, sizeof *in);
-	if (tj_parse(text, len, &root, perr, sizeof perr)) {
-		snprintf(err, n, "%s: not valid JSON: %s", name, perr);
+	if (len > TD_MAX_FILE) {
+		snprintf(err, n, "%s: %zu bytes: a counts file of at most %d counts is far below "
+			 "%u KiB", name, len, TD_MAX_COUNTS, TD_MAX_FILE >> 10);
 		return -1;
 	}
-	v = tj_get(&root, "format");
-	if (root.type != TJ_OBJ || !v || v->type != TJ_STR || strcmp(v->str, TD_COUNTS_FORMAT)) {
+	/* every number as a double: counts past 2^63 and 1.8e23 alike */
+	root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &je);
+	if (!root) {
+		snprintf(err, n, "%s: not valid JSON: line %d: %s", name, je.line, je.text);
+		return -1;
+	}
+	v = json_object_get(root, "format");
+	if (!json_is_object(root) || !json_is_string(v) ||
+	    strcmp(json_string_value(v), TD_COUNTS_FORMAT)) {
 		snprintf(err, n, "%s: not a counts file: want an object with \"format\": \"%s\" "
 			 "(docs/bmprof-topdown.md)", name, TD_COUNTS_FORMAT);
 		goto out;
 	}
-	v = tj_get(&root, "version");
-	if (!v || v->type != TJ_NUM || v->num != 1) {
+	v = json_object_get(root, "version");
+	if (!json_is_number(v) || json_number_value(v) != 1) {
 		snprintf(err, n, "%s: \"version\" must be 1 (this bmprof reads version 1)", name);
 		goto out;
 	}
-	if (cpu_of(name, tj_get(&root, "cpu"), in, err, n))
+	if (cpu_of(name, json_object_get(root, "cpu"), in, err, n))
 		goto out;
-	counts = tj_get(&root, "counts");
-	if (!counts || counts->type != TJ_ARR) {
+	counts = json_object_get(root, "counts");
+	if (!json_is_array(counts)) {
 		snprintf(err, n, "%s: no \"counts\" array", name);
 		goto out;
 	}
-	if (counts->n > TD_MAX_COUNTS) {
-		snprintf(err, n, "%s: %zu counts, at most %d", name, counts->n, TD_MAX_COUNTS);
+	if (json_array_size(counts) > TD_MAX_COUNTS) {
+		snprintf(err, n, "%s: %zu counts, at most %d", name, json_array_size(counts),
+			 TD_MAX_COUNTS);
 		goto out;
 	}
-	for (size_t i = 0; i < counts->n; i++)
-		if (count_of(name, (unsigned)i, &counts->items[i], &in->counts.c[i], err, n))
+	for (size_t i = 0; i < json_array_size(counts); i++)
+		if (count_of(name, (unsigned)i, json_array_get(counts, i), &in->counts.c[i], err, n))
 			goto out;
-	in->counts.n = (unsigned)counts->n;
+	in->counts.n = (unsigned)json_array_size(counts);
 	rc = 0;
 out:
-	tj_free(&root);
+	json_decref(root);
 	return rc;
 }
 
@@ -296,66 +315,44 @@ int td_input_profile(const struct profile *p, struct td_input *in, char *err, si
 
 int td_input_load(const char *path, struct td_input *in, char *err, size_t n)
 {
-	FILE *f = bm_fopen_regular(path, "a counts file", err, n);
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	FILE *f = bm_fopen_regular(path, "a counts file or a profile", err, n);
+	char *buf;
+	size_t len;
+	int c, rc;
 
-	if (!f) {
+	if (!f)
 		return -1;
-	}
-	for (;;) {
-		size_t got;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= TD_MAX_FILE) {
-				fclose(f);
-				free(buf);
-				snprintf(err, n, "%s: larger than %u MiB", path, TD_MAX_FILE >> 20);
-				return -1;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				fclose(f);
-				free(buf);
-				snprintf(err, n, "out of memory");
-				return -1;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	rc = ferror(f);
-	fclose(f);
-	if (rc) {
-		free(buf);
-		snprintf(err, n, "cannot read %s", path);
-		return -1;
-	}
-	size_t k = 0;
-	while (k < len && (buf[k] == ' ' || buf[k] == '\n' || buf[k] == '\t' || buf[k] == '\r'))
-		k++;
-	if (k < len && buf[k] == '{') {
-		rc = td_input_json(path, buf, len, in, err, n);
-	} else {
+	while ((c = getc(f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+		;
+	if (c != '{') {   /* a profile, loaded as one (its own bounds) */
 		struct profile p;
 		char perr[256];
 
+		fclose(f);
 		profile_init(&p);
-		rc = profile_load_mem(buf, len, path, &p, perr, sizeof perr);
+		rc = profile_load(path, &p, perr, sizeof perr);
 		if (rc < 0)
 			snprintf(err, n, "%s: neither a counts file (JSON) nor a profile: %s", path,
 				 perr);
 		else
 			rc = td_input_profile(&p, in, err, n);
 		profile_free(&p);
+		return rc;
 	}
+	/* a counts file: bounded before anything is allocated for it */
+	if (!(buf = malloc(TD_MAX_FILE + 1))) {
+		fclose(f);
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	rewind(f);
+	len = fread(buf, 1, TD_MAX_FILE + 1, f);
+	rc = ferror(f);
+	fclose(f);
+	if (rc)
+		snprintf(err, n, "cannot read %s", path);
+	else
+		rc = td_input_json(path, buf, len, in, err, n);
 	free(buf);
 	return rc;
 }

@@ -6,7 +6,7 @@ PKG_CONFIG ?= pkg-config
 HOST_WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 HOST_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
 	-Itransport -Itarget/include -Ihost -iquote analysis -D_GNU_SOURCE
-HOST_LDLIBS := $(shell $(PKG_CONFIG) --libs libdw libelf capstone 2>/dev/null || echo -ldw -lelf -lcapstone) -lz -lm
+HOST_LDLIBS := $(shell $(PKG_CONFIG) --libs libdw libelf capstone 2>/dev/null || echo -ldw -lelf -lcapstone) -lz -lm -ljansson
 
 ifeq ($(SAN),1)
 HOST_BUILD := $(BUILD)/san

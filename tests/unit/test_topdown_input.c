@@ -1,5 +1,5 @@
-/* bmprof topdown's inputs: the JSON reader (values, escapes, nesting, errors with their
- * line), counts files into counter totals with the CPU identity (groups, null values,
+/* bmprof topdown's inputs: counts files (jansson: any valid JSON number, errors with their
+ * line, a size bound before parsing) into counter totals with the CPU identity (groups, null values,
  * multiplexed-out events, every kind of bad file), and a profile's COUNTS mapped through its
  * topdown_events meta key. */
 #include <stdarg.h>
@@ -12,78 +12,6 @@
 #include <cmocka.h>
 
 #include "topdown_input.h"
-#include "topdown_json.h"
-
-static void test_json_values(void **state)
-{
-	const char *text = " {\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\\"\\\\\\/\\n\\u00e9\\ud83d\\ude00\","
-			   " \"o\": {}, \"e\": [], \"a\": 7 } ";
-	struct tj v;
-	char err[200];
-	const struct tj *a, *s;
-
-	(void)state;
-	assert_int_equal(tj_parse(text, strlen(text), &v, err, sizeof err), 0);
-	assert_int_equal(v.type, TJ_OBJ);
-	assert_int_equal(v.n, 5);
-	a = tj_get(&v, "a");          /* the last of a repeated key */
-	assert_int_equal(a->type, TJ_NUM);
-	assert_true(a->num == 7);
-	a = &v.items[0];
-	assert_int_equal(a->type, TJ_ARR);
-	assert_int_equal(a->n, 5);
-	assert_true(a->items[1].num == -2500);
-	assert_true(a->items[2].type == TJ_BOOL && a->items[2].b);
-	assert_true(a->items[3].type == TJ_BOOL && !a->items[3].b);
-	assert_int_equal(a->items[4].type, TJ_NULL);
-	s = tj_get(&v, "s");
-	assert_string_equal(s->str, "x\"\\/\n\xc3\xa9\xf0\x9f\x98\x80");
-	assert_int_equal(tj_get(&v, "o")->n, 0);
-	assert_null(tj_get(&v, "nope"));
-	assert_null(tj_get(a, "a"));
-	tj_free(&v);
-}
-
-static void bad_json(const char *text, const char *want)
-{
-	struct tj v;
-	char err[200] = "";
-
-	assert_int_equal(tj_parse(text, strlen(text), &v, err, sizeof err), -1);
-	if (!strstr(err, want))
-		fail_msg("'%s': '%s', want '%s'", text, err, want);
-	assert_int_equal(v.n, 0);
-}
-
-static void test_json_errors(void **state)
-{
-	char deep[200];
-
-	(void)state;
-	bad_json("", "line 1: unexpected end");
-	bad_json("{\"a\": 1,\n\n}", "line 3: a member name");
-	bad_json("[1 2]", "',' or ']' expected");
-	bad_json("{\"a\" 1}", "':' expected");
-	bad_json("\"abc", "unterminated string");
-	bad_json("\"a\\q\"", "bad escape");
-	bad_json("\"\\u12\"", "short \\u escape");
-	bad_json("[\"\\u12\", 1]", "bad \\u escape");   /* never reads past the quote */
-	bad_json("\"\\u0000\"", "\\u0000");
-	bad_json("\"a\tb\"", "control character");
-	bad_json("[tru]", "unexpected text");
-	bad_json("{} x", "text after the value");
-	bad_json("-", "unexpected text");
-	bad_json("1.2.3", "bad number");
-	memset(deep, '[', sizeof deep - 1);
-	deep[sizeof deep - 1] = 0;
-	bad_json(deep, "nested too deep");
-	{
-		struct tj v;
-		char err[200];
-		assert_int_equal(tj_parse("1\0", 2, &v, err, sizeof err), -1);
-		assert_non_null(strstr(err, "NUL"));
-	}
-}
 
 static void test_counts_file(void **state)
 {
@@ -155,6 +83,35 @@ static void test_counts_errors(void **state)
 	bad_counts(HEAD CPU "\"counts\": [ { \"event\": \"A\", \"value\": 1, \"enabled\": 1, "
 		   "\"running\": 2 } ] }", "running (2) is more than enabled (1)");
 	bad_counts(HEAD CPU "\"counts\": [ 1, ", "not valid JSON: line 1");
+	bad_counts(HEAD CPU "\n\n\"counts\": [ 1 2 ] }", "not valid JSON: line 3");
+	bad_counts(HEAD CPU "\"counts\": [ { \"event\": \"A\\u0000B\", \"value\": 1 } ] }",
+		   "not valid JSON");
+}
+
+/* Every valid JSON number: 1.8e23, counts past 2^63, exponents; a repeated key's last
+ * value; and a file past the bound is refused before it is parsed. */
+static void test_counts_numbers(void **state)
+{
+	static struct td_input in;
+	const char *text = HEAD CPU "\"counts\": [ { \"event\": \"A\", \"value\": 1.8e23 },"
+		" { \"event\": \"B\", \"value\": 18446744073709551615, \"enabled\": 2E3,"
+		" \"running\": 2000 }, { \"event\": \"C\", \"value\": 1, \"value\": 7 } ] }";
+	char err[300], *big;
+	size_t n = (1u << 20) + 100;
+
+	(void)state;
+	assert_int_equal(td_input_json("f.json", text, strlen(text), &in, err, sizeof err), 0);
+	assert_true(in.counts.c[0].value == 1.8e23);
+	assert_true(in.counts.c[1].value == 18446744073709551615.0);
+	assert_true(in.counts.c[1].enabled == 2000 && in.counts.c[1].running == 2000);
+	assert_true(in.counts.c[2].value == 7);
+	big = malloc(n);
+	assert_non_null(big);
+	memset(big, ' ', n);
+	memcpy(big, HEAD, strlen(HEAD));
+	assert_int_equal(td_input_json("f.json", big, n, &in, err, sizeof err), -1);
+	assert_non_null(strstr(err, "bytes: a counts file of at most 256 counts"));
+	free(big);
 }
 
 /* A profile as a live run leaves it: HELLO, EVENT frames, COUNTS, and the meta map. */
@@ -209,8 +166,7 @@ static void test_profile_counts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_values),
-		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_counts_numbers),
 		cmocka_unit_test(test_counts_file),
 		cmocka_unit_test(test_counts_errors),
 		cmocka_unit_test(test_profile_counts),
