@@ -328,9 +328,15 @@ int cmd_record(int argc, char **argv)
 		bm_err("record: -o needs a file name");
 		return 2;
 	}
-	if (elf && access(elf, R_OK)) {
-		bm_err("cannot read the ELF %s: %s", elf, strerror(errno));
-		return 1;
+	if (elf) {
+		char err[PATH_MAX + 200];
+		int machine;
+
+		/* a regular, readable ELF: reports will open it */
+		if (qemu_elf_machine(elf, &machine, err, sizeof err)) {
+			bm_err("record: --elf %s", err);
+			return 1;
+		}
 	}
 	args = bm_join_args(argc - 1, argv + 1);
 	if (!args || asprintf(&command, "bmprof record %s", args) < 0) {
