@@ -139,11 +139,14 @@ const char *cpi_sample_source(const struct profile *p, char *buf, size_t n)
 void cpi_print_notes(FILE *f, const struct profile *p)
 {
 	const char *accel = profile_meta(p, "accel"), *qemu = profile_meta(p, "qemu");
+	const char *icount = profile_meta(p, "icount");
 
-	if (accel && !strcmp(accel, "tcg") &&
+	/* -icount delivers the timer at the exact instruction it falls due on, cutting the
+	 * block short there: samples land on every instruction without -singlestep */
+	if (accel && !strcmp(accel, "tcg") && !(icount && !strcmp(icount, "1")) &&
 	    (!qemu || (!strstr(qemu, "-singlestep") && !strstr(qemu, "one-insn-per-tb"))))
-		fprintf(f, "note: recorded under TCG without -singlestep: samples land on "
-			"translation-block starts, so the estimates say little\n");
+		fprintf(f, "note: recorded under TCG without -singlestep or -icount: samples land "
+			"on translation-block starts, so the estimates say little\n");
 }
 
 /* 1234567, 1.23e+10: an execution count in at most 10 columns */
