@@ -17,6 +17,7 @@ SAN ?= 0
 include mk/common.mk
 include mk/core.mk
 include mk/host.mk
+include mk/plugin.mk
 include mk/export.mk
 include mk/image.mk
 include mk/pmu-tests.mk
@@ -31,7 +32,7 @@ include mk/fixtures.mk
 include mk/bench-symbolize.mk
 include mk/fuzz.mk
 
-all: $(BMPROF) $(X86_LIB) $(A64_LIB)
+all: $(BMPROF) $(X86_LIB) $(A64_LIB) plugin
 
 deps:
 	@bash scripts/deps.sh

@@ -149,6 +149,12 @@ struct dcpi_class {
 	uint32_t nissue;         /* issue points in the class (out of order: blocks) */
 	uint32_t ncluster;       /* issue points in the cluster F came from */
 	uint64_t samples;
+	/* the samples F is built from, as a Poisson count: the cluster's samples (CLUSTER),
+	 * the class's (SUM), its retired samples (RETIRED); PROPAGATED: F^2 / var(F), the
+	 * variance carried from the classes it was computed from (each F_c^2 / basis_c); 0
+	 * when unknown. Sampling noise alone makes F off by a relative (N - basis) / basis,
+	 * N ~ Poisson(basis): dcpi_poisson_within. */
+	double basis;
 };
 
 /* The procedure's cycles (samples x P), split as DCPI's summary does. Low and high bound
@@ -202,13 +208,25 @@ const char *dcpi_culprit_name(unsigned c);       /* "I-cache", "D-cache", ... */
 const char *dcpi_how_name(unsigned how);
 
 /* DCPI's accuracy measure: the share of estimates, weighted, within 5, 10 and 15% of the
- * truth. Add each (estimate, truth, weight); an unknown estimate (< 0) counts as a miss. */
+ * truth. Add each (estimate, truth, weight); an unknown estimate (< 0) counts as a miss.
+ *
+ * Its sampling-noise floor: the share that perfect estimates would reach with the same
+ * samples, when the only error is the Poisson noise of the samples each estimate is built
+ * from (its class's basis): for each estimate added, dcpi_accuracy_add_noise with the
+ * same weight adds weight x P(|N / basis - 1| <= 5, 10, 15%), N ~ Poisson(basis). */
 struct dcpi_accuracy {
 	double weight;           /* total weight added */
 	double within[3];        /* weight within 5%, 10%, 15% */
+	double floor[3];         /* expected weight within them from noise alone */
 	size_t n;
 };
 void dcpi_accuracy_add(struct dcpi_accuracy *a, double est, double truth, double weight);
+void dcpi_accuracy_add_noise(struct dcpi_accuracy *a, double basis, double weight);
 double dcpi_accuracy_share(const struct dcpi_accuracy *a, unsigned k);   /* k: 0,1,2 */
+double dcpi_accuracy_floor(const struct dcpi_accuracy *a, unsigned k);   /* k: 0,1,2 */
+/* P(|N / lambda - 1| <= p) for N ~ Poisson(lambda): exact sum of the probabilities up to
+ * lambda = 10^6, the normal approximation (with continuity correction) above; 0 for
+ * lambda <= 0. */
+double dcpi_poisson_within(double lambda, double p);
 
 #endif

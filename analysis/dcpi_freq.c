@@ -198,11 +198,13 @@ int dcpi_estimate_classes(const struct dcpi_input *in, struct dcpi_result *r)
 
 		if (use_retired) {
 			dc->F = sumR * in->retired.period / (double)ninsns / in->period;
+			dc->basis = sumR;
 			dc->how = DCPI_HOW_RETIRED;
 			dc->conf = sumR >= 100 ? DCPI_CONF_HIGH :
 				   sumR >= 25 ? DCPI_CONF_MEDIUM : DCPI_CONF_LOW;
 		} else if (n > 0 && sumS < DCPI_FEW_SAMPLES) {
 			dc->F = sumS / sumM;
+			dc->basis = sumS;
 			dc->how = DCPI_HOW_SUM;
 			dc->conf = DCPI_CONF_LOW;
 			dc->ncluster = (uint32_t)n;
@@ -213,6 +215,7 @@ int dcpi_estimate_classes(const struct dcpi_input *in, struct dcpi_result *r)
 			dc->F = cluster(pts, n, &dc->ncluster, &cs);
 			if (dc->F < 0)
 				goto out;
+			dc->basis = cs;
 			dc->how = DCPI_HOW_CLUSTER;
 			dc->conf = ooo ? block_conf(dc->ncluster, cs, dc->nissue) :
 				   cluster_conf(dc->ncluster, cs, dc->nissue);

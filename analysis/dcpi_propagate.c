@@ -33,7 +33,7 @@ static uint8_t lower(uint8_t conf)
 /* Solve the equation in s if it has one unknown; 1 if it set a class. */
 static int solve(struct eq_state *s, struct dcpi_result *r)
 {
-	double known = 0, maxterm = 0;
+	double known = 0, maxterm = 0, var = 0;
 	uint32_t unknown = CFG_NO_CLASS, nunknown = 0;
 	uint8_t conf = DCPI_CONF_HIGH;
 	int set = 0;
@@ -50,6 +50,10 @@ static int solve(struct eq_state *s, struct dcpi_result *r)
 			continue;
 		}
 		known += a * r->classes[c].F;
+		/* var(F_c) = F_c^2 / basis_c; no basis: unbounded */
+		if (r->classes[c].F > 0)
+			var += r->classes[c].basis > 0 ? a * a * r->classes[c].F *
+				r->classes[c].F / r->classes[c].basis : INFINITY;
 		if (fabs(a * r->classes[c].F) > maxterm)
 			maxterm = fabs(a * r->classes[c].F);
 		if (r->classes[c].conf < conf)
@@ -60,8 +64,10 @@ static int solve(struct eq_state *s, struct dcpi_result *r)
 
 		if (F >= 0) {
 			struct dcpi_class *dc = &r->classes[unknown];
+			double cv = s->coef[unknown] * s->coef[unknown];
 
 			dc->F = F;
+			dc->basis = var > 0 && isfinite(var) ? F * F * cv / var : 0;
 			dc->how = DCPI_HOW_PROPAGATED;
 			dc->conf = F < 0.1 * maxterm ? DCPI_CONF_LOW : lower(conf);
 			set = 1;

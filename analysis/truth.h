@@ -1,18 +1,22 @@
-/* Exact execution counts of an image, for bmprof validate: the image runs once in QEMU
- * TCG with one instruction per translation block and execution logging
- * (-singlestep -d exec,nochain,int, to a FIFO read as it is written: host/truth_qemu.c),
- * and every executed instruction's address is counted, corrected for the ways the log
- * differs from retirement (docs/bmprof-validate.md has the evidence):
- *   1. a logged block that did not run ("Stopped execution of TB chain before X" follows
- *      the "Trace" line of X): that line is dropped;
- *   2. an x86 rep string instruction, logged once per iteration: counted once per entry
- *      (when the instruction counted before it is a different one);
- *   3. an instruction that faulted (logged, then an exception whose return address is that
- *      instruction, shown by -d int): not retired, dropped;
- *   4. -icount replays a block at an MMIO access: truth runs never use -icount.
- * Transitions leaving a branch are counted too (the pair of the branch and the instruction
- * counted after it): the CFG edges' true counts. Parsing is pure (this file and
- * truth.c); running QEMU is host/truth_qemu.c. */
+/* Exact execution counts of an image's instructions and of the transitions between its
+ * blocks, for bmprof validate and bmprof count. A QEMU TCG plugin (host/qemu-plugin/
+ * insn_count.c) counts how many times each instruction starts and writes them with its
+ * block transitions; QEMU's -d int log names the exceptions. A hardware counter counts
+ * retirements, and a start is not always one (docs/bmprof-validate.md has the evidence):
+ *   1. an x86 rep string instruction starts once per iteration, and again when an
+ *      interrupt or a fault in the middle resumes it: the plugin counts its executions
+ *      itself (rep_count.h), which replace its starts;
+ *   2. an instruction that faults started but did not retire: one start less per fault
+ *      the log reports at its address (x86: an exception raised through check_exception,
+ *      not a debug trap; AArch64: Undefined Instruction, Data Abort, Breakpoint and
+ *      Hypervisor Trap at ELR); a fault while fetching the instruction (x86 #PF at the
+ *      instruction's own bytes, AArch64 Prefetch Abort) came before it started, and a
+ *      fault at a rep string instruction is resumed: neither is subtracted;
+ *   3. under -icount QEMU replays the instruction of an MMIO access in a block of its own
+ *      that counts no starts (QEMU 7.2's CF_MEMI_ONLY): nothing to correct, checked by
+ *      tests/e2e/test_count.sh.
+ * Parsing and correcting are pure (this file's functions); running QEMU is
+ * host/truth_qemu.c. */
 #ifndef BMPROF_TRUTH_H
 #define BMPROF_TRUTH_H
 
@@ -22,15 +26,23 @@
 struct truth_pc { uint64_t pc, count; };
 struct truth_edge { uint64_t from, to, count; };
 
+/* the starts that were not retirements, by pitfall */
+struct truth_fixes {
+	uint64_t rep_iterations;   /* starts of rep string instructions beyond their executions */
+	uint64_t faulted;          /* faults subtracted */
+	uint64_t rep_faults;       /* faults at a rep string instruction (resumed: kept) */
+	uint64_t fetch_faults;     /* faults fetching an instruction (never started) */
+	uint64_t outside;          /* faults at addresses not counted (outside the ranges) */
+	uint64_t unmatched;        /* faults beyond an instruction's starts (none expected) */
+};
+
 struct truth {
 	struct truth_pc *pcs;       /* sorted by pc */
 	size_t npcs;
 	struct truth_edge *edges;   /* sorted by (from, to) */
 	size_t nedges;
-	uint64_t total;             /* instructions counted */
-	/* corrections applied, by pitfall */
-	uint64_t stopped, rep_folded, faulted;
-	uint64_t lines, bad_lines;  /* log lines read; lines not understood */
+	uint64_t total;             /* instructions retired, in all */
+	struct truth_fixes fix;
 };
 
 void truth_init(struct truth *t);
@@ -43,35 +55,64 @@ uint64_t truth_edge_count(const struct truth *t, uint64_t from, uint64_t to);
  * counts are not affine in the parameter) or out of memory. */
 int truth_extrapolate(const struct truth *t1, uint64_t k1, const struct truth *t2,
 		      uint64_t k2, uint64_t k, struct truth *out);
-/* The pcs and edges whose counts differ between predicted and actual (a third run at k3
- * checks the line through k1, k2): 0 when the counts are affine. */
+/* The pcs and edges whose counts differ between predicted and actual: 0 when a third run
+ * lies on the line through the first two. */
 size_t truth_mismatch(const struct truth *predicted, const struct truth *actual);
 
-/* ---- the log parser ---- */
+/* ---- the plugin's counts file ---- */
 
-/* What the decoded image says about the instruction at pc: TRUTH_INSN_REP for an x86 rep
- * string instruction, TRUTH_INSN_BRANCH for one that may not fall through (jump, branch,
- * indirect jump, return: its transitions are counted as edges); 0 for any other, or an
- * address outside the decoded code. */
-#define TRUTH_INSN_REP 1u
-#define TRUTH_INSN_BRANCH 2u
-typedef unsigned (*truth_insn_fn)(void *ctx, uint64_t pc);
+struct truth_insn {
+	uint64_t pc, starts;
+	uint64_t execs;             /* rep string instruction: its executions */
+	uint32_t size;
+	uint8_t rep;
+};
 
-struct truth_parser;
+struct truth_raw {
+	struct truth_insn *insns;   /* sorted by pc */
+	size_t ninsns;
+	struct truth_edge *edges;
+	size_t nedges;
+};
 
-/* A parser filling t (emptied first); classify may be NULL (no rep folding, no edges).
- * NULL if out of memory. */
-struct truth_parser *truth_parser_new(struct truth *t, truth_insn_fn classify, void *ctx);
-/* Feed log text in any pieces (lines may span calls). 0, or -1 if out of memory. */
-int truth_parser_feed(struct truth_parser *p, const char *buf, size_t n);
-/* End of the log: the last line is counted, t's arrays are built (sorted). 0, or -1 if out
- * of memory. The parser is freed either way. */
-int truth_parser_finish(struct truth_parser *p);
-/* Frees a parser without finishing (t stays as it was filled so far: unsorted). */
-void truth_parser_free(struct truth_parser *p);
+/* The text insn_count.c writes. 0, or -1 with one line in err (not a counts file, a
+ * malformed line, no "end" line: the run did not finish writing it; out of memory). */
+int truth_raw_parse(const char *text, size_t n, struct truth_raw *r, char *err, size_t errlen);
+void truth_raw_free(struct truth_raw *r);
 
-/* The whole log text at once: 0, or -1 if out of memory. */
-int truth_parse_text(const char *text, size_t n, truth_insn_fn classify, void *ctx,
-		     struct truth *t);
+/* ---- the exceptions in QEMU's -d int log ---- */
+
+enum truth_fault_kind {
+	TRUTH_FAULT,                /* the instruction at pc did not retire */
+	TRUTH_FAULT_FETCH,          /* fetching the instruction at pc faulted: never started */
+};
+#define TRUTH_CR2_FAR 0xff     /* x86 #PF: the address is not within 15 bytes of pc */
+
+struct truth_fault {
+	uint64_t pc, n;             /* address, faults there */
+	uint8_t kind;               /* enum truth_fault_kind */
+	uint8_t cr2_off;            /* x86 #PF: CR2 - pc (below 15), else TRUTH_CR2_FAR */
+};
+
+struct truth_log;
+
+/* A parser of -d int text (x86-64 and AArch64 lines), faults aggregated per address: its
+ * memory follows the distinct fault sites, not the log's length. NULL if out of memory. */
+struct truth_log *truth_log_new(void);
+/* Log text in any pieces (lines may span calls). 0, or -1 if out of memory. */
+int truth_log_feed(struct truth_log *l, const char *buf, size_t n);
+/* The faults, sorted by pc (malloc'd; *f is NULL when none). Frees l. 0, or -1 if out of
+ * memory. */
+int truth_log_finish(struct truth_log *l, struct truth_fault **f, size_t *nf);
+void truth_log_free(struct truth_log *l);
+
+/* ---- retirements ---- */
+
+/* The counts of r corrected by the faults f (sorted by pc) into t (emptied first): a rep
+ * string instruction's executions instead of its starts, one start less per fault that
+ * it did not retire (a fault at a rep instruction or one fetching the instruction: none).
+ * Transitions are kept as counted. 0, or -1 if out of memory. */
+int truth_build(const struct truth_raw *r, const struct truth_fault *f, size_t nf,
+		struct truth *t);
 
 #endif

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "cpi", cmd_cpi, "a function's block counts, CPI and stall culprits (DCPI's dcpicalc)" },
 	{ "stalls", cmd_stalls, "where the whole image stalls, and the top stalled instructions" },
 	{ "validate", cmd_validate, "DCPI's estimates of an image against its exact counts" },
+	{ "count", cmd_count, "exact execution counts of an image's instructions (QEMU plugin)" },
 	{ "diff", cmd_diff, "compare two sets of profiles: what changed, and is it significant" },
 	{ "stats", cmd_stats, "the spread of each function's samples over repeated runs" },
 	{ "db", cmd_db, "a database of profiles: add, list, select, group into epochs" },

@@ -294,7 +294,8 @@ int image_run(struct image_run *r)
 		goto out;
 	struct qemu_opts o = {
 		.machine = r->machine, .qemu = qemu_path, .image = r->abs_image,
-		.accel = r->accel_used, .icount = r->icount, .smp = r->smp, .freq = r->freq,
+		.accel = r->accel_used, .icount = r->icount, .tcg_single = r->tcg_single,
+		.smp = r->smp, .freq = r->freq,
 		.config_file = cfg[0] ? cfg : NULL, .extra = extra, .nextra = nextra,
 		.uefi = r->abs_efi[0] ? &uefi : NULL,
 		.debugcon = r->firmware_log && *r->firmware_log ? r->firmware_log : NULL,

@@ -1,8 +1,9 @@
 /* bmprof validate: how close DCPI's estimates come to the truth on one image. The image is
- * profiled (natively timed samples under KVM with main in ring 3, else TCG with
- * -singlestep -icount), every function with enough samples is analysed (cpi_run.h), the
- * same functions' exact counts come from traced TCG runs (truth_qemu.h), and DCPI's
- * accuracy table compares the two. docs/bmprof-validate.md is its manual. */
+ * profiled (natively timed samples under KVM with main in ring 3, else TCG with -icount),
+ * every function with enough samples is analysed (cpi_run.h), the same functions' exact
+ * counts come from QEMU TCG runs with the insn_count plugin (truth_qemu.h), and DCPI's
+ * accuracy table compares the two, each figure beside what sampling noise alone would
+ * allow. docs/bmprof-validate.md is its manual. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,6 +24,10 @@
 /* TCG: -icount shift=0 makes a guest nanosecond one instruction, so at 20 kHz a sample
  * comes every 50,000 instructions (the handler's few hundred included) */
 #define TCG_FREQ 20000
+/* the work parameter's values for the counting runs: the line through the first two must
+ * give the others exactly */
+static const unsigned long long fit_at[] = { 1, 2, 4, 8 };
+#define NFIT (sizeof fit_at / sizeof fit_at[0])
 
 static const char usage[] =
 	"usage: bmprof validate [--accel auto|kvm|tcg] [--reps-param NAME --reps N]\n"
@@ -30,15 +35,16 @@ static const char usage[] =
 	"                       [--param NAME=VALUE]... [--qemu PATH] [--timeout SEC] IMAGE\n"
 	"\n"
 	"Profile IMAGE, estimate each sampled function's instruction and edge counts with\n"
-	"DCPI's analysis, count them exactly in traced QEMU TCG runs, and print DCPI's accuracy\n"
-	"table: the share of estimates, weighted by samples (instructions) or executions\n"
-	"(edges), within 5, 10 and 15% of the truth.\n"
+	"DCPI's analysis, count them exactly in QEMU TCG (the insn_count plugin), and print\n"
+	"DCPI's accuracy table: the share of estimates, weighted by samples (instructions) or\n"
+	"executions (edges), within 5, 10 and 15% of the truth, each beside the share that\n"
+	"sampling noise alone would allow.\n"
 	"\n"
 	"  -a, --accel A        auto (default): natively timed samples under KVM (main in ring\n"
-	"                       3, x86-64) when /dev/kvm can be used, else TCG -singlestep\n"
-	"                       -icount (a check of the machinery, not of accuracy); kvm, tcg\n"
-	"      --reps-param NAME  the program's work parameter (bm_param): the truth is traced\n"
-	"                       at NAME=1, 2 and 3, checked to be affine, and extrapolated\n"
+	"                       3, x86-64) when /dev/kvm can be used, else TCG -icount (a\n"
+	"                       check of the machinery, not of accuracy); kvm, tcg\n"
+	"      --reps-param NAME  the program's work parameter (bm_param): the truth is counted\n"
+	"                       at NAME=1, 2, 4 and 8, checked to be affine, and extrapolated\n"
 	"      --reps N         its value for the profile (default 200)\n"
 	"      --param NAME=VALUE  another run-time parameter, the same in every run\n"
 	"  -f, --freq HZ        sampling rate (default 1000 under KVM, 20000 under TCG)\n"
@@ -78,6 +84,7 @@ struct validate {
 	char accel_why[256];
 	char dropped[1024];          /* functions left out: counts not affine */
 	unsigned long freq;          /* the profile's sampling rate */
+	double count_seconds;        /* QEMU's time in the counting runs */
 };
 
 /* ---- the options ---- */
@@ -212,8 +219,8 @@ static int parse(struct vopts *o, int argc, char **argv)
 			       o->reps_param);
 			return EXIT_USAGE;
 		}
-		if (o->reps < 4) {
-			bm_err("validate: --reps must be at least 4 (the truth is traced at 1, 2, 3)");
+		if (o->reps < 1) {
+			bm_err("validate: --reps must be at least 1");
 			return EXIT_USAGE;
 		}
 	}
@@ -273,14 +280,13 @@ static int choose_source(struct validate *v, int *rc)
 		return -1;
 	}
 	v->source = v->kvm ? "natively timed (KVM, main in ring 3)"
-		: "TCG -singlestep -icount (machinery check: every instruction costs the same; "
+		: "TCG -icount (machinery check: every instruction costs the same; "
 		  "not an accuracy claim)";
 	return 0;
 }
 
 static int profile(struct validate *v, struct image_run *r, char *config, size_t clen)
 {
-	static char *tcg_extra[] = { "-singlestep", NULL };
 	unsigned long freq = v->o.freq ? v->o.freq : v->kvm ? KVM_FREQ : TCG_FREQ;
 	int saved;
 
@@ -290,7 +296,6 @@ static int profile(struct validate *v, struct image_run *r, char *config, size_t
 		.image = v->o.image, .qemu = v->o.qemu,
 		.accel = v->kvm ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG, .icount = !v->kvm,
 		.timeout = v->o.timeout, .freq = freq, .config = config,
-		.extra = v->kvm ? NULL : tcg_extra, .nextra = v->kvm ? 0 : 1,
 		.command = "bmprof validate (profile)", .user = v->kvm,
 	};
 	fprintf(stderr, "bmprof: validate: profiling at %lu Hz, config \"%s\"\n", freq, config);
@@ -320,14 +325,35 @@ static int profile(struct validate *v, struct image_run *r, char *config, size_t
 	return 0;
 }
 
+/* Too few samples to analyse anything: the numbers and the ways to get more. */
+static void say_too_few(const struct validate *v, const struct profile *p, const char *best,
+			uint64_t best_samples)
+{
+	char where[320] = "";
+
+	if (best[0])
+		snprintf(where, sizeof where, ", at most %llu in one function (%s)",
+			 (unsigned long long)best_samples, best);
+	bm_err("validate: too few samples: %llu in the profile%s, and a function needs "
+	       "--min-samples %lu to be analysed: run longer (%s), sample faster (--freq, now "
+	       "%lu Hz), or lower --min-samples", (unsigned long long)p->total, where,
+	       v->o.min_samples, v->o.reps_param ? "a larger --reps" :
+	       "more work per run, or --reps-param NAME --reps N", v->freq);
+}
+
 /* Decode every function and keep those with samples enough: 0, or -1 (reported). */
 static int analyze(struct validate *v, const struct profile *p, const char *elf)
 {
 	struct insn_func *fs = NULL;
 	size_t n = 0;
-	char err[512], failed[600] = "";
+	char err[512], failed[600] = "", best[256] = "";
+	uint64_t best_samples = 0;
 	struct cpi_opts co = { .event = -1, .uarch = NULL, .period = 0 };
 
+	if (p->total < v->o.min_samples) {     /* no function can have enough */
+		say_too_few(v, p, "", 0);
+		return -1;
+	}
 	if (v->o.uarch)
 		co.uarch = uarch_find(v->o.uarch);
 	else if (!v->kvm)
@@ -367,17 +393,21 @@ static int analyze(struct validate *v, const struct profile *p, const char *elf)
 	v->samples = p->total;
 	for (size_t i = 0; i < n; i++) {
 		struct vfunc *vf = &v->f[v->nf];
+		int bad;
 
 		memset(vf, 0, sizeof *vf);
 		vf->cf.fn = fs[i];
 		memset(&fs[i], 0, sizeof fs[i]);
-		if (vf->cf.fn.n && cpi_func_analyze(p, &co, &vf->cf, err, sizeof err)) {
-			if (!failed[0])
-				snprintf(failed, sizeof failed, "%s: %s", vf->cf.fn.name, err);
-			cpi_func_free(&vf->cf);
-			continue;
+		bad = !vf->cf.fn.n || cpi_func_analyze(p, &co, &vf->cf, err, sizeof err);
+		if (vf->cf.fn_samples > best_samples) {
+			best_samples = vf->cf.fn_samples;
+			snprintf(best, sizeof best, "%s", vf->cf.fn.name);
 		}
-		if (!vf->cf.fn.n || vf->cf.fn_samples < v->o.min_samples) {
+		/* a function with samples that could not be analysed is worth saying; one
+		 * without (most of them) is not */
+		if (bad && vf->cf.fn.n && vf->cf.fn_samples >= v->o.min_samples && !failed[0])
+			snprintf(failed, sizeof failed, "%s: %s", vf->cf.fn.name, err);
+		if (bad || vf->cf.fn_samples < v->o.min_samples) {
 			cpi_func_free(&vf->cf);
 			continue;
 		}
@@ -389,9 +419,7 @@ static int analyze(struct validate *v, const struct profile *p, const char *elf)
 		return -1;
 	}
 	if (!v->nf) {
-		bm_err("validate: no function of %s has %lu samples or more (%llu samples in all): "
-		       "run longer (--reps) or sample faster (--freq), or lower --min-samples",
-		       v->o.image, v->o.min_samples, (unsigned long long)p->total);
+		say_too_few(v, p, best, best_samples);
 		return -1;
 	}
 	return 0;
@@ -399,61 +427,45 @@ static int analyze(struct validate *v, const struct profile *p, const char *elf)
 
 /* ---- the truth ---- */
 
-static const struct insn *insn_at(const struct validate *v, uint64_t pc)
-{
-	for (size_t i = 0; i < v->nf; i++) {
-		const struct insn_func *f = &v->f[i].cf.fn;
-		if (pc < f->start || pc >= f->end)
-			continue;
-		size_t lo = 0, hi = f->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (f->insns[mid].addr < pc)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return lo < f->n && f->insns[lo].addr == pc ? &f->insns[lo] : NULL;
-	}
-	return NULL;
-}
-
 static int is_branch(const struct insn *in)
 {
 	return in->flow == INSN_FLOW_JUMP || in->flow == INSN_FLOW_COND ||
 	       in->flow == INSN_FLOW_INDIRECT || in->flow == INSN_FLOW_RETURN;
 }
 
-static unsigned classify(void *ctx, uint64_t pc)
+static void add_fixes(struct truth_fixes *a, const struct truth_fixes *b)
 {
-	const struct insn *in = insn_at(ctx, pc);
-
-	if (!in)
-		return 0;
-	return (in->rep ? TRUTH_INSN_REP : 0) | (is_branch(in) ? TRUTH_INSN_BRANCH : 0);
+	a->rep_iterations += b->rep_iterations;
+	a->faulted += b->faulted;
+	a->rep_faults += b->rep_faults;
+	a->fetch_faults += b->fetch_faults;
+	a->outside += b->outside;
+	a->unmatched += b->unmatched;
 }
 
-static int trace(struct validate *v, const struct truth_range *rs,
-		 unsigned long long k, struct truth *t)
+/* One counting run at work parameter k (0: none). 0, or -1 (reported). */
+static int count_run(struct validate *v, const struct truth_range *rs, unsigned long long k,
+		     struct truth *t)
 {
-	char config[256];
+	char config[640];
 	struct truth_run tr = {
 		.image = v->o.image, .qemu = v->o.qemu, .timeout = v->o.timeout, .config = config,
-		.ranges = rs, .nranges = v->nf, .classify = classify, .ctx = v,
+		.icount = !v->kvm, .ranges = rs, .nranges = v->nf,
 	};
 
+	/* the sampler off (freq=0): no timer interrupt in the counted run */
 	config_text(v, 0, 0, k, config, sizeof config);
-	fprintf(stderr, "bmprof: validate: counting (TCG -singlestep -d exec,nochain,int), "
-		"config \"%s\"\n", config);
+	fprintf(stderr, "bmprof: validate: counting (QEMU TCG%s, insn_count plugin), config "
+		"\"%s\"\n", tr.icount ? " -icount" : "", config);
 	if (truth_qemu_run(&tr, t))
 		return -1;
-	if (tr.exit_status == EXIT_TIMEOUT || tr.exit_status == EXIT_CRASHED ||
-	    tr.exit_status == EXIT_INTERRUPTED) {
+	if (tr.exit_status == EXIT_CRASHED) {
 		bm_err("validate: the counting run did not end normally");
 		return -1;
 	}
-	fprintf(stderr, "bmprof: validate: %llu instructions counted in %.1f s (%llu log lines)\n",
-		(unsigned long long)t->total, tr.seconds, (unsigned long long)t->lines);
+	v->count_seconds += tr.seconds;
+	fprintf(stderr, "bmprof: validate: %llu instructions retired in the analysed functions, "
+		"counted in %.1f s\n", (unsigned long long)t->total, tr.seconds);
 	return 0;
 }
 
@@ -478,23 +490,27 @@ static size_t mismatch_in(const struct truth *a, const struct truth *b, uint64_t
 	return bad;
 }
 
-/* The functions whose counts at 3 are off the line through 1 and 2 (the runtime's, whose
- * work follows wall time, such as its clock calibration) are left out, each named; an
- * error if none is left. 0, or -1 (reported). */
-static int drop_not_affine(struct validate *v, const struct truth *pred, const struct truth *t3)
+/* The functions whose counts at the later points are off the line through the first two
+ * (the runtime's, whose work follows time, such as its clock calibration) are left out,
+ * each named; an error if none is left. pred[i] is the line at fit_at[i + 2], t[i] the
+ * count there. 0, or -1 (reported). */
+static int drop_not_affine(struct validate *v, const struct truth *pred, const struct truth *t)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < v->nf; i++) {
 		struct vfunc *vf = &v->f[i];
-		size_t bad = mismatch_in(pred, t3, vf->cf.fn.start, vf->cf.fn.end);
+		size_t bad = 0;
+
+		for (size_t k = 0; k + 2 < NFIT; k++)
+			bad += mismatch_in(&pred[k], &t[k], vf->cf.fn.start, vf->cf.fn.end);
 		if (!bad) {
 			v->f[kept++] = *vf;
 			continue;
 		}
 		fprintf(stderr, "bmprof: validate: %s left out: its counts are not affine in %s "
-			"(%zu instructions or edges off the line)\n", vf->cf.fn.name,
-			v->o.reps_param, bad);
+			"(%zu instruction or edge counts at %s=4 and 8 off the line through 1 and "
+			"2)\n", vf->cf.fn.name, v->o.reps_param, bad, v->o.reps_param);
 		snprintf(v->dropped + strlen(v->dropped), sizeof v->dropped - strlen(v->dropped),
 			 "%s%s", v->dropped[0] ? ", " : "", vf->cf.fn.name);
 		cpi_func_free(&vf->cf);
@@ -502,8 +518,9 @@ static int drop_not_affine(struct validate *v, const struct truth *pred, const s
 	v->nf = kept;
 	if (!kept) {
 		bm_err("validate: counts are not affine in %s: in no analysed function do the "
-		       "counts at %s=1, 2 and 3 lie on a line (is every repetition the same work? "
-		       "reseed any generator each repetition)", v->o.reps_param, v->o.reps_param);
+		       "counts at %s=1, 2, 4 and 8 lie on a line (left out: %s; is every "
+		       "repetition the same work? reseed any generator each repetition)",
+		       v->o.reps_param, v->o.reps_param, v->dropped);
 		return -1;
 	}
 	return 0;
@@ -512,12 +529,13 @@ static int drop_not_affine(struct validate *v, const struct truth *pred, const s
 static int truth(struct validate *v)
 {
 	struct truth_range *rs = calloc(v->nf, sizeof *rs);
-	struct truth t[3], pred;
+	struct truth t[NFIT], pred[NFIT - 2];
 	int rc = -1;
 
-	for (int i = 0; i < 3; i++)
+	for (size_t i = 0; i < NFIT; i++)
 		truth_init(&t[i]);
-	truth_init(&pred);
+	for (size_t i = 0; i + 2 < NFIT; i++)
+		truth_init(&pred[i]);
 	if (!rs) {
 		bm_err("out of memory");
 		return -1;
@@ -525,33 +543,33 @@ static int truth(struct validate *v)
 	for (size_t i = 0; i < v->nf; i++)
 		rs[i] = (struct truth_range){ v->f[i].cf.fn.start, v->f[i].cf.fn.end };
 	if (!v->o.reps_param) {
-		rc = trace(v, rs, 0, &v->truth);
+		rc = count_run(v, rs, 0, &v->truth);
 		goto out;
 	}
-	for (int i = 0; i < 3; i++)
-		if (trace(v, rs, (unsigned long long)i + 1, &t[i]))
+	for (size_t i = 0; i < NFIT; i++)
+		if (count_run(v, rs, fit_at[i], &t[i]))
 			goto out;
-	if (truth_extrapolate(&t[0], 1, &t[1], 2, 3, &pred)) {
-		bm_err("validate: counts are not affine in %s: a count fell from %s=1 to 2 (is "
-		       "every repetition the same work? reseed any generator each repetition)",
-		       v->o.reps_param, v->o.reps_param);
+	for (size_t i = 0; i + 2 < NFIT; i++)
+		if (truth_extrapolate(&t[0], fit_at[0], &t[1], fit_at[1], fit_at[i + 2], &pred[i])) {
+			bm_err("validate: counts are not affine in %s: a count fell from %s=1 to 2 "
+			       "(is every repetition the same work? reseed any generator each "
+			       "repetition)", v->o.reps_param, v->o.reps_param);
+			goto out;
+		}
+	if (drop_not_affine(v, pred, &t[2]))
 		goto out;
-	}
-	if (drop_not_affine(v, &pred, &t[2]))
-		goto out;
-	if (truth_extrapolate(&t[0], 1, &t[1], 2, v->o.reps, &v->truth)) {
+	if (truth_extrapolate(&t[0], fit_at[0], &t[1], fit_at[1], v->o.reps, &v->truth)) {
 		bm_err("out of memory");
 		goto out;
 	}
-	v->truth.stopped = t[0].stopped + t[1].stopped + t[2].stopped;
-	v->truth.rep_folded = t[0].rep_folded + t[1].rep_folded + t[2].rep_folded;
-	v->truth.faulted = t[0].faulted + t[1].faulted + t[2].faulted;
-	v->truth.lines = t[0].lines + t[1].lines + t[2].lines;
+	for (size_t i = 0; i < NFIT; i++)
+		add_fixes(&v->truth.fix, &t[i].fix);
 	rc = 0;
 out:
-	for (int i = 0; i < 3; i++)
+	for (size_t i = 0; i < NFIT; i++)
 		truth_free(&t[i]);
-	truth_free(&pred);
+	for (size_t i = 0; i + 2 < NFIT; i++)
+		truth_free(&pred[i]);
 	free(rs);
 	return rc;
 }
@@ -572,6 +590,23 @@ static uint64_t edge_truth(const struct truth *t, const struct cfg *g, const str
 	return truth_count(t, last->addr);
 }
 
+/* The samples behind an estimate of class c (dcpi.h's basis): 0 when it has none. */
+static double basis_of(const struct dcpi_result *res, uint32_t c)
+{
+	return c == CFG_NO_CLASS ? 0 : res->classes[c].basis;
+}
+
+static void add(struct vfunc *vf, struct validate *v, int edge, double est, double truth,
+		double weight, double basis)
+{
+	struct dcpi_accuracy *a = edge ? &vf->edge : &vf->insn, *all = edge ? &v->edge : &v->insn;
+
+	dcpi_accuracy_add(a, est, truth, weight);
+	dcpi_accuracy_add(all, est, truth, weight);
+	dcpi_accuracy_add_noise(a, basis, weight);
+	dcpi_accuracy_add_noise(all, basis, weight);
+}
+
 static void compare(struct validate *v)
 {
 	for (size_t i = 0; i < v->nf; i++) {
@@ -584,8 +619,8 @@ static void compare(struct validate *v)
 			if (!d->samples)
 				continue;
 			double tr = (double)truth_count(&v->truth, g->insns[k].addr);
-			dcpi_accuracy_add(&vf->insn, d->execs, tr, (double)d->samples);
-			dcpi_accuracy_add(&v->insn, d->execs, tr, (double)d->samples);
+			add(vf, v, 0, d->execs, tr, (double)d->samples,
+			    basis_of(res, g->blocks[g->block_of[k]].cls));
 		}
 		for (size_t k = 0; k < g->nedges; k++) {
 			const struct cfg_edge *e = &g->edges[k];
@@ -597,24 +632,46 @@ static void compare(struct validate *v)
 			uint64_t tr = edge_truth(&v->truth, g, e);
 			if (!tr)
 				continue;
-			dcpi_accuracy_add(&vf->edge, res->edges[k].execs, (double)tr, (double)tr);
-			dcpi_accuracy_add(&v->edge, res->edges[k].execs, (double)tr, (double)tr);
+			add(vf, v, 1, res->edges[k].execs, (double)tr, (double)tr, basis_of(res, e->cls));
 		}
 	}
 }
 
 /* ---- output ---- */
 
+/* "measured (floor)" in percent */
+static void cell(FILE *f, const struct dcpi_accuracy *a, unsigned k)
+{
+	fprintf(f, "  %5.1f%% (%5.1f%%)", 100 * dcpi_accuracy_share(a, k),
+		100 * dcpi_accuracy_floor(a, k));
+}
+
 static void row(FILE *f, const char *name, uint64_t samples, const struct dcpi_accuracy *in,
 		const struct dcpi_accuracy *ed)
 {
 	fprintf(f, "  %-28.28s %9llu", name, (unsigned long long)samples);
 	for (unsigned k = 0; k < 3; k++)
-		fprintf(f, "  %5.1f%%", 100 * dcpi_accuracy_share(in, k));
-	if (ed->n)
-		fprintf(f, "   %5.1f%%  %5zu\n", 100 * dcpi_accuracy_share(ed, 1), ed->n);
-	else
-		fprintf(f, "   %6s  %5d\n", "-", 0);
+		cell(f, in, k);
+	if (ed->n) {
+		cell(f, ed, 1);
+		fprintf(f, "  %5zu\n", ed->n);
+	} else {
+		fprintf(f, "  %15s  %5d\n", "-", 0);
+	}
+}
+
+static void print_fixes(const struct truth_fixes *x)
+{
+	printf("            corrections: %llu rep string iterations folded into their "
+	       "executions, %llu faulting instructions not counted", (unsigned long long)
+	       x->rep_iterations, (unsigned long long)x->faulted);
+	if (x->rep_faults || x->fetch_faults)
+		printf(", %llu faults at rep instructions (resumed) and %llu fetch faults kept",
+		       (unsigned long long)x->rep_faults, (unsigned long long)x->fetch_faults);
+	if (x->unmatched)
+		printf(", %llu faults beyond their instruction's starts (!)",
+		       (unsigned long long)x->unmatched);
+	printf("\n");
 }
 
 static void print_text(const struct validate *v)
@@ -630,21 +687,22 @@ static void print_text(const struct validate *v)
 	       (unsigned long long)fs, v->nf, v->o.min_samples,
 	       v->nf ? v->f[0].cf.uarch->name : "-", v->nf ? v->f[0].cf.period : 0);
 	if (v->o.reps_param)
-		printf("truth:      exact counts, traced at %s=1,2,3 (affine: checked), "
-		       "extrapolated to %llu\n", v->o.reps_param, v->o.reps);
+		printf("truth:      exact counts (QEMU TCG%s, insn_count plugin) at %s=1,2,4,8 "
+		       "(affine: checked), extrapolated to %llu\n", v->kvm ? "" : " -icount",
+		       v->o.reps_param, v->o.reps);
 	else
-		printf("truth:      exact counts of the whole run\n");
+		printf("truth:      exact counts of the whole run (QEMU TCG%s, insn_count plugin)\n",
+		       v->kvm ? "" : " -icount");
 	if (v->dropped[0])
 		printf("            left out (counts not affine in %s): %s\n", v->o.reps_param,
 		       v->dropped);
-	printf("            corrections: %llu logged-not-run blocks dropped, %llu rep iterations "
-	       "folded, %llu faulting instructions dropped; no -icount\n",
-	       (unsigned long long)v->truth.stopped, (unsigned long long)v->truth.rep_folded,
-	       (unsigned long long)v->truth.faulted);
+	print_fixes(&v->truth.fix);
 	printf("\nDCPI accuracy: instruction frequency estimates weighted by samples, within\n"
-	       "5/10/15%% of the truth; edge estimates weighted by true executions, within 10%%\n\n");
-	printf("  %-28s %9s  %6s  %6s  %6s   %6s  %5s\n", "function", "samples", "5%", "10%",
-	       "15%", "edges", "n");
+	       "5/10/15%% of the truth; edge estimates weighted by true executions, within 10%%.\n"
+	       "In parentheses: the score perfect estimates would get from the same samples\n"
+	       "(the Poisson noise of the samples each estimate is built from, alone).\n\n");
+	printf("  %-28s %9s  %15s  %15s  %15s  %15s  %5s\n", "function", "samples", "5%",
+	       "10%", "15%", "edges 10%", "n");
 	for (size_t i = 0; i < v->nf; i++)
 		row(stdout, v->f[i].cf.fn.name, v->f[i].cf.fn_samples, &v->f[i].insn, &v->f[i].edge);
 	row(stdout, "(all)", fs, &v->insn, &v->edge);
@@ -653,14 +711,19 @@ static void print_text(const struct validate *v)
 
 static void json_acc(struct json *j, const char *key, const struct dcpi_accuracy *a)
 {
+	static const char *const within[3] = { "within_5", "within_10", "within_15" };
+	static const char *const floor_[3] = { "floor_5", "floor_10", "floor_15" };
+
 	json_key(j, key);
 	json_begin_object(j);
-	json_key(j, "within_5");
-	json_double(j, dcpi_accuracy_share(a, 0));
-	json_key(j, "within_10");
-	json_double(j, dcpi_accuracy_share(a, 1));
-	json_key(j, "within_15");
-	json_double(j, dcpi_accuracy_share(a, 2));
+	for (unsigned k = 0; k < 3; k++) {
+		json_key(j, within[k]);
+		json_double(j, dcpi_accuracy_share(a, k));
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		json_key(j, floor_[k]);
+		json_double(j, dcpi_accuracy_floor(a, k));
+	}
 	json_key(j, "weight");
 	json_double(j, a->weight);
 	json_key(j, "n");
@@ -692,6 +755,22 @@ static void json_insns(struct json *j, const struct validate *v, const struct cp
 	json_end_array(j);
 }
 
+static void json_fixes(struct json *j, const struct truth_fixes *x)
+{
+	json_begin_object(j);
+	json_key(j, "rep_iterations");
+	json_u64(j, x->rep_iterations);
+	json_key(j, "faulted");
+	json_u64(j, x->faulted);
+	json_key(j, "rep_faults");
+	json_u64(j, x->rep_faults);
+	json_key(j, "fetch_faults");
+	json_u64(j, x->fetch_faults);
+	json_key(j, "unmatched");
+	json_u64(j, x->unmatched);
+	json_end_object(j);
+}
+
 static void print_json(const struct validate *v)
 {
 	struct json j;
@@ -715,15 +794,10 @@ static void print_json(const struct validate *v)
 	json_u64(&j, v->o.reps_param ? v->o.reps : 0);
 	json_key(&j, "left_out");
 	json_string(&j, v->dropped);
+	json_key(&j, "count_seconds");
+	json_double(&j, v->count_seconds);
 	json_key(&j, "corrections");
-	json_begin_object(&j);
-	json_key(&j, "stopped");
-	json_u64(&j, v->truth.stopped);
-	json_key(&j, "rep_folded");
-	json_u64(&j, v->truth.rep_folded);
-	json_key(&j, "faulted");
-	json_u64(&j, v->truth.faulted);
-	json_end_object(&j);
+	json_fixes(&j, &v->truth.fix);
 	json_acc(&j, "instructions", &v->insn);
 	json_acc(&j, "edges", &v->edge);
 	json_key(&j, "functions");

@@ -16,6 +16,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_cpi(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_count(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_db(int argc, char **argv);
@@ -55,6 +56,7 @@ struct image_run {
 	const char *out;         /* profile file to write; NULL keeps the stream in memory */
 	enum qemu_accel accel;
 	int icount;
+	int tcg_single;          /* TCG in one thread (qemu_opts.tcg_single) */
 	unsigned smp;            /* CPUs (-smp N, meta "smp"); 0: not given */
 	unsigned timeout;        /* seconds; 0: none */
 	unsigned long freq;      /* the timer's rate (config freq=) */

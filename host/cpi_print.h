@@ -28,7 +28,8 @@ const char *cpi_sample_source(const struct profile *p, char *buf, size_t n);
 /* Text: the header, each block with its instructions, the summary. */
 void cpi_print_func(FILE *f, const struct profile *p, const struct cpi_func *cf,
 		    const char *elf);
-/* Text: "note: ..." lines on how the profile was recorded (TCG without -singlestep). */
+/* Text: "note: ..." lines on how the profile was recorded (TCG without -singlestep or
+ * -icount). */
 void cpi_print_notes(FILE *f, const struct profile *p);
 /* Text: "model:    NAME (why): title", cut at 100 columns. */
 void cpi_print_model(FILE *f, const struct uarch *u, const char *why);

@@ -223,7 +223,7 @@ char **qemu_build_argv(const struct qemu_opts *o)
 		push(&a, QEMU_ICOUNT_ARGS);
 	}
 	push(&a, "-accel");
-	push(&a, kvm ? "kvm" : "tcg");
+	push(&a, kvm ? "kvm" : o->tcg_single ? "tcg,thread=single" : "tcg");
 	push(&a, "-cpu");
 	push(&a, kvm ? o->machine->cpu_kvm : o->machine->cpu_tcg);
 	if (o->smp) {

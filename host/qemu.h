@@ -58,6 +58,7 @@ struct qemu_opts {
 	const char *image;
 	int accel;               /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
 	int icount;
+	int tcg_single;          /* TCG: one thread for all vCPUs (-accel tcg,thread=single) */
 	unsigned smp;            /* CPUs (-smp N); 0: QEMU's default, one */
 	unsigned long freq;      /* sampling Hz, passed in fw_cfg "opt/bmprof/config" */
 	const char *config_file; /* or, when set, the whole config from this file */

@@ -19,6 +19,6 @@ check: deps
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
 		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 
-check-build: $(BMPROF_BIN) $(UNIT_BINS)
+check-build: $(BMPROF_BIN) $(UNIT_BINS) plugin
 
 .PHONY: unit check check-build

@@ -2,7 +2,8 @@
  * points ignored), the copy loop of the paper, the few-samples sum, the dependent issue
  * point refinement, noisy samples, local propagation (filling an edge-only class, rejecting
  * a negative), confidence levels, retired samples, culprit sets and their event bounds, the
- * summary's accounting, and the accuracy shares. */
+ * summary's accounting, the accuracy shares, and the samples behind each estimate with the
+ * accuracy that Poisson noise alone allows. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -103,6 +104,7 @@ static void test_cluster_recovers_F(void **state)
 	assert_int_equal(c->nissue, 9);
 	assert_int_equal(c->ncluster, 7);
 	assert_int_equal(c->conf, DCPI_CONF_HIGH);
+	assert_true(fabs(c->basis - 8000) < 1e-9);   /* the cluster's samples, not 14500 */
 	assert_true(fabs(res.blocks[g.block_of[1]].execs - 1000 * P) < 1e-6);
 	assert_true(fabs(res.insns[3].cpe - 5) < 1e-9);
 	assert_true(fabs(res.insns[3].dyn_stall - 4) < 1e-9);
@@ -201,6 +203,7 @@ static void test_few_samples(void **state)
 	assert_true(fabs(cls_of(0)->F - 4) < 1e-9);
 	assert_int_equal(cls_of(0)->conf, DCPI_CONF_LOW);
 	assert_int_equal(cls_of(0)->samples, 16);
+	assert_true(fabs(cls_of(0)->basis - 16) < 1e-9);
 	done();
 
 	/* the same ratios with enough samples cluster instead */
@@ -308,6 +311,9 @@ static void test_propagation(void **state)
 	assert_true(fabs(res.classes[tc].F - 60) < 1e-9);
 	assert_true(fabs(res.edges[te].execs - 60 * P) < 1e-6);
 	assert_int_equal(res.edges[te].conf, DCPI_CONF_MEDIUM);  /* one below high */
+	/* 60 = 100 - 40 from clusters of 300 and 160 samples: var = 100^2 / 300 + 40^2 /
+	 * 160, so as many samples behind it as 60^2 / var */
+	assert_true(fabs(res.classes[tc].basis - 3600 / (10000.0 / 300 + 1600.0 / 160)) < 1e-9);
 	done();
 
 	/* arm estimated above the join: join - arm < 0 is rejected */
@@ -791,6 +797,34 @@ static void test_accuracy(void **state)
 	assert_true(fabs(dcpi_accuracy_share(&z, 0) - 1) < 1e-12);
 }
 
+/* The floor: P(|N / lambda - 1| <= p), N ~ Poisson(lambda), against values summed
+ * independently; the normal approximation above 10^6; the weighted floor shares. */
+static void test_noise_floor(void **state)
+{
+	struct dcpi_accuracy a = { 0 };
+
+	assert_true(fabs(dcpi_poisson_within(100, 0.10) - 0.7065164768590241) < 1e-9);
+	assert_true(fabs(dcpi_poisson_within(10, 0.05) - 0.12511003572113394) < 1e-9);
+	assert_true(fabs(dcpi_poisson_within(1000, 0.05) - 0.8897644877470842) < 1e-9);
+	assert_true(fabs(dcpi_poisson_within(30, 0.15) - 0.5889509608157866) < 1e-9);
+	assert_true(fabs(dcpi_poisson_within(4e6, 0.0005) - 0.6828104623761754) < 1e-6);
+	assert_true(dcpi_poisson_within(0, 0.1) == 0);
+	assert_true(dcpi_poisson_within(-3, 0.1) == 0);
+	assert_true(dcpi_poisson_within(0.3, 0.1) == 0);   /* no integer within 10% of 0.3 */
+	assert_true(dcpi_poisson_within(1e9, 0.05) > 0.999999);
+	/* more samples, a higher floor */
+	assert_true(dcpi_poisson_within(400, 0.05) < dcpi_poisson_within(1600, 0.05));
+	dcpi_accuracy_add(&a, 100, 100, 1);
+	dcpi_accuracy_add_noise(&a, 10, 1);
+	dcpi_accuracy_add(&a, 50, 100, 3);
+	dcpi_accuracy_add_noise(&a, 1e9, 3);
+	assert_true(fabs(dcpi_accuracy_share(&a, 0) - 0.25) < 1e-12);
+	assert_true(fabs(dcpi_accuracy_floor(&a, 0) - (0.12511003572113394 + 3) / 4) < 1e-6);
+	assert_true(dcpi_accuracy_floor(&a, 3) == 0);
+	struct dcpi_accuracy z = { 0 };
+	assert_true(dcpi_accuracy_floor(&z, 1) == 0);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(dcpi_conf_name(DCPI_CONF_HIGH), "high");
@@ -824,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_random_exact),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_accuracy),
+		cmocka_unit_test(test_noise_floor),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

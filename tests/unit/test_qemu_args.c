@@ -206,6 +206,17 @@ static void test_argv(void **state)
 	assert_string_equal(argv[n - 2], "-smp");
 	assert_string_equal(argv[n - 1], "2");
 	qemu_free_argv(argv);
+
+	/* TCG in one thread (the instruction-counting plugin's inline counters); KVM ignores
+	 * it */
+	o.tcg_single = 1;
+	argv = qemu_build_argv(&o);
+	assert_pair(argv, "-accel", "kvm");
+	qemu_free_argv(argv);
+	o.accel = QEMU_ACCEL_TCG;
+	argv = qemu_build_argv(&o);
+	assert_pair(argv, "-accel", "tcg,thread=single");
+	qemu_free_argv(argv);
 }
 
 /* --smp N: after -cpu, before the arguments after --; none without it. */

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bmprof count: exact execution counts of an image's instructions, from one QEMU TCG run
+ * with the insn_count plugin (truth_qemu.h): retirements, not starts (analysis/truth.h
+ * has the corrections). Per function, or per instruction of the functions named.
+ * docs/bmprof-count.md is its manual. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "insn_decode.h"
+#include "json.h"
+#include "run_opts.h"
+#include "truth_qemu.h"
+#include "util.h"
+
+#define MAX_FUNCS 64
+
+static const char usage[] =
+	"usage: bmprof count [--icount] [--freq HZ] [--user] [--param NAME=VALUE]...\n"
+	"                    [--function NAME]... [--json] [-o FILE] [--qemu PATH]\n"
+	"                    [--timeout SEC] IMAGE\n"
+	"\n"
+	"Run IMAGE once in QEMU TCG with the insn_count plugin and print how many times each\n"
+	"function's instructions retired: exact counts (an x86 rep string instruction once per\n"
+	"execution, a faulting instruction not at all).\n"
+	"\n"
+	"  -f, --function NAME  only this function (repeatable), instruction by instruction\n"
+	"  -I, --icount         -icount shift=0 (guest time follows instructions)\n"
+	"      --freq HZ        run the image's sampler at HZ (default 0: off)\n"
+	"      --user           main in ring 3 (x86-64; config user=1)\n"
+	"      --param NAME=VALUE  a run-time parameter (bm_param), repeatable\n"
+	"      --json           the counts as JSON on stdout\n"
+	"  -o, --output FILE    also save the run's profile (with --freq: the samples of the\n"
+	"                       very run counted)\n"
+	"      --qemu PATH      the QEMU binary\n"
+	"  -t, --timeout SEC    stop QEMU after SEC seconds (default 600)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 when counted, 2 usage, 125 failed, 126 the image did not end normally\n"
+	"(the counts up to then are printed).\n";
+
+struct copts {
+	const char *image, *qemu, *out;
+	const char *funcs[MAX_FUNCS];
+	size_t nfuncs;
+	char config[1024];
+	unsigned long freq;
+	unsigned timeout;
+	int icount, user, json;
+};
+
+static int parse_ulong(const char *opt, const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+	unsigned long long x = strtoull(s, &end, 10);
+
+	if (!*s || *end || *s == '-' || x > max) {
+		bm_err("count: %s takes a number from 0 to %lu, not '%s'", opt, max, s);
+		return -1;
+	}
+	*v = (unsigned long)x;
+	return 0;
+}
+
+/* -1 when parsed, else the exit status. */
+static int parse(struct copts *o, int argc, char **argv)
+{
+	enum { O_FREQ = 0x100, O_USER, O_PARAM, O_JSON };
+	static const struct option longopts[] = {
+		{ "function", required_argument, NULL, 'f' },
+		{ "icount", no_argument, NULL, 'I' },
+		{ "freq", required_argument, NULL, O_FREQ },
+		{ "user", no_argument, NULL, O_USER },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "output", required_argument, NULL, 'o' },
+		{ "qemu", required_argument, NULL, 'Q' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char params[RUN_OPTS_PARAMS_MAX] = "";
+	unsigned long v;
+	int ch;
+
+	o->timeout = 600;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":f:Io:t:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if (o->nfuncs == MAX_FUNCS) {
+				bm_err("count: at most %d --function options", MAX_FUNCS);
+				return EXIT_USAGE;
+			}
+			o->funcs[o->nfuncs++] = optarg;
+			break;
+		case 'I':
+			o->icount = 1;
+			break;
+		case O_FREQ:
+			if (parse_ulong("--freq", optarg, 100000, &o->freq))
+				return EXIT_USAGE;
+			break;
+		case O_USER:
+			o->user = 1;
+			break;
+		case O_PARAM: {
+			char err[256];
+			unsigned long long x;
+			size_t len = strlen(params);
+
+			if (run_opts_check_param(optarg, &x, err, sizeof err)) {
+				bm_err("count: %s", err);
+				return EXIT_USAGE;
+			}
+			if (len + strlen(optarg) + 8 > sizeof params) {
+				bm_err("count: too many --param settings");
+				return EXIT_USAGE;
+			}
+			snprintf(params + len, sizeof params - len, " param=%s", optarg);
+			break;
+		}
+		case O_JSON:
+			o->json = 1;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'Q':
+			o->qemu = optarg;
+			break;
+		case 't':
+			if (parse_ulong("--timeout", optarg, 1ul << 30, &v))
+				return EXIT_USAGE;
+			o->timeout = (unsigned)v;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			bm_err("count: %s needs a value (bmprof count --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			bm_err("count: unknown option %s (bmprof count --help)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		bm_err("count: give exactly one IMAGE (bmprof count --help)");
+		return EXIT_USAGE;
+	}
+	o->image = argv[optind];
+	snprintf(o->config, sizeof o->config, "freq=%lu%s%s", o->freq, o->user ? " user=1" : "",
+		 params);
+	return -1;
+}
+
+/* The functions to count: all of the ELF's, or the ones named (each must exist). */
+static int pick(const struct copts *o, struct insn_func **fs, size_t *n)
+{
+	char err[512];
+	size_t kept = 0;
+
+	if (insn_func_load_all(o->image, fs, n, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
+	if (!o->nfuncs)
+		return 0;
+	for (size_t k = 0; k < o->nfuncs; k++) {
+		size_t i = 0;
+		while (i < *n && strcmp((*fs)[i].name, o->funcs[k]))
+			i++;
+		if (i == *n) {
+			bm_err("count: no function %s in %s (bmprof report lists the sampled ones; nm "
+			       "-C lists all)", o->funcs[k], o->image);
+			insn_funcs_free(*fs, *n);
+			*fs = NULL;
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < *n; i++) {
+		int want = 0;
+		for (size_t k = 0; k < o->nfuncs; k++)
+			want |= !strcmp((*fs)[i].name, o->funcs[k]);
+		if (want) {
+			struct insn_func keep = (*fs)[i];
+			(*fs)[i] = (*fs)[kept];
+			(*fs)[kept++] = keep;
+		}
+	}
+	for (size_t i = kept; i < *n; i++)
+		insn_func_free(&(*fs)[i]);
+	*n = kept;
+	return 0;
+}
+
+static uint64_t func_total(const struct truth *t, const struct insn_func *f)
+{
+	uint64_t sum = 0;
+
+	for (size_t k = 0; k < f->n; k++)
+		sum += truth_count(t, f->insns[k].addr);
+	return sum;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void print_text(const struct copts *o, const struct truth *t, const struct insn_func *fs,
+		       size_t n, double seconds)
+{
+	const struct truth_fixes *x = &t->fix;
+	uint64_t (*order)[2] = calloc(n ? n : 1, sizeof *order);
+
+	printf("image:        %s\n", o->image);
+	printf("run:          QEMU TCG%s, config \"%s\", counted in %.1f s\n",
+	       o->icount ? " -icount" : "", o->config, seconds);
+	printf("retired:      %llu instructions in the %zu functions counted\n",
+	       (unsigned long long)t->total, n);
+	printf("corrections:  %llu rep string iterations folded, %llu faulting instructions "
+	       "not counted, %llu faults at rep instructions and %llu fetch faults kept\n",
+	       (unsigned long long)x->rep_iterations, (unsigned long long)x->faulted,
+	       (unsigned long long)x->rep_faults, (unsigned long long)x->fetch_faults);
+	if (!order)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		order[i][0] = func_total(t, &fs[i]);
+		order[i][1] = i;
+	}
+	qsort(order, n, sizeof *order, by_total);
+	printf("\n  %-40s %16s %7s\n", "function", "instructions", "%");
+	for (size_t i = 0; i < n && order[i][0]; i++)
+		printf("  %-40.40s %16llu %6.2f%%\n", fs[order[i][1]].name,
+		       (unsigned long long)order[i][0],
+		       t->total ? 100.0 * (double)order[i][0] / (double)t->total : 0);
+	for (size_t i = 0; o->nfuncs && i < n; i++) {
+		const struct insn_func *f = &fs[i];
+
+		printf("\n%s:\n", f->name);
+		for (size_t k = 0; k < f->n; k++)
+			printf("  0x%llx %16llu\n", (unsigned long long)f->insns[k].addr,
+			       (unsigned long long)truth_count(t, f->insns[k].addr));
+	}
+	free(order);
+}
+
+static void json_func(struct json *j, const struct truth *t, const struct insn_func *f)
+{
+	json_begin_object(j);
+	json_key(j, "name");
+	json_string(j, f->name);
+	json_key(j, "start");
+	json_hex(j, f->start);
+	json_key(j, "end");
+	json_hex(j, f->end);
+	json_key(j, "instructions");
+	json_u64(j, func_total(t, f));
+	json_key(j, "insns");
+	json_begin_array(j);
+	for (size_t k = 0; k < f->n; k++) {
+		json_begin_object(j);
+		json_key(j, "addr");
+		json_hex(j, f->insns[k].addr);
+		json_key(j, "count");
+		json_u64(j, truth_count(t, f->insns[k].addr));
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "edges");
+	json_begin_array(j);
+	for (size_t i = 0; i < t->nedges; i++) {
+		const struct truth_edge *e = &t->edges[i];
+		if (e->from < f->start || e->from >= f->end)
+			continue;
+		json_begin_object(j);
+		json_key(j, "from");
+		json_hex(j, e->from);
+		json_key(j, "to");
+		json_hex(j, e->to);
+		json_key(j, "count");
+		json_u64(j, e->count);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+static void print_json(const struct copts *o, const struct truth *t, const struct insn_func *fs,
+		       size_t n, double seconds, int exit_status)
+{
+	const struct truth_fixes *x = &t->fix;
+	struct json j;
+
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	json_key(&j, "image");
+	json_string(&j, o->image);
+	json_key(&j, "icount");
+	json_bool(&j, o->icount);
+	json_key(&j, "config");
+	json_string(&j, o->config);
+	json_key(&j, "seconds");
+	json_double(&j, seconds);
+	json_key(&j, "exit_status");
+	json_u64(&j, (uint64_t)exit_status);
+	json_key(&j, "total");
+	json_u64(&j, t->total);
+	json_key(&j, "corrections");
+	json_begin_object(&j);
+	json_key(&j, "rep_iterations");
+	json_u64(&j, x->rep_iterations);
+	json_key(&j, "faulted");
+	json_u64(&j, x->faulted);
+	json_key(&j, "rep_faults");
+	json_u64(&j, x->rep_faults);
+	json_key(&j, "fetch_faults");
+	json_u64(&j, x->fetch_faults);
+	json_key(&j, "outside");
+	json_u64(&j, x->outside);
+	json_key(&j, "unmatched");
+	json_u64(&j, x->unmatched);
+	json_end_object(&j);
+	json_key(&j, "functions");
+	json_begin_array(&j);
+	for (size_t i = 0; i < n; i++)
+		if (o->nfuncs || func_total(t, &fs[i]))
+			json_func(&j, t, &fs[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	fputc('\n', stdout);
+}
+
+int cmd_count(int argc, char **argv)
+{
+	struct copts o;
+	struct insn_func *fs = NULL;
+	struct truth_range *rs = NULL;
+	struct truth t;
+	size_t n = 0;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	truth_init(&t);
+	rc = parse(&o, argc, argv);
+	if (rc >= 0)
+		return rc;
+	rc = EXIT_FAILED;
+	if (pick(&o, &fs, &n))
+		return rc;
+	rs = calloc(n ? n : 1, sizeof *rs);
+	if (!rs) {
+		bm_err("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		rs[i] = (struct truth_range){ fs[i].start, fs[i].end };
+	struct truth_run tr = {
+		.image = o.image, .qemu = o.qemu, .timeout = o.timeout, .config = o.config,
+		.freq = o.freq, .icount = o.icount, .user = o.user, .ranges = rs, .nranges = n,
+		.out = o.out,
+	};
+	if (truth_qemu_run(&tr, &t))
+		goto out;
+	if (o.json)
+		print_json(&o, &t, fs, n, tr.seconds, tr.exit_status);
+	else
+		print_text(&o, &t, fs, n, tr.seconds);
+	rc = 0;
+	if (tr.exit_status == EXIT_CRASHED) {
+		bm_err("count: the image did not end normally: these are the counts up to its end");
+		rc = EXIT_CRASHED;
+	}
+out:
+	free(rs);
+	insn_funcs_free(fs, n);
+	truth_free(&t);
+	return rc;
+}
