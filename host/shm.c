@@ -279,6 +279,7 @@ void shm_consumer_totals(const struct shm_consumer *c, struct shm_totals *t)
 		s->dropped_bytes = __atomic_load_n(ctl64(c, i, BMPROF_RING_C_DROP_BYTES),
 						   __ATOMIC_RELAXED);
 		lost = s->seq >= c->expect[i] ? s->gaps + (s->seq - c->expect[i]) : s->gaps;
+		s->lost = lost;
 		if (lost != s->dropped_records || s->seq < c->expect[i])
 			t->agree = 0;
 		t->records += s->records;

@@ -314,6 +314,7 @@ void bmprof_a64_start(void)
 	f = a64_irq_save();
 	c->running = 1;
 	c->deadline = timer_now(st.info.timer);
+	bmprof_set_flush_interval(&c->cpu, st.info.cntfrq / 1000 * st.cfg.flush_ms, c->deadline);
 	bmprof_pmu_start(&c->pmu, c->deadline);
 	if (timer_on()) {
 		arm_timer(c);
@@ -413,15 +414,22 @@ void bmprof_a64_irq(uint64_t elr)
 
 /* Runs after the EOI, so sampling interrupts nest into the drain; the nested ones see
  * in_bh and return at once, which bounds the stack at two interrupt frames. */
+/* Full buffers to drain, or the periodic flush due. */
+static int work(const struct a64_cpu *c)
+{
+	return bmprof_drain_pending(&c->cpu) ||
+	       (c->cpu.flush_every && bmprof_flush_due(&c->cpu, timer_now(st.info.timer)));
+}
+
 void bmprof_a64_irq_exit(void)
 {
 	struct a64_cpu *c = self();
 
-	if (!c || c->in_bh || !st.cfg.out || !bmprof_drain_pending(&c->cpu))
+	if (!c || c->in_bh || !st.cfg.out || !work(c))
 		return;
 	c->in_bh = 1;
 	a64_irq_enable();
-	bmprof_drain(&c->cpu, st.cfg.out);
+	bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
 	a64_irq_disable();
 	c->in_bh = 0;
 }
@@ -430,8 +438,8 @@ void bmprof_a64_poll(void)
 {
 	struct a64_cpu *c = self();
 
-	if (c && st.cfg.out && bmprof_drain_pending(&c->cpu))
-		bmprof_drain(&c->cpu, st.cfg.out);
+	if (c && st.cfg.out && work(c))
+		bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
 }
 
 void bmprof_a64_flush_cpu(unsigned idx)
