@@ -575,7 +575,8 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 
 	if (!all)
 		return -1;
-	memcpy(all, c->held, c->nheld * sizeof *all);
+	if (c->nheld)
+		memcpy(all, c->held, c->nheld * sizeof *all);
 	if (n > c->nheld)
 		memcpy(all + c->nheld, c->flying, c->nflying * sizeof *all);
 	for (size_t i = 0; i < n; i++)
