@@ -495,12 +495,16 @@ static int cancelled(void *ctx)
 }
 
 /* bmprof decided to stop QEMU: let the watcher read it over the monitor first (the serial
- * pipe is served meanwhile), then ask QEMU to go. */
+ * pipe is served meanwhile), then ask QEMU to quit (over the monitor when there is one,
+ * else with SIGTERM). */
 static void stop_qemu(struct run *r, const struct qemu_watch *w, int qmp_fd,
 		      const sigset_t *waitmask, pid_t pid)
 {
+	int quit = 0;
+
 	if (w && w->on_stop && qmp_fd >= 0) {
 		struct qmp q;
+		char err[256];
 
 		qmp_init(&q, qmp_fd);
 		q.aux_fd = r->eof ? -1 : r->serial;
@@ -511,9 +515,11 @@ static void stop_qemu(struct run *r, const struct qemu_watch *w, int qmp_fd,
 		q.cancel_ctx = r;
 		r->signals_at_stop = stop_signals;
 		w->on_stop(w->ctx, r->res->how, &q);
+		quit = !qmp_exec(&q, "{\"execute\":\"quit\"}", 2.0, NULL, err, sizeof err);
 		qmp_free(&q);
 	}
-	kill(pid, SIGTERM);
+	if (!quit)
+		kill(pid, SIGTERM);
 }
 
 /* When the loop must wake up next: the timeout, the stall limit, or the kill. 0: never. */

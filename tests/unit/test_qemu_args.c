@@ -535,6 +535,9 @@ static const char qmp_peer[] =
 	"        m.write(b'{\"return\": {}}\\r\\n')\n"
 	"    elif b'bogus' in line:\n"
 	"        m.write(b'{\"error\": {\"class\": \"CommandNotFound\", \"desc\": \"The command bogus has not been found\"}}\\r\\n')\n"
+	"    elif b'quit' in line:\n"
+	"        m.write(b'{\"return\": {}}\\r\\n')\n"
+	"        sys.exit(0)\n"
 	"    elif b'human' in line:\n"
 	"        m.write(b'{\"return\": \"a\\\\\"b\\\\r\\\\nc\\\\u0041\"}\\r\\n')\n"
 	"    else:\n"
@@ -565,6 +568,8 @@ static void test_run_monitor_hook(void **state)
 	assert_string_equal(w.after, "a\"b\r\ncA");
 	/* every serial byte written while the hook waited arrived */
 	assert_int_equal(w.bytes, 2 + (256 << 10));
+	/* then asked to quit over the monitor: it exited by itself, not by a signal */
+	assert_int_equal(res.status, 0);
 }
 
 static void test_qmp_json(void **state)
