@@ -3,6 +3,7 @@
  * (image_run) is bmprof stat's too. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -12,8 +13,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "elf_symbol.h"
 #include "events.h"
 #include "qemu_uefi.h"
+#include "recover_qemu.h"
 #include "run_opts.h"
 #include "shm_qemu.h"
 #include "summary.h"
@@ -21,6 +24,9 @@
 
 #define DEFAULT_FREQ 1000
 #define TOP_FUNCTIONS 10
+#define MAX_FLUSH_MS 3600000      /* the runtimes' limit (boot/common/rt_common.h) */
+#define MAX_STALL (24 * 3600)
+#define DESCRIPTOR "bmprof_descriptor"
 /* QEMU's PMU cycle counter (AArch64 virt) counts virtual nanoseconds: 1 GHz. */
 #define QEMU_CYCLES_HZ 1000000000ull
 
@@ -28,8 +34,8 @@ static const char usage[] =
 	"usage: bmprof qemu [--accel auto|kvm|tcg] [--icount] [--freq HZ] [--event SPEC]...\n"
 	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH]\n"
 	"                   [--firmware-log FILE [--firmware-debug DIR]]\n"
-	"                   [--param NAME=VALUE]... [--user] IMAGE\n"
-	"                   [-- QEMU-ARGS...]\n"
+	"                   [--param NAME=VALUE]... [--user] [--flush-interval MS]\n"
+	"                   [--stall SEC] IMAGE [-- QEMU-ARGS...]\n"
 	"\n"
 	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. A\n"
 	"UEFI application (NAME.efi, or NAME.elf with NAME.efi beside it) boots under the\n"
@@ -48,8 +54,12 @@ static const char usage[] =
 	"                     :freq=HZ], rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, or a group\n"
 	"                     {A,B}; comma-separated, repeatable (docs/events.md)\n"
 	"      --smp N        give QEMU N CPUs (1 to 8); each sends its own samples\n"
-	"  -t, --timeout SEC  stop QEMU after SEC seconds, keeping what arrived (default 600;\n"
-	"                     0: no timeout)\n"
+	"  -t, --timeout SEC  stop QEMU after SEC seconds (default 600; 0: no timeout); the\n"
+	"                     samples the image still holds are read from its memory\n"
+	"      --flush-interval MS  the image sends what it sampled every MS milliseconds\n"
+	"                     (default 0: only when a buffer fills and at the end)\n"
+	"      --stall SEC    stop QEMU (and read its memory) when no frame came for SEC\n"
+	"                     seconds: a hang, with --flush-interval (default 0: never)\n"
 	"  -o, --output FILE  profile file (default " PROFILE_DEFAULT_PATH "; an existing one is\n"
 	"                     renamed to FILE.old)\n"
 	"      --qemu PATH    the QEMU binary (default: qemu-system-x86_64 or\n"
@@ -71,26 +81,36 @@ static const char usage[] =
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: main()'s return value (low 8 bits) when the image exits normally;\n"
-	"124 timeout; 125 bmprof failed (no QEMU, not an ELF, no bmprof stream);\n"
+	"124 timeout or stall; 125 bmprof failed (no QEMU, not an ELF, no bmprof stream);\n"
 	"126 the image crashed or stopped without an END frame; 130 interrupted; 2 usage.\n";
 
 struct qemu_cmd {
 	struct run_opts run;
-	unsigned long freq;
+	unsigned long freq, flush_ms, stall;
 };
 
-/* bmprof qemu's own option, --freq (run_opts_own_fn). */
+enum { OPT_FLUSH_INTERVAL = 0x200, OPT_STALL };
+
+/* bmprof qemu's own options, --freq, --flush-interval, --stall (run_opts_own_fn). */
 static int own_option(void *cmd, int ch)
 {
 	struct qemu_cmd *c = cmd;
 
-	if (ch != 'f')
+	switch (ch) {
+	case 'f':
+		if (run_opts_ulong(&c->run, "--freq", optarg, 100000, &c->freq))
+			return EXIT_USAGE;
+		if (!c->freq) {
+			bm_err("qemu: --freq must be at least 1 Hz");
+			return EXIT_USAGE;
+		}
 		return -1;
-	if (run_opts_ulong(&c->run, "--freq", optarg, 100000, &c->freq))
-		return EXIT_USAGE;
-	if (!c->freq) {
-		bm_err("qemu: --freq must be at least 1 Hz");
-		return EXIT_USAGE;
+	case OPT_FLUSH_INTERVAL:
+		return run_opts_ulong(&c->run, "--flush-interval", optarg, MAX_FLUSH_MS,
+				      &c->flush_ms) ? EXIT_USAGE : -1;
+	case OPT_STALL:
+		return run_opts_ulong(&c->run, "--stall", optarg, MAX_STALL, &c->stall) ?
+		       EXIT_USAGE : -1;
 	}
 	return -1;
 }
@@ -100,6 +120,8 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 {
 	static const struct option longopts[] = {
 		{ "freq", required_argument, NULL, 'f' },
+		{ "flush-interval", required_argument, NULL, OPT_FLUSH_INTERVAL },
+		{ "stall", required_argument, NULL, OPT_STALL },
 		RUN_OPTS_LONGOPTS,
 	};
 
@@ -114,10 +136,13 @@ static void print_text(void *ctx, const char *text, size_t len)
 }
 
 /* The capture's input: the serial pipe and, with --transport shm, the ring consumer's
- * thread, one push at a time (records arrive whole, so frames never interleave). */
+ * thread, one push at a time (records arrive whole, so frames never interleave); and when
+ * the last good frame arrived (qemu_now(); 0: none yet). */
 struct feed {
 	struct capture *cap;
 	pthread_mutex_t lock;
+	uint64_t frames;
+	double last_frame;
 };
 
 static void feed_push(struct feed *f, const void *buf, size_t n)
@@ -129,7 +154,93 @@ static void feed_push(struct feed *f, const void *buf, size_t n)
 		bm_err("writing the profile file failed; still running");
 		reported = 1;
 	}
+	if (capture_stats(f->cap)->frames_ok != f->frames) {
+		f->frames = capture_stats(f->cap)->frames_ok;
+		f->last_frame = qemu_now();
+	}
 	pthread_mutex_unlock(&f->lock);
+}
+
+
+/* ---- reading what a stopped image still holds (recover_qemu.h) ---- */
+
+struct stopper {
+	struct image_run *r;
+	struct feed *feed;
+	uint64_t desc;              /* the descriptor's link-time address; 0: none (why) */
+	char why[PATH_MAX + 200];   /* why nothing was read; "" */
+	struct recover_run rr;
+};
+
+/* qemu_watch.last_progress: when the last good frame arrived */
+static double stopper_last(void *ctx)
+{
+	struct feed *f = ((struct stopper *)ctx)->feed;
+	double t;
+
+	pthread_mutex_lock(&f->lock);
+	t = f->last_frame;
+	pthread_mutex_unlock(&f->lock);
+	return t;
+}
+
+static const char *stop_name(enum qemu_end how)
+{
+	return how == QEMU_TIMEOUT ? "timeout" : how == QEMU_STALLED ? "stalled" :
+	       "interrupted";
+}
+
+/* qemu_watch.on_stop: QEMU still runs; read the image's memory through the monitor. */
+static void on_stop(void *ctx, enum qemu_end how, struct qmp *q)
+{
+	struct stopper *s = ctx;
+	const struct profile *p;
+	int ended, hello;
+	uint64_t bias;
+
+	pthread_mutex_lock(&s->feed->lock);
+	p = capture_profile(s->feed->cap);
+	ended = p->have_end;
+	hello = p->have_hello;
+	bias = p->hello.load_bias;
+	pthread_mutex_unlock(&s->feed->lock);
+	if (ended || s->why[0])
+		return;
+	if (s->r->abs_efi[0] && !hello) {
+		snprintf(s->why, sizeof s->why, "no HELLO frame arrived, so where the firmware "
+			 "loaded the UEFI application is unknown");
+		return;
+	}
+	fprintf(stderr, "bmprof: %s: stopping QEMU to read the samples the image still holds\n",
+		stop_name(how));
+	if (recover_qemu(&s->rr, q, s->desc + bias))
+		snprintf(s->why, sizeof s->why, "%s", s->rr.err);
+}
+
+/* After QEMU and the rings: the recovered frames into the profile, or why there are none. */
+static void recover_conclude(struct stopper *s)
+{
+	struct image_run *r = s->r;
+	const struct recover_result *res = &r->rec;
+
+	if (!s->rr.have) {
+		if (s->why[0] && r->res.how != QEMU_EXITED && r->res.how != QEMU_KILLED)
+			bm_err("cannot read the samples the image still held: %s", s->why);
+		return;
+	}
+	if (recover_qemu_conclude(&s->rr, r->cap, stop_name(r->res.how), &r->rec))
+		bm_err("writing the recovered samples into the profile failed");
+	r->recovered = 1;
+	fprintf(stderr, "bmprof: recovered %" PRIu64 " samples from the memory of %u CPU%s "
+		"(%u stop%s)", res->samples, res->cpus, res->cpus == 1 ? "" : "s", s->rr.stops,
+		s->rr.stops == 1 ? "" : "s");
+	if (res->arrived || res->resent)
+		fprintf(stderr, "; frames being sent: %u arrived, %u sent again", res->arrived,
+			res->resent);
+	fputc('\n', stderr);
+	for (unsigned i = 0; i < s->rr.rec.ncpu; i++)
+		if (s->rr.rec.cpu[i].present && s->rr.rec.cpu[i].problem[0])
+			bm_err("cpu %u: not exact: %s", i, s->rr.rec.cpu[i].problem);
 }
 
 static void on_serial(void *ctx, const void *buf, size_t n)
@@ -256,11 +367,16 @@ int image_run(struct image_run *r)
 	struct shm_consumer *con = NULL;
 	struct qemu_uefi uefi = { .dir = "" };
 	struct feed feed = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	char *shm_config = NULL, **extra = r->extra;
+	struct stopper stop = { .r = r, .feed = &feed };
+	char *shm_config = NULL, *flush_config = NULL, **extra = r->extra;
+	char flush[16], stall[32];
+	const char *config;
 	int rc = -1, nextra = r->nextra;
+	uint64_t size;
 
 	r->cap = NULL;
 	r->shm_unused = 0;
+	r->recovered = 0;
 	/* A closed stdout (| head) loses console text, not the profile. */
 	signal(SIGPIPE, SIG_IGN);
 	if (prepare(r, qemu_path, sizeof qemu_path))
@@ -289,9 +405,21 @@ int image_run(struct image_run *r)
 			goto out;
 		}
 	}
-	if ((shm_config || r->config) &&
-	    write_config(shm_config ? shm_config : r->config, cfg, sizeof cfg))
+	config = shm_config ? shm_config : r->config;
+	if (r->flush_ms) {
+		if ((config ? asprintf(&flush_config, "%s\nflush_ms=%u\n", config, r->flush_ms) :
+		     asprintf(&flush_config, "freq=%lu\nflush_ms=%u\n", r->freq, r->flush_ms)) < 0) {
+			flush_config = NULL;
+			bm_err("out of memory");
+			goto out;
+		}
+		config = flush_config;
+	}
+	if (config && write_config(config, cfg, sizeof cfg))
 		goto out;
+	if (r->recover && elf_symbol(r->abs_image, DESCRIPTOR, &stop.desc, &size, stop.why,
+				     sizeof stop.why))
+		stop.desc = 0;
 	struct qemu_opts o = {
 		.machine = r->machine, .qemu = qemu_path, .image = r->abs_image,
 		.accel = r->accel_used, .icount = r->icount, .tcg_single = r->tcg_single,
@@ -299,10 +427,11 @@ int image_run(struct image_run *r)
 		.config_file = cfg[0] ? cfg : NULL, .extra = extra, .nextra = nextra,
 		.uefi = r->abs_efi[0] ? &uefi : NULL,
 		.debugcon = r->firmware_log && *r->firmware_log ? r->firmware_log : NULL,
+		.qmp = r->recover,
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 11, sizeof *meta);
+	meta = calloc(r->nmeta + 13, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -330,6 +459,12 @@ int image_run(struct image_run *r)
 		meta[nmeta++] = (struct bm_kv){ "params", r->params };
 	if (r->user)
 		meta[nmeta++] = (struct bm_kv){ "user_mode", "1" };
+	snprintf(flush, sizeof flush, "%u", r->flush_ms);
+	snprintf(stall, sizeof stall, "%g", r->stall);
+	if (r->flush_ms)
+		meta[nmeta++] = (struct bm_kv){ "flush_ms", flush };
+	if (r->stall > 0)
+		meta[nmeta++] = (struct bm_kv){ "stall", stall };
 	if (r->nmeta)
 		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
 	nmeta += r->nmeta;
@@ -351,14 +486,22 @@ int image_run(struct image_run *r)
 			goto out;
 		}
 	}
-	if (qemu_run(qargv, r->timeout, on_serial, &feed, &r->res, err, sizeof err)) {
+	struct qemu_watch watch = {
+		.stall_s = r->stall, .last_progress = stopper_last,
+		.on_stop = r->recover ? on_stop : NULL, .ctx = &stop,
+	};
+	if (qemu_run(qargv, r->timeout, &watch, on_serial, &feed, &r->res, err, sizeof err)) {
 		bm_err("%s", err);
 		goto out;
 	}
 	if (con) {
 		shm_consumer_stop(con);
-		r->shm_unused = shm_qemu_conclude(r->cap, con, 1) != 0;
+		r->shm_unused = shm_qemu_conclude(r->cap, con, 1, r->res.how == QEMU_TIMEOUT ||
+						  r->res.how == QEMU_INTERRUPTED ||
+						  r->res.how == QEMU_STALLED) != 0;
 	}
+	if (r->recover)
+		recover_conclude(&stop);
 	capture_finish(r->cap);
 	fflush(stdout);
 	rc = 0;
@@ -375,6 +518,8 @@ out:
 	free(con);
 	shm_file_destroy(&shm);
 	free(shm_config);
+	free(flush_config);
+	recover_free(&stop.rr.rec);
 	if (extra != r->extra)
 		shm_qemu_args_free(extra);
 	free(meta);
@@ -396,7 +541,7 @@ int image_exit_status(const struct image_run *r)
 
 	if (r->res.how == QEMU_INTERRUPTED)
 		return EXIT_INTERRUPTED;
-	if (r->res.how == QEMU_TIMEOUT)
+	if (r->res.how == QEMU_TIMEOUT || r->res.how == QEMU_STALLED)
 		return EXIT_TIMEOUT;
 	if (!p->have_end || p->end.reason != BMPROF_END_EXIT)
 		return EXIT_CRASHED;
@@ -406,7 +551,9 @@ int image_exit_status(const struct image_run *r)
 void image_say_how_it_ended(const struct image_run *r)
 {
 	const struct profile *p = capture_profile(r->cap);
-	const char *kept = r->out ? "the profile keeps what arrived" : "showing what arrived";
+	const char *kept = r->recovered ? r->out ? "the profile keeps what arrived and what was "
+		"read from the image's memory" : "showing what arrived and what was read from the "
+		"image's memory" : r->out ? "the profile keeps what arrived" : "showing what arrived";
 
 	switch (r->res.how) {
 	case QEMU_TIMEOUT:
@@ -415,6 +562,10 @@ void image_say_how_it_ended(const struct image_run *r)
 		break;
 	case QEMU_INTERRUPTED:
 		bm_err("interrupted: stopped QEMU; %s", kept);
+		break;
+	case QEMU_STALLED:
+		bm_err("no frame for %g s: the image stopped answering (a hang?); stopped QEMU; %s "
+		       "(--stall SEC to wait longer)", r->stall, kept);
 		break;
 	case QEMU_KILLED:
 		bm_err("QEMU was killed by signal %d", r->res.status);
@@ -470,6 +621,7 @@ static int run(struct qemu_cmd *c)
 		.nmeta = o->events.n ? 2 : 0, .shm = o->shm, .shm_size = o->shm_size,
 		.shm_delay_us = o->shm_delay_us, .firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
+		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
 	};
 	int rc;
 

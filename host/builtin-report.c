@@ -161,9 +161,14 @@ static unsigned warnings(const struct report *rp, char out[][WARN_LEN], unsigned
 	if (!p->have_hello)
 		WARN("no HELLO frame: the start of the stream was lost; the target is unknown and "
 		     "the ELF cannot be checked");
-	if (!p->have_end)
+	if (!p->have_end && profile_meta(p, "recovered"))
+		WARN("no END frame: the run did not finish; the samples the target still held were "
+		     "read from its memory (see # recovered)");
+	else if (!p->have_end)
 		WARN("no END frame: the run did not finish (timeout, interrupt, hard crash), so samples "
 		     "still held by the target are missing");
+	if (profile_meta(p, "recovered_inexact"))
+		WARN("recovered, not exact: %s", profile_meta(p, "recovered_inexact"));
 	if (p->frames_bad_crc)
 		WARN("%" PRIu64 " frames failed their CRC and were dropped", p->frames_bad_crc);
 	if (p->frames_unknown)
@@ -290,6 +295,31 @@ static void print_fault_symbol(FILE *f, const struct report *rp)
 		fprintf(f, "; in %s+0x%" PRIx64, res.symbol, res.addr - res.sym_start);
 }
 
+/* "# recovered" and "# stopped" lines: the run was read back from the image's memory, and
+ * where each vCPU was when QEMU stopped it (symbolized when in the image). */
+static void print_recovered(FILE *f, const struct report *rp)
+{
+	const char *pcs = profile_meta(rp->p, "recovered_pcs");
+	char line[300];
+	unsigned i = 0;
+
+	if (!summary_recovered(line, sizeof line, rp->p))
+		return;
+	fprintf(f, "# recovered %s\n", line);
+	for (const char *c = pcs; c && *c; i++) {
+		uint64_t pc = strtoull(c, NULL, 0);
+		struct sym_result res;
+
+		fprintf(f, "# stopped   vCPU %u at 0x%" PRIx64, i, pc);
+		if (rp->r.sym && !resolve_outside(&rp->r, pc) &&
+		    symbolizer_lookup(rp->r.sym, pc - rp->r.load_bias, &res) == 0 && res.symbol)
+			fprintf(f, " (%s+0x%" PRIx64 ")", res.symbol, res.addr - res.sym_start);
+		fputc('\n', f);
+		c += strcspn(c, ",");
+		c += *c == ',';
+	}
+}
+
 static void print_header(FILE *f, const struct report *rp)
 {
 	char safe_elf[2 * PATH_MAX];
@@ -349,6 +379,7 @@ static void print_header(FILE *f, const struct report *rp)
 	fprintf(f, "%s", end);
 	print_fault_symbol(f, rp);
 	fputc('\n', f);
+	print_recovered(f, rp);
 	unsigned nw = warnings(rp, warn, sizeof warn / sizeof warn[0]);
 	print_outside(f, rp);
 	for (unsigned i = 0; i < nw; i++)

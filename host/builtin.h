@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "capture.h"
 #include "qemu.h"
+#include "recover.h"
 
 int cmd_record(int argc, char **argv);
 int cmd_qemu(int argc, char **argv);
@@ -76,7 +77,14 @@ struct image_run {
 				  * none (the config carries them) */
 	int user;                /* main in ring 3 (config user=1, meta "user_mode"): x86-64
 				  * images booted directly only */
+	unsigned flush_ms;       /* the periodic flush (config flush_ms=, meta "flush_ms"); 0 off */
+	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
+				  * the first; meta "stall"); 0: never */
+	int recover;             /* when bmprof stops QEMU (timeout, signal, stall), read the
+				  * samples the image still holds from its memory first */
 	/* filled in by image_run */
+	int recovered;           /* the profile holds what was read from the image's memory */
+	struct recover_result rec;
 	int shm_unused;          /* shm asked for, but the image sent over serial (reported) */
 	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */
 	char abs_efi[PATH_MAX];    /* the UEFI application booted (qemu_uefi.h), or "" */

@@ -14,6 +14,7 @@ struct capture {
 	int writing;               /* the file is open */
 	int write_failed;
 	int ended;
+	int input_ended;
 	int finished;
 	void (*on_text)(void *ctx, const char *text, size_t len);
 	void *ctx;
@@ -141,6 +142,19 @@ int capture_ended(const struct capture *c)
 	return c->ended;
 }
 
+void capture_end_input(struct capture *c)
+{
+	if (c->input_ended)
+		return;
+	c->input_ended = 1;
+	reader_finish(&c->reader);
+}
+
+int capture_add_frame(struct capture *c, uint8_t type, const uint8_t *payload, uint16_t len)
+{
+	return host_frame(c, type, payload, len);
+}
+
 void capture_finish(struct capture *c)
 {
 	uint8_t st[PROFILE_STREAM_LEN];
@@ -148,7 +162,7 @@ void capture_finish(struct capture *c)
 	if (c->finished)
 		return;
 	c->finished = 1;
-	reader_finish(&c->reader);
+	capture_end_input(c);
 	profile_stream_encode(&c->reader.st, st);
 	host_frame(c, BMPROF_FRAME_HOST_STREAM, st, sizeof(st));
 }

@@ -43,6 +43,13 @@ int capture_push(struct capture *c, const void *buf, size_t len);
 int capture_meta(struct capture *c, const struct bm_kv *kv, size_t n);
 /* An END frame has arrived. */
 int capture_ended(const struct capture *c);
+/* No more input from the target: a partial frame is counted as truncated. Idempotent;
+ * capture_finish() does it too. */
+void capture_end_input(struct capture *c);
+/* A frame in the target's format that the host built (the samples it recovered from a
+ * stopped target's memory), into the file and the model; after capture_end_input(), before
+ * capture_finish(). 0, or -1 if the file could not be written. */
+int capture_add_frame(struct capture *c, uint8_t type, const uint8_t *payload, uint16_t len);
 /* End of input: a partial frame is counted as truncated, and the reader's statistics are
  * written as the HOST_STREAM frame and applied to the model. Idempotent; after it,
  * capture_profile() is complete (frames_ok, frames_bad_crc, ... are filled in). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include "qemu.h"
 #include "qemu_uefi.h"
+#include "qmp.h"
 #include "util.h"
 
 static int exists(const char *path)
@@ -187,6 +189,13 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	push(&a, "-no-reboot");
 	push(&a, "-monitor");
 	push(&a, "none");
+	if (o->qmp) {
+		snprintf(buf, sizeof buf, "socket,id=bmqmp,fd=%d", QEMU_QMP_FD);
+		push(&a, "-chardev");
+		push(&a, buf);
+		push(&a, "-mon");
+		push(&a, "chardev=bmqmp,mode=control");
+	}
 	push(&a, "-serial");
 	push(&a, "chardev:s0");
 	push(&a, "-chardev");
@@ -401,27 +410,32 @@ int qemu_find_binary(const char *name, char *out, size_t n)
 	return -1;
 }
 
-static volatile sig_atomic_t stop_signal;
+/* Signals received: the first stops QEMU, a later one cuts a recovery short. */
+static volatile sig_atomic_t stop_signals;
 
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	(void)sig;
+	stop_signals++;
 }
 
-static double now_s(void)
+double qemu_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* In the forked child: serial pipe on QEMU_SERIAL_FD, stdin /dev/null, stdout to stderr,
- * own process group (a terminal's Ctrl-C reaches bmprof only, which then stops QEMU), and
- * killed if bmprof dies. Exec failure is reported as errno through errfd. */
-static void child(char *const *argv, int serial, int errfd, const sigset_t *mask, pid_t parent)
+/* In the forked child: serial pipe on QEMU_SERIAL_FD, the monitor socket (when there is
+ * one) on QEMU_QMP_FD, stdin /dev/null, stdout to stderr, own process group (a terminal's
+ * Ctrl-C reaches bmprof only, which then stops QEMU), and killed if bmprof dies. Exec
+ * failure is reported as errno through errfd. */
+static void child(char *const *argv, int serial, int qmp, int errfd, const sigset_t *mask,
+		  pid_t parent)
 {
 	int e = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
 	int s = fcntl(serial, F_DUPFD_CLOEXEC, 10);
+	int m = qmp >= 0 ? fcntl(qmp, F_DUPFD_CLOEXEC, 10) : -1;
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	setpgid(0, 0);
@@ -432,8 +446,9 @@ static void child(char *const *argv, int serial, int errfd, const sigset_t *mask
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	if (e >= 0 && s >= 0 && null >= 0 && dup2(null, 0) >= 0 && dup2(2, 1) >= 0 &&
-	    dup2(s, QEMU_SERIAL_FD) >= 0)
+	if (e >= 0 && s >= 0 && null >= 0 && (qmp < 0 || m >= 0) && dup2(null, 0) >= 0 &&
+	    dup2(2, 1) >= 0 && dup2(s, QEMU_SERIAL_FD) >= 0 &&
+	    (qmp < 0 || dup2(m, QEMU_QMP_FD) >= 0))
 		execv(argv[0], argv);
 	int err = errno;
 	if (e >= 0) {
@@ -450,50 +465,166 @@ static void restore(const struct sigaction *oi, const struct sigaction *ot, cons
 	sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
-int qemu_run(char *const *argv, unsigned timeout_s,
+/* One run: the serial pipe, what to tell on_bytes, and the monitor. */
+struct run {
+	int serial;
+	void (*on_bytes)(void *ctx, const void *buf, size_t n);
+	void *ctx;
+	struct qemu_result *res;
+	int eof;
+	sig_atomic_t signals_at_stop;
+};
+
+static unsigned char serial_buf[65536];
+
+/* Read what the serial pipe has: 1 bytes delivered, 0 end of file, -1 nothing (EINTR,
+ * EAGAIN) or an error (eof set). */
+static int pump(struct run *r)
+{
+	ssize_t n = read(r->serial, serial_buf, sizeof serial_buf);
+
+	if (n > 0) {
+		r->res->bytes += (uint64_t)n;
+		r->on_bytes(r->ctx, serial_buf, (size_t)n);
+		return 1;
+	}
+	if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+		r->eof = 1;
+		return 0;
+	}
+	return -1;
+}
+
+static void pump_aux(void *ctx)
+{
+	struct run *r = ctx;
+
+	if (!r->eof)
+		pump(r);
+}
+
+/* A signal after the one that stopped QEMU cuts the monitor work short. */
+static int cancelled(void *ctx)
+{
+	const struct run *r = ctx;
+
+	return stop_signals > r->signals_at_stop;
+}
+
+/* bmprof decided to stop QEMU: let the watcher read it over the monitor first (the serial
+ * pipe is served meanwhile), then ask QEMU to quit (over the monitor when there is one,
+ * else with SIGTERM). */
+static void stop_qemu(struct run *r, const struct qemu_watch *w, int qmp_fd,
+		      const sigset_t *waitmask, pid_t pid)
+{
+	int quit = 0;
+
+	if (w && w->on_stop && qmp_fd >= 0) {
+		struct qmp q;
+		char err[256];
+
+		qmp_init(&q, qmp_fd);
+		q.aux_fd = r->eof ? -1 : r->serial;
+		q.aux = pump_aux;
+		q.aux_ctx = r;
+		q.mask = waitmask;
+		q.cancelled = cancelled;
+		q.cancel_ctx = r;
+		r->signals_at_stop = stop_signals;
+		w->on_stop(w->ctx, r->res->how, &q);
+		quit = !qmp_exec(&q, "{\"execute\":\"quit\"}", 2.0, NULL, err, sizeof err);
+		qmp_free(&q);
+	}
+	if (!quit)
+		kill(pid, SIGTERM);
+}
+
+/* When the loop must wake up next: the timeout, the stall limit, or the kill. 0: never. */
+static double wake_at(const struct qemu_watch *w, int stopping, double deadline,
+		      double kill_at)
+{
+	double t = stopping ? kill_at : deadline, last;
+
+	if (stopping || !w || w->stall_s <= 0 || !w->last_progress)
+		return t;
+	last = w->last_progress(w->ctx);
+	/* frames may come through another thread: look again at least every quarter second */
+	if (last <= 0)
+		last = qemu_now() - w->stall_s + 0.25;
+	last += w->stall_s;
+	if (last > qemu_now() + 0.25)
+		last = qemu_now() + 0.25;
+	return t > 0 && t < last ? t : last;
+}
+
+static int stalled(const struct qemu_watch *w, double t)
+{
+	double last;
+
+	if (!w || w->stall_s <= 0 || !w->last_progress)
+		return 0;
+	last = w->last_progress(w->ctx);
+	return last > 0 && t - last >= w->stall_s;
+}
+
+int qemu_run(char *const *argv, unsigned timeout_s, const struct qemu_watch *w,
 	     void (*on_bytes)(void *ctx, const void *buf, size_t n), void *ctx,
 	     struct qemu_result *res, char *err, size_t errlen)
 {
-	int sp[2], ep[2], st = 0, stopping = 0;
+	int sp[2], ep[2] = { -1, -1 }, mp[2] = { -1, -1 }, st = 0, stopping = 0;
 	sigset_t block, old, waitmask;
 	struct sigaction sa = { .sa_handler = on_stop }, oi, ot;
-	double start = now_s(), deadline = timeout_s ? start + timeout_s : 0, kill_at = 0;
-	static unsigned char buf[65536];
+	double start = qemu_now(), deadline = timeout_s ? start + timeout_s : 0, kill_at = 0;
+	struct run r = { .on_bytes = on_bytes, .ctx = ctx, .res = res };
 
 	memset(res, 0, sizeof *res);
 	if (pipe2(sp, O_CLOEXEC) < 0)
 		goto syserr;
-	if (pipe2(ep, O_CLOEXEC) < 0) {
+	if (pipe2(ep, O_CLOEXEC) < 0 ||
+	    (w && w->on_stop && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, mp) < 0)) {
+		int e = errno;
 		close(sp[0]);
 		close(sp[1]);
+		if (ep[0] >= 0) {
+			close(ep[0]);
+			close(ep[1]);
+		}
+		errno = e;
 		goto syserr;
 	}
+	r.serial = sp[0];
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	stop_signal = 0;
+	stop_signals = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oi);
 	sigaction(SIGTERM, &sa, &ot);
 
 	pid_t self = getpid(), pid = fork();
 	if (pid == 0)
-		child(argv, sp[1], ep[1], &old, self);
+		child(argv, sp[1], mp[1], ep[1], &old, self);
 	close(sp[1]);
 	close(ep[1]);
+	if (mp[1] >= 0)
+		close(mp[1]);
 	if (pid < 0) {
 		close(sp[0]);
 		close(ep[0]);
+		if (mp[0] >= 0)
+			close(mp[0]);
 		restore(&oi, &ot, &old);
 		goto syserr;
 	}
 	setpgid(pid, pid);
 	int child_errno;
-	ssize_t r = read(ep[0], &child_errno, sizeof child_errno);
+	ssize_t got = read(ep[0], &child_errno, sizeof child_errno);
 	close(ep[0]);
-	if (r == (ssize_t)sizeof child_errno) {
+	if (got == (ssize_t)sizeof child_errno) {
 		close(sp[0]);
+		if (mp[0] >= 0)
+			close(mp[0]);
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		restore(&oi, &ot, &old);
@@ -506,9 +637,9 @@ int qemu_run(char *const *argv, unsigned timeout_s,
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
 	res->how = QEMU_EXITED;
-	for (;;) {
+	while (!r.eof) {
 		struct pollfd pfd = { .fd = sp[0], .events = POLLIN };
-		double wake = stopping ? kill_at : deadline, t = now_s();
+		double wake = wake_at(w, stopping, deadline, kill_at), t = qemu_now();
 		struct timespec to, *top = NULL;
 		if (wake > 0) {
 			double d = wake > t ? wake - t : 0;
@@ -519,35 +650,31 @@ int qemu_run(char *const *argv, unsigned timeout_s,
 		int n = ppoll(&pfd, 1, top, &waitmask);
 		if (n < 0 && errno != EINTR)
 			break;
-		if (stop_signal && !stopping) {
-			res->how = QEMU_INTERRUPTED;
-			stopping = 1;
-			kill(pid, SIGTERM);
-			kill_at = now_s() + 5;
-		}
-		if (n > 0) {
-			r = read(sp[0], buf, sizeof buf);
-			if (r > 0) {
-				res->bytes += (uint64_t)r;
-				on_bytes(ctx, buf, (size_t)r);
+		t = qemu_now();
+		if (!stopping) {
+			enum qemu_end why = stop_signals ? QEMU_INTERRUPTED :
+				deadline > 0 && t >= deadline ? QEMU_TIMEOUT :
+				stalled(w, t) ? QEMU_STALLED : QEMU_EXITED;
+			if (why != QEMU_EXITED) {
+				res->how = why;
+				stopping = 1;
+				stop_qemu(&r, w, mp[0], &waitmask, pid);
+				kill_at = qemu_now() + 5;
 				continue;
 			}
-			if (r == 0 || errno != EINTR)
-				break;
+		}
+		if (n > 0) {
+			pump(&r);
 			continue;
 		}
-		t = now_s();
-		if (!stopping && deadline > 0 && t >= deadline) {
-			res->how = QEMU_TIMEOUT;
-			stopping = 1;
-			kill(pid, SIGTERM);
-			kill_at = t + 5;
-		} else if (stopping && kill_at > 0 && t >= kill_at) {
+		if (stopping && kill_at > 0 && t >= kill_at) {
 			kill(pid, SIGKILL);
 			kill_at = 0;
 		}
 	}
 	close(sp[0]);
+	if (mp[0] >= 0)
+		close(mp[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	/* A second Ctrl-C still pending must not kill bmprof once the old handler is back. */
@@ -555,7 +682,7 @@ int qemu_run(char *const *argv, unsigned timeout_s,
 	while (sigtimedwait(&block, NULL, &zero) > 0)
 		;
 	restore(&oi, &ot, &old);
-	res->seconds = now_s() - start;
+	res->seconds = qemu_now() - start;
 	if (WIFEXITED(st)) {
 		res->status = WEXITSTATUS(st);
 	} else if (WIFSIGNALED(st)) {

@@ -70,9 +70,13 @@ struct qemu_opts {
 	/* x86-64: the debug console (I/O port 0x402, where EDK2 DEBUG builds log) into this
 	 * file; NULL: none */
 	const char *debugcon;
+	/* QEMU's QMP monitor on a socket bmprof passes as QEMU_QMP_FD (qemu_run with a
+	 * watch's on_stop) */
+	int qmp;
 };
 
 #define QEMU_SERIAL_FD 3    /* the serial pipe's fd in QEMU */
+#define QEMU_QMP_FD 4       /* the monitor socket's fd in QEMU */
 #define QEMU_MAX_SMP 8      /* the most CPUs the bmprof runtimes start */
 
 /* The value of an --smp option, 1 to QEMU_MAX_SMP: 0 with *n set, or -1 with the reason
@@ -108,7 +112,26 @@ enum qemu_end {
 	QEMU_KILLED,        /* died of a signal bmprof did not send; status holds it */
 	QEMU_TIMEOUT,       /* bmprof stopped it at the timeout */
 	QEMU_INTERRUPTED,   /* bmprof stopped it on SIGINT or SIGTERM */
+	QEMU_STALLED,       /* bmprof stopped it: no progress for the stall limit */
 };
+
+struct qmp;
+
+/* What qemu_run watches besides the serial pipe (all optional). */
+struct qemu_watch {
+	/* Stop QEMU when last_progress() (qemu_now() seconds; 0: nothing yet, the limit is
+	 * not running) is stall_s or more in the past. 0: never. */
+	double stall_s;
+	double (*last_progress)(void *ctx);
+	/* Called once when bmprof stops QEMU (timeout, signal, stall) and QEMU still runs,
+	 * with its monitor (QEMU started with qemu_opts.qmp); the serial pipe is served while
+	 * it waits on the monitor. QEMU is killed after it returns. */
+	void (*on_stop)(void *ctx, enum qemu_end how, struct qmp *q);
+	void *ctx;
+};
+
+/* CLOCK_MONOTONIC, in seconds. */
+double qemu_now(void);
 
 struct qemu_result {
 	enum qemu_end how;
@@ -119,9 +142,10 @@ struct qemu_result {
 
 /* Start argv[0] with the serial pipe on QEMU_SERIAL_FD and call on_bytes with everything
  * it writes there until it exits. timeout_s 0: no timeout. SIGINT and SIGTERM stop QEMU
- * (the serial output until then is still delivered). Returns 0 with res filled, or -1 if
- * QEMU could not be started (err says why). */
-int qemu_run(char *const *argv, unsigned timeout_s,
+ * (the serial output until then is still delivered); so do the watch's stall limit, and
+ * its on_stop runs first (w may be NULL). Returns 0 with res filled, or -1 if QEMU could
+ * not be started (err says why). */
+int qemu_run(char *const *argv, unsigned timeout_s, const struct qemu_watch *w,
 	     void (*on_bytes)(void *ctx, const void *buf, size_t n), void *ctx,
 	     struct qemu_result *res, char *err, size_t errlen);
 

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,10 +233,21 @@ static void *consume(void *arg)
 	return NULL;
 }
 
+/* The thread never takes SIGINT or SIGTERM: they go to the thread that waits for them
+ * (qemu_run's), which stops QEMU. */
 int shm_consumer_start(struct shm_consumer *c)
 {
+	sigset_t stop, old;
+	int rc;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	c->stop = 0;
-	if (pthread_create(&c->thread, NULL, consume, c))
+	rc = pthread_create(&c->thread, NULL, consume, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
 		return -1;
 	c->running = 1;
 	return 0;
@@ -279,6 +291,7 @@ void shm_consumer_totals(const struct shm_consumer *c, struct shm_totals *t)
 		s->dropped_bytes = __atomic_load_n(ctl64(c, i, BMPROF_RING_C_DROP_BYTES),
 						   __ATOMIC_RELAXED);
 		lost = s->seq >= c->expect[i] ? s->gaps + (s->seq - c->expect[i]) : s->gaps;
+		s->lost = lost;
 		if (lost != s->dropped_records || s->seq < c->expect[i])
 			t->agree = 0;
 		t->records += s->records;

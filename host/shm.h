@@ -49,6 +49,7 @@ struct shm_ring_stats {
 	uint64_t seq;               /* the producer's record count, read at the end */
 	uint64_t dropped_records;   /* the producer's counters, read at the end */
 	uint64_t dropped_bytes;
+	uint64_t lost;              /* by sequence numbers: gaps + drops after the last record */
 	int corrupt;                /* a record header made no sense: the ring was abandoned */
 };
 

@@ -63,12 +63,36 @@ char *shm_qemu_config(const char *config, unsigned long freq)
 	return s;
 }
 
-int shm_qemu_conclude(struct capture *cap, const struct shm_consumer *c, int verbose)
+/* A producer stopped mid-record: the one record it reserved and had not published is
+ * neither dropped nor lost. */
+static uint64_t uncut(struct shm_totals *t)
+{
+	uint64_t cut = 0;
+
+	t->agree = 1;
+	for (unsigned i = 0; i < t->nrings; i++) {
+		struct shm_ring_stats *s = &t->ring[i];
+
+		if (s->lost == s->dropped_records + 1) {
+			s->lost--;
+			t->lost_records--;
+			cut++;
+		}
+		if (s->lost != s->dropped_records)
+			t->agree = 0;
+	}
+	return cut;
+}
+
+int shm_qemu_conclude(struct capture *cap, const struct shm_consumer *c, int verbose,
+		      int stopped)
 {
 	struct shm_totals t;
-	char recs[32], drec[32], dbytes[32], lost[32];
+	char recs[32], drec[32], dbytes[32], lost[32], cut[32];
+	uint64_t ncut;
 
 	shm_consumer_totals(c, &t);
+	ncut = stopped && t.nrings ? uncut(&t) : 0;
 	if (!t.nrings) {
 		bm_err("--transport shm: the image did not use the shared-memory rings (its console "
 		       "says why above); the profile came over the serial port");
@@ -83,6 +107,12 @@ int shm_qemu_conclude(struct capture *cap, const struct shm_consumer *c, int ver
 		{ "shm_dropped_bytes", dbytes }, { "shm_lost_frames", lost },
 	};
 	capture_meta(cap, kv, sizeof kv / sizeof kv[0]);
+	if (ncut) {
+		struct bm_kv k = { "shm_cut_frames", cut };
+
+		snprintf(cut, sizeof cut, "%" PRIu64, ncut);
+		capture_meta(cap, &k, 1);
+	}
 	if (verbose)
 		fprintf(stderr, "bmprof: shm transport: %u ring%s, %" PRIu64 " frames (%" PRIu64
 			" bytes); %" PRIu64 " frames (%" PRIu64 " bytes) dropped for want of ring "
@@ -95,7 +125,7 @@ int shm_qemu_conclude(struct capture *cap, const struct shm_consumer *c, int ver
 	if (!t.agree)
 		bm_err("shm transport: %" PRIu64 " frames missing by sequence number, but the "
 		       "image counted %" PRIu64 " dropped", t.lost_records, t.dropped_records);
-	if (!t.final)
+	if (!t.final && !stopped)
 		bm_err("shm transport: the image did not reach its final flush");
 	return 0;
 }

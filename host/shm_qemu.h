@@ -15,8 +15,11 @@ void shm_qemu_args_free(char **v);
  * malloc'd; NULL if out of memory. */
 char *shm_qemu_config(const char *config, unsigned long freq);
 /* After the run: the rings' totals into the profile's meta (shm_*), a summary line on
- * stderr when verbose, and an error for each inconsistency. -1 (reported) if the image
- * never set up the rings. */
-int shm_qemu_conclude(struct capture *cap, const struct shm_consumer *c, int verbose);
+ * stderr when verbose, and an error for each inconsistency. stopped: bmprof stopped QEMU
+ * (timeout, signal, stall), so the image never reached its final flush, and a ring may
+ * hold one record reserved and not yet written (counted in shm_cut_frames, not as lost).
+ * -1 (reported) if the image never set up the rings. */
+int shm_qemu_conclude(struct capture *cap, const struct shm_consumer *c, int verbose,
+		      int stopped);
 
 #endif

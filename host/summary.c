@@ -62,6 +62,55 @@ void summary_end(char *buf, size_t len, const struct profile *p)
 	}
 }
 
+static const char *stop_reason(const char *why)
+{
+	if (!strcmp(why, "timeout"))
+		return "the timeout expired";
+	if (!strcmp(why, "interrupted"))
+		return "it was interrupted";
+	if (!strcmp(why, "stalled"))
+		return "no frame came for the --stall time";
+	return why;
+}
+
+int summary_recovered(char *buf, size_t len, const struct profile *p)
+{
+	const char *why = profile_meta(p, "recovered"), *n = profile_meta(p, "recovered_samples");
+	const char *cpus = profile_meta(p, "recovered_cpus");
+
+	if (!why)
+		return 0;
+	snprintf(buf, len, "the run did not end (%s): QEMU was stopped and the %s samples %s "
+		 "CPU%s still held were read from its memory", stop_reason(why), n ? n : "?",
+		 cpus ? cpus : "?", cpus && !strcmp(cpus, "1") ? "" : "s");
+	return 1;
+}
+
+/* The recovery's own lines: where each vCPU was, and CPUs whose state did not add up. */
+static void print_recovered(FILE *f, const struct profile *p)
+{
+	const char *pcs = profile_meta(p, "recovered_pcs");
+	const char *bad = profile_meta(p, "recovered_inexact");
+	char line[300];
+
+	if (!summary_recovered(line, sizeof line, p))
+		return;
+	fprintf(f, "  recovered %s\n", line);
+	if (pcs) {
+		unsigned i = 0;
+
+		fprintf(f, "  stopped   ");
+		for (const char *c = pcs; *c; i++) {
+			size_t k = strcspn(c, ",");
+			fprintf(f, "%svCPU %u at %.*s", i ? ", " : "", i, (int)k, c);
+			c += k + (c[k] == ',');
+		}
+		fputc('\n', f);
+	}
+	if (bad)
+		fprintf(f, "  warning   not exact: %s\n", bad);
+}
+
 /* One event: its period, where it was counted, its counts; or why it was not counted. */
 static void print_event(FILE *f, const struct profile *p, const struct profile_event *e)
 {
@@ -342,6 +391,7 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 	print_transport(f, p);
 	print_frames(f, p);
 	print_cpus(f, p);
+	print_recovered(f, p);
 	fprintf(f, "  samples   %" PRIu64 " at %zu distinct (pc, event, cpu)\n", p->total,
 		p->nsamples);
 	summary_end(end, sizeof(end), p);

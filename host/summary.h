@@ -12,6 +12,10 @@
 void summary_print(FILE *f, const struct profile *p, const char *source);
 /* One line: how the run ended ("exit code 0", "CPU exception 14 (#PF) at pc 0x..."). */
 void summary_end(char *buf, size_t len, const struct profile *p);
+/* For a run bmprof qemu stopped and read back from the image's memory (meta "recovered"):
+ * one line saying so ("the run did not end (timeout): QEMU was stopped and the 1234
+ * samples 2 CPUs still held were read from its memory"). 0 when the profile is not one. */
+int summary_recovered(char *buf, size_t len, const struct profile *p);
 
 /* The CPUs a run's accounting covers are every CPU that sent anything and every CPU HELLO
  * named: all below summary_cpu_end(p); summary_cpu_listed(p, cpu) says if cpu is one. */

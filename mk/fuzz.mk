@@ -22,7 +22,7 @@ FUZZ_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 
-FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf
+FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover
 FUZZ_HARNESSES ?= $(FUZZ_ALL)
 FUZZ_STREAM_SRCS := transport/host/reader.c analysis/profile.c analysis/events.c \
 	analysis/events_table.c host/capture.c \
@@ -39,6 +39,8 @@ $(FUZZ_DIR)/obj/%.o: %.c
 $(FUZZ_DIR)/bin/fuzz_reader: $(call fuzz_objs,tests/fuzz/fuzz_reader.c $(FUZZ_STREAM_SRCS))
 $(FUZZ_DIR)/bin/fuzz_profile: $(call fuzz_objs,tests/fuzz/fuzz_profile.c $(FUZZ_STREAM_SRCS))
 $(FUZZ_DIR)/bin/fuzz_elf: $(call fuzz_objs,tests/fuzz/fuzz_elf.c $(FUZZ_SYM_SRCS))
+$(FUZZ_DIR)/bin/fuzz_recover: $(call fuzz_objs,tests/fuzz/fuzz_recover.c host/recover.c \
+	analysis/profile.c analysis/events.c analysis/events_table.c $(CORE_SRCS))
 
 $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_ALL)):
 	@mkdir -p $(dir $@)

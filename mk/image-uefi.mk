@@ -6,7 +6,7 @@
 #                symbolizes against it; `bmprof qemu` takes either)
 #   make test-images-uefi
 #                $(BUILD)/test-images-uefi/NAME.{efi,elf} for the programs in
-#                UEFI_TEST_PROGS (tests/e2e/progs-uefi/*.c and two of tests/e2e/progs)
+#                UEFI_TEST_PROGS (tests/e2e/progs-uefi/*.c and three of tests/e2e/progs)
 #
 # gnu-efi's recipe: everything compiled position-independent, linked as a shared object at
 # 0 with its crt0 (which relocates the image and calls efi_main) and linker/uefi-x86_64.ld,
@@ -93,7 +93,7 @@ endif
 endif
 
 # make test-images-uefi: these of tests/e2e/progs, and every tests/e2e/progs-uefi/NAME.c
-UEFI_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c \
+UEFI_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c tests/e2e/progs/hang.c \
 	$(wildcard tests/e2e/progs-uefi/*.c)
 UEFI_TEST_IMAGE_DIR := $(BUILD)/test-images-uefi
 UEFI_TEST_IMAGES := $(foreach p,$(UEFI_TEST_PROGS),\

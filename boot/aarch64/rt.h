@@ -117,6 +117,7 @@ void bmrt_irq(uint64_t elr);
 #define BMRT_SPEC_MAX 128    /* an event spec's bytes, with the NUL */
 struct bmrt_config {
 	uint32_t freq;
+	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
 	uint8_t timer;
 	uint8_t mode;                   /* enum bmprof_a64_mode */
 	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */

@@ -61,7 +61,7 @@ static void setup(struct bmrt_config *rc)
 	struct bmprof_a64_config c = {
 		.hz = rc->freq, .timer = rc->timer, .gic = BMPROF_A64_GIC_AUTO, .mode = rc->mode,
 		.nevents = rc->nevents, .events = rc->events, .out = &bmrt_out,
-		.other_irq = bmrt_sgi,
+		.other_irq = bmrt_sgi, .flush_ms = rc->flush_ms,
 	};
 	int err = bmprof_a64_init(&c);
 

@@ -46,8 +46,8 @@ static int parse_dec(const char *s, size_t n, uint32_t max, uint32_t *out)
 static void set_hz(const struct bmrt_key *k, const char *v, size_t vn)
 {
 	if (parse_dec(v, vn, k->max, k->hz))
-		bm_printf("bmprof: config: %s=%.*s: want a number of Hz, 0..%u; using %u\n",
-			  k->name, (int)vn, v, k->max, *k->hz);
+		bm_printf("bmprof: config: %s=%.*s: want a number of %s, 0..%u; using %u\n",
+			  k->name, (int)vn, v, k->unit ? k->unit : "Hz", k->max, *k->hz);
 }
 
 /* One line: "want a, b or c". */

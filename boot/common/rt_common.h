@@ -115,6 +115,7 @@ struct bmrt_key {
 	const char *name;
 	uint32_t *hz;
 	uint32_t max;
+	const char *unit;        /* of hz's number, for messages; NULL: Hz */
 	uint8_t *pick;
 	const struct bmrt_choice *choices;
 	void (*set)(struct bmrt_config *cfg, const char *v, size_t vn);
@@ -129,11 +130,15 @@ void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap);
 #define BMRT_PARAM_NAME_MAX 31
 void bmrt_param_setting(struct bmrt_config *cfg, const char *v, size_t vn);
 
+/* The periodic flush's longest interval (flush_ms=), an hour */
+#define BMRT_FLUSH_MS_MAX 3600000u
+
 /* The keys both runtimes have, first in each table: they set cfg->freq (0..max_hz),
- * cfg->timer (one of timers), cfg->mode and cfg->transport, and the program's
- * parameters. */
+ * cfg->timer (one of timers), cfg->mode and cfg->transport, cfg->flush_ms (the periodic
+ * flush, 0: off), and the program's parameters. */
 #define BMRT_COMMON_KEYS(cfg, max_hz, timers)                          \
 	{ "freq", .hz = &(cfg)->freq, .max = (max_hz) },               \
+	{ "flush_ms", .hz = &(cfg)->flush_ms, .max = BMRT_FLUSH_MS_MAX, .unit = "ms" }, \
 	{ "timer", .pick = &(cfg)->timer, .choices = (timers) },       \
 	{ "mode", .pick = &(cfg)->mode, .choices = bmrt_modes },      \
 	{ "transport", .pick = &(cfg)->transport, .choices = bmrt_transports }, \

@@ -1,6 +1,8 @@
 /* The x86-64 runtime's settings in opt/bmprof/config (read by boot/common/config.c):
  *   freq=N     timer frequency, 0..100000 (0: no timer): the sampling rate when no event
  *              samples on the PMU, else the rate groups rotate and counters are read
+ *   flush_ms=N the periodic flush, every N ms (0: off), so a run that hangs still sends
+ *              what it sampled before
  *   timer=M    auto | deadline | oneshot
  *   mode=M     sample | count (count: no sampling, event totals at the end)
  *   pmi=P      nmi | irq: how the PMU's overflow interrupt is delivered

@@ -154,6 +154,7 @@ void bmrt_shm_start(unsigned ncpus);
 #define BMRT_MAX_EVENTS 16
 struct bmrt_config {
 	uint32_t freq;
+	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
 	uint8_t timer;
 	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
 	uint8_t pmi;                 /* enum bmprof_x86_pmi */

@@ -119,6 +119,7 @@ _Noreturn void bmrt_start(void)
 		.out = &bmrt_out, .events = rc.events, .nevents = rc.nevents, .mode = rc.mode,
 		.pmi = rc.pmi, .pmi_vector = BMPROF_X86_DEFAULT_PMI_VECTOR, .msr_fixup = 1,
 		.out_begin = bmrt_uart_out_begin, .out_end = bmrt_uart_out_end,
+		.flush_ms = rc.flush_ms,
 	};
 	err = bmprof_x86_init(&xc);
 	if (err)

@@ -34,10 +34,27 @@ static inline uint64_t bmprof_table_size(const struct bmprof_cpu *c)
 	return ((uint64_t)c->mask + 1) * BMPROF_WAYS;
 }
 
-/* Send n entries (free ones, count 0, are skipped) as SAMPLES frames of at most
- * BMPROF_SAMPLES_PAYLOAD bytes; counts go to delivered or lost_transport. */
+/* in_drain (bmprof_desc.h): set while the drain side changes what a host reading memory
+ * would count, clear while a frame is written. The fences keep the compiler from moving
+ * the table's and buffers' stores across it; the host reads a stopped machine, so no CPU
+ * ordering is needed. */
+static inline void bmprof_drain_mark(struct bmprof_cpu *c, uint32_t v)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	c->in_drain = v;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* A frame written with in_drain clear (called with it set). out->write()'s result. */
+int bmprof_emit_idle(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t type,
+		     const void *payload, uint16_t len);
+
+/* Send n entries of transfer source src (BMPROF_XFER_*; free ones, count 0, are skipped)
+ * as SAMPLES frames of at most BMPROF_SAMPLES_PAYLOAD bytes, noting each in c->xfer;
+ * counts go to delivered or lost_transport. The caller sets xfer.src back to NONE once the
+ * entries are no longer where src says. in_drain set on entry and on return. */
 void bmprof_send_entries(struct bmprof_cpu *c, const struct bmprof_out *out,
-			 const struct bmprof_entry *e, uint32_t n);
+			 const struct bmprof_entry *e, uint32_t n, uint32_t src);
 
 /* Sort entries by (pc, event) in place: smaller pc deltas on the wire. */
 void bmprof_sort_entries(struct bmprof_entry *e, uint32_t n);

@@ -1,4 +1,5 @@
 /* Per-CPU state: sizing, set-up and counter snapshots. */
+#include "bmprof_desc.h"
 #include "core.h"
 
 static uint64_t buckets_for(uint32_t table_entries)
@@ -65,6 +66,7 @@ int bmprof_cpu_init(struct bmprof_cpu *c, uint16_t cpu_id, void *mem, size_t len
 	c->rng = mix64(seed ^ ((uint64_t)cpu_id << 48));
 	if (c->rng == 0)
 		c->rng = 0x9e3779b97f4a7c15ull; /* xorshift state must be non-zero */
+	bmprof_desc_register(c);
 	return 0;
 }
 

@@ -1,16 +1,26 @@
-/* The drain side: full overflow buffers to the transport (bmprof_drain), and everything at
- * the end of a run (bmprof_flush). Never runs in the interrupt path. */
+/* The drain side: full overflow buffers to the transport (bmprof_drain), everything so far
+ * with sampling running (bmprof_flush_delta, the periodic flush), and everything at the
+ * end of a run (bmprof_flush). Never runs in the interrupt path.
+ *
+ * For a host that stops the machine and reads memory (bmprof_desc.h), in_drain is set from
+ * begin() to end() except while a frame is written, and c->xfer says which entries are
+ * being sent: at any instruction where in_drain is clear, every sample taken is counted
+ * once, in delivered or lost, in the table, in a buffer, or in the frame xfer describes. */
 #include "core.h"
 #include "wire.h"
 
 /* One drain or flush at a time per CPU, even if out->write itself polls bmprof_drain. */
 static int begin(struct bmprof_cpu *c)
 {
-	return __atomic_exchange_n(&c->draining, 1, __ATOMIC_ACQUIRE) == 0;
+	if (__atomic_exchange_n(&c->draining, 1, __ATOMIC_ACQUIRE) != 0)
+		return 0;
+	bmprof_drain_mark(c, 1);
+	return 1;
 }
 
 static void end(struct bmprof_cpu *c)
 {
+	bmprof_drain_mark(c, 0);
 	__atomic_store_n(&c->draining, 0, __ATOMIC_RELEASE);
 }
 
@@ -18,10 +28,13 @@ static void end(struct bmprof_cpu *c)
 static void send_buffer(struct bmprof_cpu *c, const struct bmprof_out *out, struct bmprof_ovf *o)
 {
 	uint32_t n = o->fill;
+
 	bmprof_sort_entries(o->slot, n);
-	bmprof_send_entries(c, out, o->slot, n);
+	bmprof_send_entries(c, out, o->slot, n,
+			    o == &c->ovf[0] ? BMPROF_XFER_OVF0 : BMPROF_XFER_OVF1);
 	o->fill = 0;
 	__atomic_store_n(&o->state, BMPROF_OVF_EMPTY, __ATOMIC_RELEASE);
+	c->xfer.src = BMPROF_XFER_NONE;
 }
 
 static void send_full(struct bmprof_cpu *c, const struct bmprof_out *out)
@@ -31,21 +44,21 @@ static void send_full(struct bmprof_cpu *c, const struct bmprof_out *out)
 			send_buffer(c, out, &c->ovf[i]);
 }
 
-/* Sampling is stopped, so the FILLING buffer can be taken as if it were full; the handler
- * claims an EMPTY one when sampling starts again. */
-static void send_filling(struct bmprof_cpu *c, const struct bmprof_out *out)
+/* Hand the FILLING buffer to the drain side (one store: the handler, which may interrupt
+ * this on the same CPU, then claims the other one), if it holds anything or, with
+ * sampling stopped (final), always: the handler claims an EMPTY one when it starts again. */
+static void retire_filling(struct bmprof_cpu *c, int final)
 {
 	for (int i = 0; i < 2; i++) {
 		struct bmprof_ovf *o = &c->ovf[i];
-		if (o->state == BMPROF_OVF_FILLING) {
-			o->state = BMPROF_OVF_FULL;
-			send_buffer(c, out, o);
-		}
+		if (o->state == BMPROF_OVF_FILLING && (o->fill || final))
+			__atomic_store_n(&o->state, BMPROF_OVF_FULL, __ATOMIC_RELEASE);
 	}
 }
 
 /* Move the used entries to the front (freeing their slots), sort and send them, then free
- * the front: the table ends empty. */
+ * the front: the table ends empty. The handler must not touch the table meanwhile (sampling
+ * stopped, or c->flushing set on this CPU). */
 static void send_table(struct bmprof_cpu *c, const struct bmprof_out *out)
 {
 	struct bmprof_entry *t = bmprof_table_entries(c);
@@ -60,9 +73,10 @@ static void send_table(struct bmprof_cpu *c, const struct bmprof_out *out)
 		t[used++] = e;
 	}
 	bmprof_sort_entries(t, used);
-	bmprof_send_entries(c, out, t, used);
+	bmprof_send_entries(c, out, t, used, BMPROF_XFER_TABLE);
 	for (uint32_t i = 0; i < used; i++)
 		t[i] = (struct bmprof_entry){ 0 };
+	c->xfer.src = BMPROF_XFER_NONE;
 	c->rr = 0;
 }
 
@@ -85,7 +99,14 @@ static void send_totals(struct bmprof_cpu *c, const struct bmprof_out *out)
 	bmprof_put16(p + 2, BMPROF_TOTAL_NFIELDS);
 	for (unsigned i = 0; i < BMPROF_TOTAL_NFIELDS; i++)
 		bmprof_put64(p + BMPROF_TOTALS_FIXED + 8 * i, v[i]);
-	bmprof_emit_frame(out, BMPROF_FRAME_TOTALS, p, sizeof p);
+	bmprof_emit_idle(c, out, BMPROF_FRAME_TOTALS, p, sizeof p);
+}
+
+static void set_flushing(struct bmprof_cpu *c, uint32_t v)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	c->flushing = v;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out)
@@ -96,20 +117,52 @@ void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out)
 	end(c);
 }
 
+/* Full buffers first, so the handler has an empty one to write to while the table is
+ * sent; the filling one last, once the handler is back on the table. */
+void bmprof_flush_delta(struct bmprof_cpu *c, const struct bmprof_out *out)
+{
+	if (!begin(c))
+		return;
+	send_full(c, out);
+	set_flushing(c, 1);
+	send_table(c, out);
+	set_flushing(c, 0);
+	retire_filling(c, 0);
+	send_full(c, out);
+	c->flushes++;
+	end(c);
+}
+
+void bmprof_set_flush_interval(struct bmprof_cpu *c, uint64_t every, uint64_t now)
+{
+	c->flush_every = every;
+	c->flush_next = now + every;
+}
+
+void bmprof_service(struct bmprof_cpu *c, const struct bmprof_out *out, uint64_t now)
+{
+	if (bmprof_flush_due(c, now)) {
+		c->flush_next = now + c->flush_every;
+		bmprof_flush_delta(c, out);
+	} else {
+		bmprof_drain(c, out);
+	}
+}
+
 void bmprof_flush(struct bmprof_cpu *c, const struct bmprof_out *out)
 {
 	if (!begin(c))
 		return;
 	/* a sample that still arrives goes to an overflow buffer, never to the table being read */
-	c->flushing = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	set_flushing(c, 1);
 	send_full(c, out);
-	send_filling(c, out);
+	retire_filling(c, 1);
+	send_full(c, out);
 	send_table(c, out);
 	send_full(c, out);
-	send_filling(c, out);
+	retire_filling(c, 1);
+	send_full(c, out);
 	send_totals(c, out);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	c->flushing = 0;
+	set_flushing(c, 0);
 	end(c);
 }

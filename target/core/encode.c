@@ -1,6 +1,11 @@
 /* Aggregated entries to SAMPLES frames (transport/wire.h): u16 cpu, u16 n, u32 seq, then
  * per entry the varints event_id, zigzag(pc - prev_pc), count, with prev_pc = 0 at the start
- * of each frame so every frame decodes on its own. */
+ * of each frame so every frame decodes on its own.
+ *
+ * Each frame's entries, sequence number and samples are noted in c->xfer before it is
+ * written, and in_drain is clear only while out->write runs, so a host that stops the
+ * machine at any instruction knows which entries were counted and which frame was on its
+ * way (bmprof_desc.h, docs/wire-format.md "Recovery"). */
 #include "core.h"
 #include "wire.h"
 
@@ -14,34 +19,53 @@ static unsigned encode_entry(uint8_t *p, const struct bmprof_entry *e, uint64_t 
 	return n;
 }
 
-/* Every frame consumes a sequence number, so the host sees a gap where one was lost. */
+int bmprof_emit_idle(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t type,
+		     const void *payload, uint16_t len)
+{
+	int r;
+
+	bmprof_drain_mark(c, 0);
+	r = bmprof_emit_frame(out, type, payload, len);
+	bmprof_drain_mark(c, 1);
+	return r;
+}
+
+/* Entries [c->xfer.done, end): every frame consumes a sequence number, so the host sees a
+ * gap where one was lost. */
 static void send_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t *buf,
-		       unsigned len, unsigned n, uint64_t samples)
+		       unsigned len, unsigned n, uint64_t samples, uint32_t end)
 {
 	bmprof_put16(buf, c->cpu_id);
 	bmprof_put16(buf + 2, (uint16_t)n);
 	bmprof_put32(buf + 4, c->frames);
+	c->xfer.end = end;
+	c->xfer.seq = c->frames;
+	c->xfer.samples = samples;
 	c->frames++;
-	if (bmprof_emit_frame(out, BMPROF_FRAME_SAMPLES, buf, (uint16_t)len) == 0)
+	if (bmprof_emit_idle(c, out, BMPROF_FRAME_SAMPLES, buf, (uint16_t)len) == 0)
 		c->delivered += samples;
 	else
 		c->lost_transport += samples;
+	c->xfer.done = end;
 }
 
 void bmprof_send_entries(struct bmprof_cpu *c, const struct bmprof_out *out,
-			 const struct bmprof_entry *e, uint32_t n)
+			 const struct bmprof_entry *e, uint32_t n, uint32_t src)
 {
 	uint8_t buf[BMPROF_SAMPLES_PAYLOAD];
 	uint8_t one[ENTRY_MAX];
 	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
 	uint64_t samples = 0, prev = 0;
 
+	c->xfer.n = n;
+	c->xfer.done = 0;
+	c->xfer.src = src;
 	for (uint32_t i = 0; i < n; i++) {
 		if (e[i].count == 0)
 			continue;
 		unsigned k = encode_entry(one, &e[i], prev);
 		if (len + k > BMPROF_SAMPLES_PAYLOAD) {
-			send_frame(c, out, buf, len, count, samples);
+			send_frame(c, out, buf, len, count, samples, i);
 			len = BMPROF_SAMPLES_FIXED;
 			count = 0;
 			samples = 0;
@@ -55,5 +79,5 @@ void bmprof_send_entries(struct bmprof_cpu *c, const struct bmprof_out *out,
 		prev = e[i].pc;
 	}
 	if (count)
-		send_frame(c, out, buf, len, count, samples);
+		send_frame(c, out, buf, len, count, samples, n);
 }

@@ -13,6 +13,11 @@
  * buffer, and neither side waits for the other. On x86 these are plain moves; the ordering
  * they add there is the compiler's. The table itself is touched only by the handler (and
  * by bmprof_flush with sampling stopped), so it needs no ordering at all.
+ *
+ * in_record is set around the whole of it, for a host that stops the machine and reads
+ * the table and buffers back (bmprof_desc.h): between the first store and the last, a
+ * sample can be counted in taken and not yet stored, or an evicted entry be in both the
+ * table and a buffer. Two stores to the line the hit path writes anyway.
  */
 #include "core.h"
 
@@ -31,7 +36,7 @@ static struct bmprof_ovf *claim_empty(struct bmprof_cpu *c)
 			o->fill = 0;
 			/* the drain side ignores a FILLING buffer: no ordering needed */
 			o->state = BMPROF_OVF_FILLING;
-			c->active = i;
+			c->active = (uint16_t)i;
 			return o;
 		}
 	}
@@ -85,7 +90,7 @@ static __attribute__((noinline)) void restart(struct bmprof_cpu *c, struct bmpro
 	c->hits++;
 }
 
-void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
+static inline void record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
 {
 	c->taken++;
 	if (__builtin_expect(c->flushing, 0)) {
@@ -110,4 +115,13 @@ void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
 		}
 	}
 	insert(c, w, 0, pc, event);
+}
+
+void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
+{
+	c->in_record = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	record(c, pc, event);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	c->in_record = 0;
 }

@@ -13,10 +13,16 @@
  *                               both overflow buffers full ─► the evicted count is lost
  *   outside the interrupt path (idle, poll, after the handler with interrupts enabled):
  *              bmprof_drain(cpu, out)   full overflow buffers ─► SAMPLES frames
+ *   periodically, outside the interrupt path, with sampling running (optional):
+ *              bmprof_flush_delta(cpu, out)  full buffers, the table (then emptied) and the
+ *                               filling buffer ─► SAMPLES frames: a hang loses one interval
  *   at the end, with sampling stopped on that CPU:
  *              bmprof_flush(cpu, out)   hash table + buffers ─► SAMPLES frames, then TOTALS
  *
  * Invariant, per CPU, after bmprof_flush: taken == delivered + lost_full + lost_transport.
+ * At any moment, taken == delivered + lost_full + lost_transport + the counts still held in
+ * the table and the overflow buffers, which is what lets a host that stops a run that never
+ * ends read them back from memory (bmprof_desc.h).
  */
 #ifndef BMPROF_H
 #define BMPROF_H
@@ -51,6 +57,22 @@ struct bmprof_ovf {
 	volatile uint32_t state;
 };
 
+/* The entries the drain side is handing to the transport, for a host reading memory
+ * (bmprof_desc.h): entries [0, done) of src are counted in delivered or lost_transport,
+ * and the SAMPLES frame seq holding [done, end) is being written. src NONE: no transfer. */
+enum { BMPROF_XFER_NONE = 0, BMPROF_XFER_OVF0 = 1, BMPROF_XFER_OVF1 = 2, BMPROF_XFER_TABLE = 3 };
+
+struct bmprof_xfer {
+	volatile uint32_t src;    /* BMPROF_XFER_*; TABLE: the table, its used entries moved
+				   * to the front, n of them */
+	volatile uint32_t n;      /* entries being sent: [0, n) of src */
+	volatile uint32_t done;
+	volatile uint32_t end;
+	volatile uint32_t seq;
+	uint32_t reserved;
+	volatile uint64_t samples; /* counts in [done, end) */
+};
+
 struct bmprof_counters {
 	uint64_t taken;          /* samples the handler took */
 	uint64_t hits;           /* hash hits */
@@ -70,7 +92,8 @@ struct bmprof_cpu {
 	uint32_t rr;              /* round-robin way for the next eviction ("mod counter") */
 	uint64_t taken;
 	uint64_t hits;
-	uint32_t active;          /* index of the overflow buffer being filled */
+	uint16_t active;          /* index of the overflow buffer being filled */
+	volatile uint16_t in_record; /* set while bmprof_record runs (bmprof_desc.h) */
 	volatile uint32_t flushing; /* set: the handler writes straight to the overflow buffer */
 	uint64_t rng;             /* xorshift state for period randomization */
 	uint64_t period;          /* nominal period */
@@ -90,6 +113,16 @@ struct bmprof_cpu {
 	 * sets them before bmprof_flush (struct bmprof_timing). */
 	uint64_t sampled_ticks;
 	uint64_t enabled_ticks;
+	/* For a host reading memory (bmprof_desc.h): set while the drain side rearranges the
+	 * table or a buffer or updates its counters (it is clear while a frame is written) */
+	volatile uint32_t in_drain;
+	uint32_t reserved;
+	struct bmprof_xfer xfer;
+	/* The periodic flush (bmprof_set_flush_interval): its interval and next due time in the
+	 * caller's clock (0: off), and how many ran. */
+	uint64_t flush_every;
+	uint64_t flush_next;
+	uint64_t flushes;
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* What the workload ran while a sampling timer interrupted it, in timebase ticks: enabled
@@ -158,6 +191,26 @@ void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out);
  * as SAMPLES frames, leaves the table empty, then sends this CPU's TOTALS frame. Like
  * bmprof_drain, returns at once if a drain or flush is already running on this CPU. */
 void bmprof_flush(struct bmprof_cpu *c, const struct bmprof_out *out);
+
+/* With sampling running, outside the sampling handler, on the CPU c samples on (or on any
+ * CPU while c's sampling is stopped): send what c holds so far as SAMPLES frames, the full
+ * overflow buffers, the table's entries (the table is emptied: meanwhile the handler puts
+ * samples straight into an overflow buffer, c->flushing), then the filling buffer. The
+ * deltas add up: the samples of every delta and of the final bmprof_flush are what one
+ * final flush would have sent. No TOTALS. Returns at once if a drain or flush is already
+ * running on this CPU. */
+void bmprof_flush_delta(struct bmprof_cpu *c, const struct bmprof_out *out);
+
+/* A periodic flush: every `every` ticks of a clock of the caller's (0: never), the first
+ * one `every` after now. bmprof_service() runs it when due. */
+void bmprof_set_flush_interval(struct bmprof_cpu *c, uint64_t every, uint64_t now);
+static inline int bmprof_flush_due(const struct bmprof_cpu *c, uint64_t now)
+{
+	return c->flush_every && (int64_t)(now - c->flush_next) >= 0;
+}
+/* Outside the interrupt path: bmprof_flush_delta() when the interval is due (the next one
+ * then falls an interval after now), else bmprof_drain(). */
+void bmprof_service(struct bmprof_cpu *c, const struct bmprof_out *out, uint64_t now);
 
 /* A snapshot of the counters. */
 void bmprof_get_counters(const struct bmprof_cpu *c, struct bmprof_counters *k);

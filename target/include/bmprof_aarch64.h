@@ -120,6 +120,10 @@ struct bmprof_a64_config {
 	/* HELLO's load_bias: where the image runs minus where it was linked (0: not
 	 * relocated; a UEFI application's ImageBase minus its link base) */
 	uint64_t load_bias;
+	/* The periodic flush (bmprof_flush_delta): every flush_ms milliseconds each CPU sends
+	 * what its table and buffers hold, from bmprof_a64_irq_exit with IRQs unmasked or
+	 * bmprof_a64_poll. 0: off, samples are sent when a buffer fills and at the end. */
+	uint32_t flush_ms;
 };
 
 struct bmprof_a64_info {
@@ -207,13 +211,15 @@ int bmprof_a64_handle(uint32_t intid, uint64_t elr);
 void bmprof_a64_irq(uint64_t elr);
 
 /* Interrupt exit ("bottom half"), IRQs masked on entry and on return: if a full overflow
- * buffer waits and no drain runs on this CPU, unmask IRQs, drain, mask them. */
+ * buffer waits (or, with flush_ms, the periodic flush is due) and no drain runs on this
+ * CPU, unmask IRQs, drain or flush, mask them. */
 void bmprof_a64_irq_exit(void);
 
 /* The ready-made IRQ handler: branch to it from the IRQ vector slots (not a C function). */
 void bmprof_a64_irq_entry(void);
 
-/* For idle loops, IRQs unmasked: send full overflow buffers if any. */
+/* For idle loops, IRQs unmasked: send full overflow buffers if any, and with flush_ms
+ * the table and buffers when the interval is due. */
 void bmprof_a64_poll(void);
 
 /* Stop sampling and counting on this CPU, then send COUNTS (when events were counted),

@@ -113,6 +113,11 @@ struct bmprof_x86_config {
 	int (*out_begin)(void);
 	void (*out_end)(void);
 	uint64_t load_bias;             /* HELLO: run-time minus link-time address of the image */
+	/* The periodic flush (bmprof_flush_delta): every flush_ms milliseconds each CPU sends
+	 * what its table and buffers hold, from its interrupt exit with interrupts enabled
+	 * (bmprof_x86_irq_exit) or bmprof_x86_poll. 0: off, samples are sent when a buffer
+	 * fills and at the end. */
+	uint32_t flush_ms;
 };
 
 /* One per CPU; the calibration fields are CPU 0's on every CPU. */
@@ -204,8 +209,9 @@ int bmprof_x86_nmi(uint64_t rip);
 void bmprof_x86_pmi(uint64_t rip);
 
 /* Interrupt exit ("bottom half"), interrupts disabled on entry and on return: if a full
- * overflow buffer of this CPU waits and no drain runs on it, enable interrupts, drain
- * (inside out_begin/out_end), disable. */
+ * overflow buffer of this CPU waits (or, with flush_ms, the periodic flush is due) and no
+ * drain runs on it, enable interrupts, drain or flush (inside out_begin/out_end),
+ * disable. */
 void bmprof_x86_irq_exit(void);
 
 /* The ready-made IDT handlers (addresses, not C functions): the timer vector, vector 2
@@ -222,7 +228,8 @@ int bmprof_x86_gp_fixup(uint64_t *rip);
 int bmprof_x86_rdmsr_safe(uint32_t msr, uint64_t *v);
 int bmprof_x86_wrmsr_safe(uint32_t msr, uint64_t v);
 
-/* For idle loops, with interrupts enabled: send this CPU's full overflow buffers if any. */
+/* For idle loops, with interrupts enabled: send this CPU's full overflow buffers if any,
+ * and with flush_ms its table and buffers when the interval is due. */
 void bmprof_x86_poll(void);
 
 /* Stop sampling and counting on this CPU, send its COUNTS (when events are on counters),

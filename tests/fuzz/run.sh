@@ -27,6 +27,7 @@ opts() {
 	fuzz_reader) echo "-max_len=70000 -rss_limit_mb=1024" ;;
 	fuzz_profile) echo "-max_len=200000 -rss_limit_mb=1024" ;;
 	fuzz_elf) echo "-max_len=131072 -rss_limit_mb=2048" ;;
+	fuzz_recover) echo "-max_len=512 -rss_limit_mb=1024" ;;
 	esac
 	echo "-timeout=10 ${FUZZ_FLAGS:-}"
 }

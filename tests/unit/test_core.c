@@ -857,6 +857,77 @@ static void test_flush_invariant_big(void **state)
 	cpu_free(p);
 }
 
+/* The periodic flush: deltas sent while sampling runs (bmprof_service with an interval)
+ * plus the final flush add up to what a run with only drains and the final flush sends,
+ * the table and the filling buffer end each delta empty, and only the final flush sends
+ * TOTALS. */
+static void run_with_interval(struct bmprof_cpu *c, struct sink *s, uint64_t every,
+			      unsigned *deltas)
+{
+	struct bmprof_out out = sink_out(s);
+	uint64_t rng = 4242;
+
+	bmprof_set_flush_interval(c, every, 0);
+	*deltas = 0;
+	for (uint64_t now = 1; now <= 60000; now++) {
+		double u = (double)(rng_next(&rng) >> 11) / 9007199254740992.0;
+		unsigned k = (unsigned)(u * u * 3000);
+		bmprof_record(c, 0x400000 + (uint64_t)k * 3, (uint16_t)(k % 2));
+		int due = bmprof_flush_due(c, now);
+		if (due || bmprof_drain_pending(c)) {
+			uint64_t before = c->flushes;
+			bmprof_service(c, &out, now);
+			assert_int_equal(c->flushes, before + (unsigned)due);
+			if (due) {
+				unsigned used;
+				(*deltas)++;
+				assert_int_equal(table_sum(c, &used), 0);
+				assert_int_equal(ovf_sum(c), 0);
+				assert_int_equal(c->flush_next, now + every);
+				assert_false(bmprof_flush_due(c, now + every - 1));
+				assert_true(bmprof_flush_due(c, now + every));
+			}
+			check_invariant(c);
+		}
+	}
+	bmprof_flush(c, &out);
+}
+
+static void test_flush_delta_adds_up(void **state)
+{
+	(void)state;
+	struct cpu *a = cpu_new(256, 1024, 7), *b = cpu_new(256, 1024, 7);
+	struct sink sa = { 0 }, sb = { 0 };
+	struct decoded da, db;
+	unsigned deltas, none;
+
+	run_with_interval(&a->c, &sa, 997, &deltas);
+	run_with_interval(&b->c, &sb, 0, &none);
+	assert_int_equal(deltas, 60);
+	assert_int_equal(a->c.flushes, 60);
+	assert_int_equal(none, 0);
+	decode(&da, sa.buf, sa.len);
+	decode(&db, sb.buf, sb.len);
+	check_flushed(&a->c, &da);
+	check_flushed(&b->c, &db);
+	assert_int_equal(da.totals, 1);
+	assert_int_equal(a->c.lost_full + a->c.lost_transport, 0);
+	assert_int_equal(b->c.lost_full + b->c.lost_transport, 0);
+	assert_int_equal(recs_sum(&da.e), 60000);
+	assert_true(da.samples_frames >= deltas);
+	for (unsigned i = 0; i < da.nseq; i++)
+		assert_int_equal(da.seq[i], i);
+	recs_normalize(&da.e);
+	recs_normalize(&db.e);
+	assert_same_recs(&da.e, &db.e);
+	decoded_free(&da);
+	decoded_free(&db);
+	sink_free(&sa);
+	sink_free(&sb);
+	cpu_free(a);
+	cpu_free(b);
+}
+
 static void test_flushing_flag_bypasses_table(void **state)
 {
 	(void)state;
@@ -1181,6 +1252,7 @@ int main(void)
 		cmocka_unit_test(test_drain_not_reentrant),
 		cmocka_unit_test(test_flush_invariant_tiny),
 		cmocka_unit_test(test_flush_invariant_big),
+		cmocka_unit_test(test_flush_delta_adds_up),
 		cmocka_unit_test(test_flushing_flag_bypasses_table),
 		cmocka_unit_test(test_sort_entries),
 		cmocka_unit_test(test_period_bounds),

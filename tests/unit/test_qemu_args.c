@@ -1,6 +1,7 @@
 /* The QEMU runner without QEMU: the accel decision over injected system facts, the machine
  * table, the command line, ELF checks, and the run loop driven by a shell standing in for
- * QEMU (serial pipe on fd 3, exit status, timeout, interruption, exec failure). */
+ * QEMU (serial pipe on fd 3, exit status, timeout, interruption, exec failure), the stall
+ * limit, and the monitor hook with a stand-in QMP peer on fd 4. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "qemu.h"
+#include "qmp.h"
 
 /* facts: exists, accessible, kvm_intel, kvm_amd, kvm_pvm; an x86-64 image, host_arch
  * not checked */
@@ -414,7 +416,7 @@ static void test_run_pipe(void **state)
 	struct sink s = { .len = 0 };
 	struct qemu_result res;
 	char err[256];
-	assert_int_equal(qemu_run(argv, 0, collect, &s, &res, err, sizeof err), 0);
+	assert_int_equal(qemu_run(argv, 0, NULL, collect, &s, &res, err, sizeof err), 0);
 	assert_int_equal(res.how, QEMU_EXITED);
 	assert_int_equal(res.status, 7);
 	assert_int_equal(s.len, 7);
@@ -429,7 +431,7 @@ static void test_run_timeout(void **state)
 	struct sink s = { .len = 0 };
 	struct qemu_result res;
 	char err[256];
-	assert_int_equal(qemu_run(argv, 1, collect, &s, &res, err, sizeof err), 0);
+	assert_int_equal(qemu_run(argv, 1, NULL, collect, &s, &res, err, sizeof err), 0);
 	assert_int_equal(res.how, QEMU_TIMEOUT);
 	assert_string_equal(s.data, "early");
 	assert_true(res.seconds >= 0.9 && res.seconds < 10);
@@ -444,7 +446,7 @@ static void test_run_interrupted(void **state)
 	struct sink s = { .len = 0 };
 	struct qemu_result res;
 	char err[256];
-	assert_int_equal(qemu_run(argv, 20, collect, &s, &res, err, sizeof err), 0);
+	assert_int_equal(qemu_run(argv, 20, NULL, collect, &s, &res, err, sizeof err), 0);
 	assert_int_equal(res.how, QEMU_INTERRUPTED);
 	assert_string_equal(s.data, "before");
 	assert_true(res.seconds < 10);
@@ -461,9 +463,141 @@ static void test_run_exec_failure(void **state)
 	struct sink s = { .len = 0 };
 	struct qemu_result res;
 	char err[256];
-	assert_int_equal(qemu_run(argv, 0, collect, &s, &res, err, sizeof err), -1);
+	assert_int_equal(qemu_run(argv, 0, NULL, collect, &s, &res, err, sizeof err), -1);
 	assert_non_null(strstr(err, "cannot run /nonexistent/qemu-system-x86_64"));
 	assert_non_null(strstr(err, "No such file"));
+}
+
+/* ---- the watch: stall limit and the monitor hook ---- */
+
+struct watched {
+	struct sink s;
+	size_t bytes;
+	double last;             /* when bytes last came */
+	int stops;
+	enum qemu_end how;
+	char reply[256], refused[256], after[64];
+	int ok_stop, ok_bad;
+};
+
+static void count_bytes(void *ctx, const void *buf, size_t n)
+{
+	struct watched *w = ctx;
+	w->bytes += n;
+	w->last = qemu_now();
+	if (w->s.len < 200)
+		collect(&w->s, buf, n);
+}
+
+static double last_progress(void *ctx)
+{
+	return ((struct watched *)ctx)->last;
+}
+
+static void test_run_stall(void **state)
+{
+	(void)state;
+	/* bytes, then nothing: stopped by the stall limit, not the (long) timeout */
+	char *argv[] = { "/bin/sh", "-c", "printf hello >&3; exec sleep 60", NULL };
+	struct watched w = { .last = 0 };
+	struct qemu_watch watch = { .stall_s = 0.5, .last_progress = last_progress, .ctx = &w };
+	struct qemu_result res;
+	char err[256];
+
+	assert_int_equal(qemu_run(argv, 50, &watch, count_bytes, &w, &res, err, sizeof err), 0);
+	assert_int_equal(res.how, QEMU_STALLED);
+	assert_int_equal(w.bytes, 5);
+	assert_true(res.seconds < 40);
+}
+
+static void on_stop(void *ctx, enum qemu_end how, struct qmp *q)
+{
+	struct watched *w = ctx;
+	char *reply = NULL;
+	char err[256];
+
+	w->stops++;
+	w->how = how;
+	w->ok_stop = !qmp_exec(q, "{\"execute\":\"stop\"}", 20, &reply, err, sizeof err);
+	if (reply)
+		snprintf(w->reply, sizeof w->reply, "%s", reply);
+	free(reply);
+	w->ok_bad = !qmp_exec(q, "{\"execute\":\"bogus\"}", 20, NULL, w->refused,
+			      sizeof w->refused);
+	if (!qmp_exec(q, "{\"execute\":\"human-monitor-command\"}", 20, &reply, err,
+		      sizeof err))
+		qmp_string(reply, "return", w->after, sizeof w->after);
+	free(reply);
+}
+
+/* A QMP peer on fd 4: the greeting, an event before each reply; before answering "stop"
+ * it writes 256 KiB to the serial pipe, more than a pipe holds, so it only answers if the
+ * runner keeps reading the serial side while it waits on the monitor. */
+static const char qmp_peer[] =
+	"import os, sys\n"
+	"m = os.fdopen(4, 'rb+', buffering=0)\n"
+	"os.write(3, b'up')\n"
+	"m.write(b'{\"QMP\": {\"version\": {}}}\\r\\n')\n"
+	"for line in iter(m.readline, b''):\n"
+	"    m.write(b'{\"timestamp\": {}, \"event\": \"X\"}\\r\\n')\n"
+	"    if b'stop' in line:\n"
+	"        d = b'z' * (256 << 10)\n"
+	"        while d: d = d[os.write(3, d):]\n"
+	"        m.write(b'{\"return\": {}}\\r\\n')\n"
+	"    elif b'bogus' in line:\n"
+	"        m.write(b'{\"error\": {\"class\": \"CommandNotFound\", \"desc\": \"The command bogus has not been found\"}}\\r\\n')\n"
+	"    elif b'quit' in line:\n"
+	"        m.write(b'{\"return\": {}}\\r\\n')\n"
+	"        sys.exit(0)\n"
+	"    elif b'human' in line:\n"
+	"        m.write(b'{\"return\": \"a\\\\\"b\\\\r\\\\nc\\\\u0041\"}\\r\\n')\n"
+	"    else:\n"
+	"        m.write(b'{\"return\": {}}\\r\\n')\n"
+	"import time\n"
+	"time.sleep(60)\n";
+
+static void test_run_monitor_hook(void **state)
+{
+	(void)state;
+	char *argv[] = { "/usr/bin/python3", "-c", (char *)qmp_peer, NULL };
+	struct watched w = { .last = 0 };
+	struct qemu_watch watch = { .stall_s = 0.5, .last_progress = last_progress,
+				    .on_stop = on_stop, .ctx = &w };
+	struct qemu_result res;
+	char err[256];
+
+	if (access(argv[0], X_OK))
+		skip();
+	assert_int_equal(qemu_run(argv, 50, &watch, count_bytes, &w, &res, err, sizeof err), 0);
+	assert_int_equal(res.how, QEMU_STALLED);
+	assert_int_equal(w.stops, 1);
+	assert_int_equal(w.how, QEMU_STALLED);
+	assert_true(w.ok_stop);
+	assert_string_equal(w.reply, "{\"return\": {}}");
+	assert_false(w.ok_bad);
+	assert_non_null(strstr(w.refused, "The command bogus has not been found"));
+	assert_string_equal(w.after, "a\"b\r\ncA");
+	/* every serial byte written while the hook waited arrived */
+	assert_int_equal(w.bytes, 2 + (256 << 10));
+	/* then asked to quit over the monitor: it exited by itself, not by a signal */
+	assert_int_equal(res.status, 0);
+}
+
+static void test_qmp_json(void **state)
+{
+	(void)state;
+	char out[64];
+
+	assert_int_equal(qmp_quote("/tmp/a\"b\\c\n", out, sizeof out), 0);
+	assert_string_equal(out, "\"/tmp/a\\\"b\\\\c\\u000a\"");
+	assert_int_equal(qmp_quote("0123456789", out, 8), -1);
+	assert_int_equal(qmp_string("{\"desc\": \"x\\ty\"}", "desc", out, sizeof out), 0);
+	assert_string_equal(out, "x\ty");
+	assert_int_equal(qmp_string("{\"desc\": 5}", "desc", out, sizeof out), -1);
+	assert_int_equal(qmp_string("{\"desc\": \"open", "desc", out, sizeof out), -1);
+	assert_int_equal(qmp_string("{\"other\": \"x\"}", "desc", out, sizeof out), -1);
+	assert_int_equal(qmp_string("{\"desc\": \"abcdef\"}", "desc", out, 4), 0);
+	assert_string_equal(out, "abc");
 }
 
 int main(void)
@@ -485,6 +619,9 @@ int main(void)
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_interrupted),
 		cmocka_unit_test(test_run_exec_failure),
+		cmocka_unit_test(test_run_stall),
+		cmocka_unit_test(test_run_monitor_hook),
+		cmocka_unit_test(test_qmp_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -515,7 +515,7 @@ static void test_worked_example(void **state)
 	const size_t n = sizeof(worked_example);
 	struct host *h = host_new();
 
-	bmprof_send_entries(&c, &out, e, 3);
+	bmprof_send_entries(&c, &out, e, 3, BMPROF_XFER_OVF0);
 	assert_int_equal(b.n, n);
 	assert_memory_equal(b.p, worked_example, n);
 	/* the CRC in the document is zlib's crc32 of type .. payload */

@@ -101,6 +101,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 	c.mode = rc.mode;
 	c.nevents = rc.nevents;
 	c.events = rc.events;
+	c.flush_ms = rc.flush_ms;
 	if (EFI_ERROR(bmrt_irq_init()))
 		panic("the firmware does not route the sampling interrupts");
 	tpl = bmrt_efi_st->BootServices->RaiseTPL(TPL_HIGH_LEVEL);   /* IRQs masked */

@@ -120,7 +120,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 		.timer = BMPROF_X86_TIMER_EXTERNAL, .out = &bmrt_out, .events = rc.events,
 		.nevents = rc.nevents, .mode = rc.mode, .pmi = BMPROF_X86_PMI_NMI, .msr_fixup = 1,
 		.out_begin = bmrt_uefi_out_begin, .out_end = bmrt_uefi_out_end,
-		.load_bias = load_bias,
+		.load_bias = load_bias, .flush_ms = rc.flush_ms,
 	};
 	err = bmprof_x86_init(&xc);
 	if (err)

@@ -323,6 +323,7 @@ void bmprof_a64_start(void)
 	c->running = 1;
 	c->deadline = timer_now(st.info.timer);
 	bmprof_timing_start(&c->tm, c->deadline);
+	bmprof_set_flush_interval(&c->cpu, st.info.cntfrq / 1000 * st.cfg.flush_ms, c->deadline);
 	bmprof_pmu_start(&c->pmu, c->deadline);
 	if (timer_on()) {
 		arm_timer(c);
@@ -352,6 +353,13 @@ void bmprof_a64_stop(void)
 	a64_irq_restore(f);
 }
 
+/* Full buffers to drain, or the periodic flush due. */
+static int work(const struct a64_cpu *c)
+{
+	return bmprof_drain_pending(&c->cpu) ||
+	       (c->cpu.flush_every && bmprof_flush_due(&c->cpu, timer_now(st.info.timer)));
+}
+
 /* The end of an outermost timer interrupt's own time. */
 static void close_timing(struct a64_cpu *c)
 {
@@ -365,7 +373,7 @@ static void close_timing(struct a64_cpu *c)
  * not be called at all); a drain keeps it open until the drain is done. */
 static void handled(struct a64_cpu *c)
 {
-	if (!c->in_bh && (!st.cfg.out || !bmprof_drain_pending(&c->cpu)))
+	if (!c->in_bh && (!st.cfg.out || !work(c)))
 		close_timing(c);
 }
 
@@ -458,10 +466,10 @@ void bmprof_a64_irq_exit(void)
 
 	if (!c || c->in_bh)
 		return;
-	if (st.cfg.out && bmprof_drain_pending(&c->cpu)) {
+	if (st.cfg.out && work(c)) {
 		c->in_bh = 1;
 		a64_irq_enable();
-		bmprof_drain(&c->cpu, st.cfg.out);
+		bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
 		a64_irq_disable();
 		c->in_bh = 0;
 	}
@@ -472,8 +480,8 @@ void bmprof_a64_poll(void)
 {
 	struct a64_cpu *c = self();
 
-	if (c && st.cfg.out && bmprof_drain_pending(&c->cpu))
-		bmprof_drain(&c->cpu, st.cfg.out);
+	if (c && st.cfg.out && work(c))
+		bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
 }
 
 void bmprof_a64_flush_cpu(unsigned idx)

@@ -408,6 +408,7 @@ void bmprof_x86_start(void)
 	c->steal_mark = steal_ns(c);
 	c->steal_outside = 0;
 	bmprof_timing_start(&c->tm, x86_rdtsc());
+	bmprof_set_flush_interval(&c->core, sh.tsc_hz / 1000 * sh.cfg.flush_ms, c->tm.started);
 	if (timer_on(c) && !external()) {
 		lapic_write(LAPIC_TIMER_DIV, c->div);
 		lapic_write(LAPIC_LVT_TIMER, sh.lvt);
@@ -530,12 +531,20 @@ void bmprof_x86_tick(uint64_t rip)
 		lapic_eoi();
 }
 
-/* A drain of this CPU's full buffers, inside the integrator's out_begin/out_end. */
+/* Full buffers to drain, or the periodic flush due. */
+static int work(const struct pcpu *c)
+{
+	return bmprof_drain_pending(&c->core) ||
+	       (c->core.flush_every && bmprof_flush_due(&c->core, x86_rdtsc()));
+}
+
+/* A drain of this CPU's full buffers, or its periodic flush, inside the integrator's
+ * out_begin/out_end. */
 static void drain(struct pcpu *c)
 {
 	if (sh.cfg.out_begin && sh.cfg.out_begin())
 		return;
-	bmprof_drain(&c->core, sh.cfg.out);
+	bmprof_service(&c->core, sh.cfg.out, x86_rdtsc());
 	if (sh.cfg.out_end)
 		sh.cfg.out_end();
 }
@@ -544,7 +553,7 @@ static void drain(struct pcpu *c)
  * and return at once, which bounds the stack at two interrupt frames. */
 static void irq_exit(struct pcpu *c)
 {
-	if (c->in_bh || !sh.cfg.out || !bmprof_drain_pending(&c->core))
+	if (c->in_bh || !sh.cfg.out || !work(c))
 		return;
 	c->in_bh = 1;
 	x86_sti();
@@ -652,7 +661,7 @@ void bmprof_x86_poll(void)
 {
 	struct pcpu *c = cur();
 
-	if (c && sh.cfg.out && bmprof_drain_pending(&c->core))
+	if (c && sh.cfg.out && work(c))
 		drain(c);
 }
 
