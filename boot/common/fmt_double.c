@@ -238,8 +238,9 @@ static int put_general(struct bmrt_sink *s, const struct bmrt_spec *sp, char sig
 	return put_exp(s, sp, sign, x, frac, frac > 0 || sp->alt, upper);
 }
 
-int bmrt_format_double(struct bmrt_sink *s, const struct bmrt_spec *sp, char conv,
-		       uint64_t bits)
+__attribute__((noinline)) int bmrt_format_double(struct bmrt_sink *s,
+						  const struct bmrt_spec *sp, char conv,
+						  uint64_t bits)
 {
 	struct decimal x;
 	int upper = conv == 'F' || conv == 'E' || conv == 'G';

@@ -3,7 +3,8 @@
 # bm_printf's %f %e %g in an image, on x86-64 and AArch64 (with a second CPU printing too),
 # against the host C library's printf of the same program (tests/e2e/progs/printf_float.c
 # compiled natively with bm_printf as printf): the console text must be the same, byte for
-# byte, except the directives the runtime prints as written (%Lf, %a).
+# byte, except the directives the runtime prints as written (%Lf, %a). And the runtime's
+# and library's objects use no FP/SIMD register outside boot/common/printf.c.
 . "$(dirname "$0")/lib.sh"
 A64=$ROOT/$BUILD/test-images-aarch64
 PROG=$ROOT/tests/e2e/progs/printf_float.c
@@ -33,6 +34,33 @@ compare() {
 	grep -qx 'as-written: %Lf|%a|7' "$2" || fail "$1: %Lf and %a not printed as written: $(grep as-written "$2")"
 	echo "$1: $(wc -l <"$T/got.$1") lines identical to the host's printf"
 }
+
+# insns OBJDUMP OBJ: each instruction, mnemonic and operands, without branch targets
+insns() {
+	"$1" -d --no-show-raw-insn "$2" |
+		awk -F'\t' 'NF >= 2 { sub(/^[^\t]*\t/, ""); gsub(/[0-9a-f]+ <[^>]*>/, ""); print }'
+}
+# FP/SIMD registers in the runtime and the library: only in boot/common/printf.c (the rest
+# is -mgeneral-regs-only), and nothing there but printf.c refers to bm_printf/bm_vprintf,
+# so no interrupt or exception path can reach an FP instruction.
+fp_check() {   # ARCH OBJDUMP NM OBJDIR REGEX
+	local objs o bad=
+	objs=$(find "$4/rt" "$4/lib" -name '*.o' 2>/dev/null)
+	[ -n "$objs" ] || return 0
+	for o in $objs; do
+		case $o in */boot/common/printf.o) continue ;; esac
+		insns "$2" "$o" | grep -Eq "$5" && bad="$bad $o"
+		"$3" "$o" | grep -Eq ' U bm_v?printf$' && bad="$bad $o(calls bm_printf)"
+	done
+	[ -z "$bad" ] || fail "$1: FP/SIMD or bm_printf outside printf.o:$bad"
+	insns "$2" "$4/rt/boot/common/printf.o" | grep -Eq "$5" ||
+		fail "$1: printf.o has no FP register: is it built with FP allowed?"
+	echo "$1: FP/SIMD registers only in printf.o"
+}
+fp_check x86_64 objdump nm "$ROOT/$BUILD/x86_64/obj" '%xmm|%ymm|%st|\bf(ld|st)'
+command -v aarch64-linux-gnu-objdump >/dev/null &&
+	fp_check aarch64 aarch64-linux-gnu-objdump aarch64-linux-gnu-nm "$ROOT/$BUILD/aarch64/obj" \
+		'[[:space:],\[]([qdsbhv](3[01]|[12]?[0-9]))\b|^f[a-z]+[[:space:]]'
 
 need_qemu
 [ -f "$IMAGES/printf_float.elf" ] || skip "no test images in $IMAGES: run make test-images"

@@ -52,7 +52,8 @@ grep -q "^bmprof: target: ivshmem BAR 2 at 0x" "$T/shm.err" || { cat "$T/shm.err
 check_uefi_shm "$T/s.json" "$T/shm.json" "$T/shm.err"
 
 rc=0
-"$BMPROF" qemu --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" >"$T/out" 2>"$T/err" || rc=$?
+# (-icount: the firmware's Stall and the samples in it follow guest time, whatever the host's load)
+"$BMPROF" qemu --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" -- -icount shift=3 >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" = 7 ] || { cat "$T/err"; fail "fwstall.elf: bmprof exited $rc, want 7"; }
 grep -q "UEFI boot of $UEFI/fwstall.efi" "$T/err" || { cat "$T/err"; fail "the ELF's .efi did not boot"; }
 "$BMPROF" report -i "$T/f.data" --sort address --format json >"$T/f.json" || fail "report failed"
