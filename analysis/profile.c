@@ -30,6 +30,9 @@ void profile_free(struct profile *p)
 		free(p->meta[i].value);
 	}
 	free(p->meta);
+	for (i = 0; i < p->nlogs; i++)
+		free(p->logs[i].text);
+	free(p->logs);
 	free(p->counts);
 	free(p->samples);
 	free(p->index);
@@ -550,6 +553,45 @@ static int apply_meta(struct profile *p, const uint8_t *b, uint16_t len)
 	return 0;
 }
 
+int profile_log_decode(const uint8_t *b, uint16_t len, uint8_t *level, const char **text,
+		       size_t *n)
+{
+	if (len < BMPROF_LOG_FIXED || len - BMPROF_LOG_FIXED < bmprof_get16(b + 2))
+		return -1;
+	*level = b[0];
+	*n = bmprof_get16(b + 2);
+	*text = (const char *)b + BMPROF_LOG_FIXED;
+	return 0;
+}
+
+static int apply_log(struct profile *p, const uint8_t *b, uint16_t len)
+{
+	struct profile_log *l, *logs;
+	const char *text;
+	size_t n;
+	uint8_t level;
+
+	if (profile_log_decode(b, len, &level, &text, &n))
+		return -1;
+	if (p->nlogs == PROFILE_MAX_LOGS) {
+		p->logs_dropped++;
+		return 0;
+	}
+	logs = realloc(p->logs, (p->nlogs + 1) * sizeof(*logs));
+	if (!logs)
+		return -1;
+	p->logs = logs;
+	l = &logs[p->nlogs];
+	l->cut = n > PROFILE_LOG_TEXT_MAX;
+	l->len = l->cut ? PROFILE_LOG_TEXT_MAX : n;
+	l->level = level;
+	l->text = dup_mem(text, l->len);
+	if (!l->text)
+		return -1;
+	p->nlogs++;
+	return 0;
+}
+
 static int apply_stream(struct profile *p, const uint8_t *b, uint16_t len)
 {
 	if (len < 40)
@@ -575,6 +617,7 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
 	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
 	case BMPROF_FRAME_COUNTS: r = apply_counts(p, payload, len); break;
+	case BMPROF_FRAME_LOG: r = apply_log(p, payload, len); break;
 	case BMPROF_FRAME_HOST_META: r = apply_meta(p, payload, len); break;
 	case BMPROF_FRAME_HOST_STREAM: r = apply_stream(p, payload, len); break;
 	default: return 1;

@@ -6,8 +6,9 @@
  * one is counted in hellos, and in hello_mismatch if its build-id or arch differs). An
  * EVENT for an id already known replaces its description. A later TOTALS for a CPU
  * replaces the earlier one; a later END replaces the earlier one; a later COUNTS record for
- * a (cpu, event) replaces the earlier one. HOST_STREAM counters add up. A frame is applied
- * whole or not at all.
+ * a (cpu, event) replaces the earlier one. HOST_STREAM counters add up. LOG messages are
+ * kept in order, the first PROFILE_MAX_LOGS of them (the rest are counted). A frame is
+ * applied whole or not at all.
  */
 #ifndef BMPROF_PROFILE_H
 #define BMPROF_PROFILE_H
@@ -22,6 +23,9 @@
  * and (cpu, event) COUNTS records (a frame that would exceed them is rejected as malformed). */
 #define PROFILE_MAX_META 256
 #define PROFILE_MAX_COUNTS 4096
+/* LOG messages kept, and the bytes kept of each (a longer one is cut there) */
+#define PROFILE_MAX_LOGS 100
+#define PROFILE_LOG_TEXT_MAX 1024
 
 struct profile_hello {
 	uint16_t version;
@@ -88,6 +92,15 @@ struct profile_sample {
 
 struct profile_meta_kv { char *key, *value; };
 
+/* A message from the runtime (LOG frame): text as sent, not terminated, possibly with any
+ * byte in it (escape it before showing it). */
+struct profile_log {
+	uint8_t level;             /* enum bmprof_log_level (another value: as sent) */
+	int cut;                   /* the text was longer than PROFILE_LOG_TEXT_MAX */
+	size_t len;
+	char *text;
+};
+
 struct profile {
 	int have_hello, have_end;
 	struct profile_hello hello;
@@ -108,6 +121,9 @@ struct profile {
 	size_t ncounts;
 	struct profile_meta_kv *meta;   /* HOST_META, in order; later keys override earlier */
 	size_t nmeta;
+	struct profile_log *logs;       /* LOG messages, in the order they came */
+	size_t nlogs;
+	uint64_t logs_dropped;          /* LOG messages past PROFILE_MAX_LOGS, not kept */
 	/* stream health: from HOST_STREAM frames (what the capturing reader saw on the wire)
 	 * and from decoding */
 	uint64_t frames_ok, frames_bad_crc, frames_unknown, bytes_skipped, frames_malformed;
@@ -131,6 +147,10 @@ void profile_free(struct profile *p);
 int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload, uint16_t len);
 /* Add count samples; returns 0, or -1 on out of memory or if a count would overflow. */
 int profile_add(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc, uint64_t count);
+/* A LOG payload's fields (text points into the payload): 0, or -1 if it is shorter than
+ * its fixed part and text_len say. */
+int profile_log_decode(const uint8_t *payload, uint16_t len, uint8_t *level,
+		       const char **text, size_t *n);
 const char *profile_meta(const struct profile *p, const char *key);   /* NULL if absent */
 int profile_set_meta(struct profile *p, const char *key, const char *value);
 const struct profile_event *profile_event(const struct profile *p, uint16_t id);

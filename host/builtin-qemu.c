@@ -20,6 +20,7 @@
 #include "run_opts.h"
 #include "shm_qemu.h"
 #include "summary.h"
+#include "target_log.h"
 #include "util.h"
 
 #define DEFAULT_FREQ 1000
@@ -133,6 +134,12 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 static void print_text(void *ctx, const char *text, size_t len)
 {
 	fwrite(text, 1, len, stdout);
+}
+
+static void print_log(void *ctx, uint8_t level, const char *text, size_t len)
+{
+	fflush(stdout);
+	target_log_print(stderr, level, text, len);
 }
 
 /* The capture's input: the serial pipe and, with --transport shm, the ring consumer's
@@ -471,6 +478,7 @@ int image_run(struct image_run *r)
 	struct capture_opts co = {
 		.path = r->out, .elf = r->abs_image, .accel = qemu_accel_name(r->accel_used),
 		.command = r->command, .meta = meta, .nmeta = nmeta, .on_text = print_text,
+		.on_log = print_log,
 	};
 	r->cap = capture_open(&co, err, sizeof err);
 	if (!r->cap) {

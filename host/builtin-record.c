@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "capture.h"
 #include "summary.h"
+#include "target_log.h"
 #include "util.h"
 
 static const char usage[] =
@@ -143,6 +144,12 @@ static void print_text(void *ctx, const char *text, size_t len)
 	fwrite(text, 1, len, stdout);
 }
 
+static void print_log(void *ctx, uint8_t level, const char *text, size_t len)
+{
+	fflush(stdout);
+	target_log_print(stderr, level, text, len);
+}
+
 enum stop { STOP_END, STOP_EOF, STOP_SIGNAL, STOP_ERROR };
 
 /* Read until END, end of input, a signal or an error. SIGINT and SIGTERM are blocked
@@ -246,7 +253,7 @@ static int record(const char *from, const char *out, const char *elf, long baud,
 	struct bm_kv meta[] = { { "source", from } };
 	struct capture_opts o = {
 		.path = out, .elf = elf, .command = command, .meta = meta, .nmeta = 1,
-		.on_text = print_text,
+		.on_text = print_text, .on_log = print_log,
 	};
 	struct capture *c;
 	char err[512];

@@ -20,6 +20,7 @@
 #include "run_mode.h"
 #include "run_notes.h"
 #include "summary.h"
+#include "target_log.h"
 #include "util.h"
 
 #define REPORT_JSON_VERSION 1
@@ -320,6 +321,30 @@ static void print_recovered(FILE *f, const struct report *rp)
 	}
 }
 
+/* The runtime's errors and warnings (LOG frames), the first REPORT_LOG_LINES of them. */
+#define REPORT_LOG_LINES 10
+static void print_target_log(FILE *f, const struct profile *p)
+{
+	char lv[16], text[4 * PROFILE_LOG_TEXT_MAX + 1];
+	unsigned shown = 0, more = 0;
+
+	for (size_t i = 0; i < p->nlogs; i++) {
+		const struct profile_log *l = &p->logs[i];
+		if (l->level == BMPROF_LOG_INFO)
+			continue;
+		if (shown == REPORT_LOG_LINES) {
+			more++;
+			continue;
+		}
+		fprintf(f, "# runtime   %s: %s%s\n", target_log_level(l->level, lv, sizeof lv),
+			target_log_escape(text, sizeof text, l->text, l->len), l->cut ? "..." : "");
+		shown++;
+	}
+	if (more || p->logs_dropped)
+		fprintf(f, "# runtime   and %u more errors or warnings%s (--format json lists the "
+			"messages kept)\n", more, p->logs_dropped ? ", and messages not kept" : "");
+}
+
 static void print_header(FILE *f, const struct report *rp)
 {
 	char safe_elf[2 * PATH_MAX];
@@ -380,6 +405,7 @@ static void print_header(FILE *f, const struct report *rp)
 	print_fault_symbol(f, rp);
 	fputc('\n', f);
 	print_recovered(f, rp);
+	print_target_log(f, p);
 	unsigned nw = warnings(rp, warn, sizeof warn / sizeof warn[0]);
 	print_outside(f, rp);
 	for (unsigned i = 0; i < nw; i++)
@@ -890,6 +916,20 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	} else {
 		json_null(j);
 	}
+
+	json_key(j, "target_log");
+	json_begin_array(j);
+	for (size_t i = 0; i < p->nlogs; i++) {
+		char lv[16];
+		json_begin_object(j);
+		json_kv_string(j, "level", target_log_level(p->logs[i].level, lv, sizeof lv));
+		json_key(j, "text");
+		json_string_n(j, p->logs[i].text, p->logs[i].len);
+		json_kv_bool(j, "cut", p->logs[i].cut);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_kv_u64(j, "target_log_dropped", p->logs_dropped);
 
 	json_key(j, "host");
 	json_begin_object(j);

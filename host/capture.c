@@ -17,8 +17,19 @@ struct capture {
 	int input_ended;
 	int finished;
 	void (*on_text)(void *ctx, const char *text, size_t len);
+	void (*on_log)(void *ctx, uint8_t level, const char *text, size_t len);
 	void *ctx;
 };
+
+static void show_log(struct capture *c, const uint8_t *payload, uint16_t len)
+{
+	const char *text;
+	size_t n;
+	uint8_t level;
+
+	if (c->on_log && !profile_log_decode(payload, len, &level, &text, &n))
+		c->on_log(c->ctx, level, text, n);
+}
 
 static void on_frame(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len)
 {
@@ -38,6 +49,8 @@ static void on_frame(void *ctx, uint8_t type, const uint8_t *payload, uint16_t l
 	case 0:
 		if (type == BMPROF_FRAME_END)
 			c->ended = 1;
+		if (type == BMPROF_FRAME_LOG)
+			show_log(c, payload, len);
 		break;
 	}
 }
@@ -106,6 +119,7 @@ struct capture *capture_open(const struct capture_opts *o, char *err, size_t err
 	}
 	profile_init(&c->profile);
 	c->on_text = o->on_text;
+	c->on_log = o->on_log;
 	c->ctx = o->ctx;
 	if (o->path) {
 		if (profile_writer_open(&c->writer, o->path, err, errlen)) {

@@ -1,7 +1,8 @@
 /* Capturing a live stream: one object owns the frame reader, the profile model and the
  * profile file writer. Bytes pushed in (from a serial device, a pipe, QEMU's serial output)
  * are split into console text, handed to on_text at once, and frames, each applied to the
- * model and appended verbatim to the profile file. The model ends up exactly as
+ * model and appended verbatim to the profile file; the runtime's messages (LOG frames) are
+ * also handed to on_log as they arrive, HELLO or not. The model ends up exactly as
  * profile_load() of the saved file gives it.
  *
  *   struct capture *c = capture_open(&opts, err, sizeof err);
@@ -28,6 +29,8 @@ struct capture_opts {
 	const struct bm_kv *meta;  /* more meta keys, written after the ones above */
 	size_t nmeta;
 	void (*on_text)(void *ctx, const char *text, size_t len);  /* console text; NULL drops */
+	/* a LOG frame's message (text not terminated, not escaped); NULL: not shown */
+	void (*on_log)(void *ctx, uint8_t level, const char *text, size_t len);
 	void *ctx;
 };
 

@@ -24,3 +24,25 @@ $(HOST_BUILD)/obj/%.o: %.c
 	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Flags files: the objects of a build depend on a file that holds the command they are
+# built with (compiler and flags), rewritten only when that text changes, so a changed
+# IMAGE_CFLAGS, X86_DEFS, A64_DEFS, compiler... rebuilds what it affects, and the same
+# flags rebuild nothing. $(call flags_file,FILE,TEXT): the rule for FILE.
+sq = '$(subst ','\'',$(1))'
+define flags_rule
+$(1): FLAGS_TEXT := $(2)
+$(1): FORCE
+	@mkdir -p $$(dir $$@)
+	@printf '%s\n' $$(call sq,$$(FLAGS_TEXT)) | cmp -s - $$@ || \
+		printf '%s\n' $$(call sq,$$(FLAGS_TEXT)) >$$@
+endef
+flags_file = $(eval $(call flags_rule,$(1),$(2)))
+FORCE:
+.PHONY: FORCE
+
+# The program's flags for make image: IMAGE_CFLAGS, and EXTRA_CFLAGS as an alias of it
+# (appended after it).
+IMAGE_CFLAGS ?=
+EXTRA_CFLAGS ?=
+IMAGE_ALL_CFLAGS = $(strip $(IMAGE_CFLAGS) $(EXTRA_CFLAGS))

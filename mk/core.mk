@@ -2,8 +2,13 @@
 # host so unit tests and benchmarks drive them natively.
 
 CORE_SRCS := $(wildcard target/core/*.c) transport/crc32.c $(wildcard transport/target/*.c)
+# The runtimes' printf engine (boot/common), for its unit test.
+RT_FORMAT_SRCS := boot/common/format.c boot/common/fmt_double.c
+# The one runtime source built with floating point allowed (bm_printf takes doubles out of
+# its va_list); every other runtime and library object is -mgeneral-regs-only.
+RT_FP_SRCS := boot/common/printf.c
 CORE_HOST_LIB := $(HOST_BUILD)/libcore-host.a
 
-$(CORE_HOST_LIB): $(call host_objs,$(CORE_SRCS))
+$(CORE_HOST_LIB): $(call host_objs,$(CORE_SRCS) $(RT_FORMAT_SRCS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

@@ -25,7 +25,7 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover
 FUZZ_HARNESSES ?= $(FUZZ_ALL)
 FUZZ_STREAM_SRCS := transport/host/reader.c analysis/profile.c analysis/events.c \
-	analysis/events_table.c host/capture.c \
+	analysis/events_table.c analysis/run_mode.c host/capture.c \
 	host/profile_io.c transport/crc32.c
 FUZZ_SYM_SRCS := host/symbolize.c $(wildcard host/sym_*.c)
 

@@ -4,7 +4,8 @@
 #   $(A64_LIB)   libbmprof.a: target core, transport (crc32, target side), target/arch/aarch64
 #   make image SRC="a.c b.c" ARCH=aarch64 [NAME=prog] [IMAGE_CFLAGS=...]
 #                $(A64_OUT)/prog.elf: the sources + the boot runtime + $(A64_LIB);
-#                NAME defaults to the first source's name without .c
+#                NAME defaults to the first source's name without .c; EXTRA_CFLAGS is
+#                an alias of IMAGE_CFLAGS
 #   make test-images-aarch64
 #                $(BUILD)/test-images-aarch64/NAME.elf for each tests/e2e/progs/NAME.c and
 #                each directory tests/e2e/progs/NAME/, and the same for
@@ -18,7 +19,6 @@ A64_LIB := $(A64_OUT)/libbmprof.a
 A64_OBJ := $(A64_OUT)/obj
 A64_CC ?= aarch64-linux-gnu-gcc
 A64_AR ?= aarch64-linux-gnu-ar
-IMAGE_CFLAGS ?=
 
 A64_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-omit-frame-pointer -mno-outline-atomics -O2 -g \
@@ -32,6 +32,9 @@ A64_DEFS ?=
 A64_TARGET_CFLAGS := $(A64_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only $(A64_DEFS)
 # The runtime also runs before the MMU is on, where every access must be aligned.
 A64_RT_CFLAGS := $(A64_TARGET_CFLAGS) -mstrict-align
+# boot/common/printf.c (RT_FP_SRCS) only: FP/SIMD allowed, for bm_printf's double
+# arguments (its variadic prologue saves q0-q7: CPACR_EL1.FPEN is set in entry.S, before C).
+A64_FP_CFLAGS := $(filter-out -mgeneral-regs-only,$(A64_RT_CFLAGS))
 # The program: may use FP/SIMD.
 A64_PROG_CFLAGS := $(A64_CFLAGS) -Wall -Wextra
 A64_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=sha1 -T linker/aarch64.ld \
@@ -41,6 +44,14 @@ A64_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/aarch64/*.c target/arch/aarc
 A64_RT_SRCS := $(wildcard boot/aarch64/*.c boot/aarch64/*.S boot/common/*.c)
 A64_LIB_OBJS := $(addprefix $(A64_OBJ)/lib/,$(addsuffix .o,$(basename $(A64_LIB_SRCS))))
 A64_RT_OBJS := $(addprefix $(A64_OBJ)/rt/,$(addsuffix .o,$(basename $(A64_RT_SRCS))))
+A64_RT_FP_OBJS := $(addprefix $(A64_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))
+
+# Every object depends on its build's flags file (mk/common.mk): changed flags rebuild it.
+$(call flags_file,$(A64_OBJ)/lib.flags,$(A64_CC) $(A64_TARGET_CFLAGS))
+$(call flags_file,$(A64_OBJ)/rt.flags,$(A64_CC) $(A64_RT_CFLAGS) / $(A64_FP_CFLAGS))
+$(call flags_file,$(A64_OBJ)/link.flags,$(A64_CC) $(A64_LDFLAGS))
+$(A64_LIB_OBJS): $(A64_OBJ)/lib.flags
+$(A64_RT_OBJS): $(A64_OBJ)/rt.flags
 
 $(A64_OBJ)/lib/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -58,6 +69,10 @@ $(A64_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(A64_RT_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(A64_RT_FP_OBJS): $(A64_OBJ)/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(A64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
+
 $(A64_LIB): $(A64_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(A64_AR) rcs $@ $^
@@ -67,21 +82,25 @@ $(A64_LIB): $(A64_LIB_OBJS)
 a64_obj = $(1)$(basename $(abspath $(2))).o
 a64_objs = $(foreach s,$(2),$(call a64_obj,$(1),$(s)))
 
+# $(call a64_obj_rule,OBJ,SRC,CFLAGS,FLAGS-FILE)
 define a64_obj_rule
-$(1): $(2)
+$(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
 	$$(A64_CC) $$(A64_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 define a64_link_rule
-$(1): $(2) $$(A64_RT_OBJS) $$(A64_LIB) linker/aarch64.ld
+$(1): $(2) $$(A64_RT_OBJS) $$(A64_LIB) linker/aarch64.ld $$(A64_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
 	$$(A64_CC) $$(A64_LDFLAGS) -o $$@ $$(A64_RT_OBJS) $(2) $$(A64_LIB) -lgcc
 endef
 
-# $(call a64_image,ELF,OBJDIR,SRCS,EXTRA_CFLAGS): rules for one image.
+# $(call a64_image,ELF,OBJDIR,SRCS,CFLAGS): rules for one image; the program's objects
+# depend on OBJDIR/prog.flags.
 a64_image = $(eval $(call a64_link_rule,$(1),$(call a64_objs,$(2),$(3)))) \
-	$(foreach s,$(3),$(eval $(call a64_obj_rule,$(call a64_obj,$(2),$(s)),$(s),$(4))))
+	$(call flags_file,$(2)/prog.flags,$(A64_CC) $(A64_PROG_CFLAGS) $(4)) \
+	$(foreach s,$(3),$(eval $(call a64_obj_rule,$(call a64_obj,$(2),$(s)),$(s),$(4),\
+		$(2)/prog.flags)))
 
 # make image ARCH=aarch64 (mk/image.mk defines `image` for every other ARCH;
 # mk/image-uefi-aarch64.mk for BOOT=uefi)
@@ -89,7 +108,7 @@ ifeq ($(ARCH)/$(BOOT),aarch64/)
 ifneq ($(strip $(SRC)),)
 A64_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 A64_IMAGE_ELF := $(A64_OUT)/$(A64_IMAGE_NAME).elf
-$(call a64_image,$(A64_IMAGE_ELF),$(A64_OBJ)/img/$(A64_IMAGE_NAME),$(SRC),$(IMAGE_CFLAGS))
+$(call a64_image,$(A64_IMAGE_ELF),$(A64_OBJ)/img/$(A64_IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(A64_IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

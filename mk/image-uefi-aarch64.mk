@@ -2,6 +2,7 @@
 # gnu-efi for arm64 (unpacked into $(UA64_GNUEFI) by scripts/gnu-efi-arm64.sh when missing).
 #
 #   make image SRC="a.c b.c" BOOT=uefi ARCH=aarch64 [NAME=prog] [IMAGE_CFLAGS=...]
+#       (EXTRA_CFLAGS is an alias of IMAGE_CFLAGS)
 #       $(UA64_OUT)/prog.efi: the PE32+ application (EFI/BOOT/BOOTAA64.EFI on a FAT disk)
 #       $(UA64_OUT)/prog.elf: the same code as an ELF linked at 0, with its debug info and
 #                             the build-id the image reports: symbolize against this one
@@ -26,6 +27,8 @@ UA64_CFLAGS := $(filter-out -fno-pie -fno-pic,$(A64_CFLAGS)) -fpic -fvisibility=
 UA64_TARGET_CFLAGS := $(UA64_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only $(UA64_DEFS)
 UA64_EFI_CFLAGS := -fshort-wchar -I$(UA64_GNUEFI)/include/efi -I$(UA64_GNUEFI)/include/efi/aarch64
 UA64_RT_CFLAGS := $(UA64_TARGET_CFLAGS) $(UA64_EFI_CFLAGS) -Iboot/common -Iboot/uefi/common
+# boot/common/printf.c: FP/SIMD allowed (the firmware enables it, as UEFI requires on AArch64)
+UA64_FP_CFLAGS := $(filter-out -mgeneral-regs-only,$(UA64_RT_CFLAGS))
 # Programs may include <efi.h> and <bmrt_uefi.h> to call the firmware's services.
 UA64_PROG_CFLAGS := $(UA64_CFLAGS) $(UA64_EFI_CFLAGS) -Wall -Wextra
 UA64_LDFLAGS := -nostdlib -shared -Wl,-Bsymbolic -Wl,-znocombreloc -Wl,--build-id=sha1 \
@@ -35,10 +38,19 @@ UA64_SECTIONS := -j .text -j .note.gnu.build-id -j .dynamic -j .data -j .rela.dy
 	-j .rela.data -j .dynsym -j .dynstr
 
 UA64_LIB_OBJS := $(addprefix $(UA64_OBJ)/lib/,$(addsuffix .o,$(basename $(A64_LIB_SRCS))))
-UA64_RT_SRCS := $(wildcard boot/uefi/common/*.c boot/uefi/aarch64/*.c boot/uefi/aarch64/*.S \
-	boot/common/*.c) \
+# (not boot/common/gapprobe.c: the firmware's timer is not the runtime's to probe)
+UA64_RT_SRCS := $(filter-out boot/common/gapprobe.c,$(wildcard boot/uefi/common/*.c \
+	boot/uefi/aarch64/*.c boot/uefi/aarch64/*.S boot/common/*.c)) \
 	boot/aarch64/config.c boot/aarch64/fwcfg.c boot/aarch64/pl011.c boot/aarch64/string.c
 UA64_RT_OBJS := $(addprefix $(UA64_OBJ)/rt/,$(addsuffix .o,$(basename $(UA64_RT_SRCS))))
+UA64_RT_FP_OBJS := $(addprefix $(UA64_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))
+
+# Every object depends on its build's flags file (mk/common.mk): changed flags rebuild it.
+$(call flags_file,$(UA64_OBJ)/lib.flags,$(A64_CC) $(UA64_TARGET_CFLAGS))
+$(call flags_file,$(UA64_OBJ)/rt.flags,$(A64_CC) $(UA64_RT_CFLAGS) / $(UA64_FP_CFLAGS))
+$(call flags_file,$(UA64_OBJ)/link.flags,$(A64_CC) $(UA64_LDFLAGS) / $(UA64_SECTIONS))
+$(UA64_LIB_OBJS): $(UA64_OBJ)/lib.flags
+$(UA64_RT_OBJS): $(UA64_OBJ)/rt.flags
 
 $(UA64_CRT0):
 	bash scripts/gnu-efi-arm64.sh $(BUILD)/gnu-efi-arm64
@@ -59,19 +71,23 @@ $(UA64_OBJ)/rt/%.o: %.S | $(UA64_CRT0)
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(UA64_RT_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(UA64_RT_FP_OBJS): $(UA64_OBJ)/rt/%.o: %.c | $(UA64_CRT0)
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(UA64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
+
 $(UA64_LIB): $(UA64_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(A64_AR) rcs $@ $^
 
 define ua64_obj_rule
-$(1): $(2) | $$(UA64_CRT0)
+$(1): $(2) $(4) | $$(UA64_CRT0)
 	@mkdir -p $$(dir $$@)
 	$$(A64_CC) $$(UA64_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 # The ELF, then the PE: gnu-efi's crt0 first (its PE header is the image's first bytes).
 define ua64_link_rule
-$(1).elf: $(2) $$(UA64_RT_OBJS) $$(UA64_LIB) $$(UA64_CRT0) $$(UA64_LDS)
+$(1).elf: $(2) $$(UA64_RT_OBJS) $$(UA64_LIB) $$(UA64_CRT0) $$(UA64_LDS) $$(UA64_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
 	$$(A64_CC) $$(UA64_LDFLAGS) -o $$@ $$(UA64_CRT0) $$(UA64_RT_OBJS) $(2) $$(UA64_LIB) \
 		$$(UA64_GNUEFI)/lib/libgnuefi.a -lgcc
@@ -80,13 +96,16 @@ $(1).elf: $(2) $$(UA64_RT_OBJS) $$(UA64_LIB) $$(UA64_CRT0) $$(UA64_LDS)
 	@! $$(A64_READELF) -rW $$@ | awk 'NR>3 && $$$$3 ~ /^R_AARCH64/ && \
 		$$$$3 != "R_AARCH64_RELATIVE"' | grep . || \
 		{ echo "make: $$@: relocations gnu-efi's _relocate cannot apply" >&2; rm -f $$@; exit 1; }
-$(1).efi: $(1).elf
+$(1).efi: $(1).elf $$(UA64_OBJ)/link.flags
 	$$(A64_OBJCOPY) $$(UA64_SECTIONS) -O binary $$< $$@
 endef
 
-# $(call ua64_image,OUT-WITHOUT-SUFFIX,OBJDIR,SRCS,EXTRA_CFLAGS)
+# $(call ua64_image,OUT-WITHOUT-SUFFIX,OBJDIR,SRCS,CFLAGS); the program's objects depend
+# on OBJDIR/prog.flags
 ua64_image = $(eval $(call ua64_link_rule,$(1),$(call a64_objs,$(2),$(3)))) \
-	$(foreach s,$(3),$(eval $(call ua64_obj_rule,$(call a64_obj,$(2),$(s)),$(s),$(4))))
+	$(call flags_file,$(2)/prog.flags,$(A64_CC) $(UA64_PROG_CFLAGS) $(4)) \
+	$(foreach s,$(3),$(eval $(call ua64_obj_rule,$(call a64_obj,$(2),$(s)),$(s),$(4),\
+		$(2)/prog.flags)))
 
 A64_OBJCOPY ?= aarch64-linux-gnu-objcopy
 A64_NM ?= aarch64-linux-gnu-nm
@@ -96,7 +115,7 @@ ifeq ($(ARCH)/$(BOOT),aarch64/uefi)
 ifneq ($(strip $(SRC)),)
 UA64_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 UA64_IMAGE := $(UA64_OUT)/$(UA64_IMAGE_NAME)
-$(call ua64_image,$(UA64_IMAGE),$(UA64_OBJ)/img/$(UA64_IMAGE_NAME),$(SRC),$(IMAGE_CFLAGS))
+$(call ua64_image,$(UA64_IMAGE),$(UA64_OBJ)/img/$(UA64_IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(UA64_IMAGE).efi
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

@@ -1,6 +1,7 @@
 # UEFI applications with bmprof inside (gnu-efi), into $(UEFI_X86_OUT):
 #
 #   make image SRC="a.c b.c" BOOT=uefi [ARCH=x86_64] [NAME=prog] [IMAGE_CFLAGS=...]
+#                (EXTRA_CFLAGS is an alias of IMAGE_CFLAGS)
 #                $(UEFI_X86_OUT)/prog.efi, the PE/COFF application the firmware loads, and
 #                $(UEFI_X86_OUT)/prog.elf beside it, the ELF it was made from (bmprof
 #                symbolizes against it; `bmprof qemu` takes either)
@@ -26,6 +27,7 @@ UEFI_X86_CFLAGS := -std=gnu11 -ffreestanding -fpic -fshort-wchar -mno-red-zone \
 	-Itransport -Itarget/include -Iboot/include -Iboot/uefi/common
 UEFI_X86_TARGET_CFLAGS := $(UEFI_X86_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only \
 	$(UEFI_X86_DEFS)
+UEFI_X86_FP_CFLAGS := $(filter-out -mgeneral-regs-only,$(UEFI_X86_TARGET_CFLAGS))
 UEFI_X86_PROG_CFLAGS := $(UEFI_X86_CFLAGS) -Wall -Wextra
 UEFI_X86_LDFLAGS := -nostdlib -shared -Wl,-Bsymbolic -Wl,-znocombreloc -Wl,--build-id=sha1 \
 	-Wl,-T,linker/uefi-x86_64.ld -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
@@ -33,15 +35,29 @@ UEFI_X86_SECTIONS := -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel 
 	-j .rel.* -j .rela.* -j .reloc -j .note.gnu.build-id
 
 UEFI_X86_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/x86_64/*.c target/arch/x86_64/*.S)
-UEFI_X86_RT_SRCS := $(wildcard boot/uefi/common/*.c boot/uefi/x86_64/*.c \
-	boot/uefi/x86_64/*.S boot/common/*.c) \
+# (not boot/common/gapprobe.c: the firmware's timer is not the runtime's to probe)
+UEFI_X86_RT_SRCS := $(filter-out boot/common/gapprobe.c,$(wildcard boot/uefi/common/*.c \
+	boot/uefi/x86_64/*.c boot/uefi/x86_64/*.S boot/common/*.c)) \
 	boot/x86_64/uart.c boot/x86_64/config.c boot/x86_64/fwcfg.c boot/x86_64/string.c
 UEFI_X86_LIB_OBJS := $(addprefix $(UEFI_X86_OBJ)/lib/,$(addsuffix .o,$(basename $(UEFI_X86_LIB_SRCS))))
 UEFI_X86_RT_OBJS := $(addprefix $(UEFI_X86_OBJ)/rt/,$(addsuffix .o,$(basename $(UEFI_X86_RT_SRCS))))
+UEFI_X86_RT_FP_OBJS := $(addprefix $(UEFI_X86_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))
+
+# Every object depends on its build's flags file (mk/common.mk): changed flags rebuild it.
+$(call flags_file,$(UEFI_X86_OBJ)/lib.flags,$(X86_CC) $(UEFI_X86_TARGET_CFLAGS))
+$(call flags_file,$(UEFI_X86_OBJ)/rt.flags,$(X86_CC) $(UEFI_X86_TARGET_CFLAGS) / $(UEFI_X86_FP_CFLAGS))
+$(call flags_file,$(UEFI_X86_OBJ)/link.flags,$(X86_CC) $(UEFI_X86_LDFLAGS) $(GNU_EFI_LIB) / $(UEFI_X86_SECTIONS))
+$(UEFI_X86_LIB_OBJS): $(UEFI_X86_OBJ)/lib.flags
+$(UEFI_X86_RT_OBJS): $(UEFI_X86_OBJ)/rt.flags
 
 $(UEFI_X86_OBJ)/lib/%.o $(UEFI_X86_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(X86_CC) $(UEFI_X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+
+# boot/common/printf.c: SSE allowed (the firmware enables it, as UEFI requires on x86-64)
+$(UEFI_X86_RT_FP_OBJS): $(UEFI_X86_OBJ)/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(X86_CC) $(UEFI_X86_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
 $(UEFI_X86_OBJ)/lib/%.o $(UEFI_X86_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -52,7 +68,7 @@ $(UEFI_X86_LIB): $(UEFI_X86_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 define uefi_x86_obj_rule
-$(1): $(2)
+$(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
 	$$(X86_CC) $$(UEFI_X86_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
 endef
@@ -60,9 +76,9 @@ endef
 # The ELF must be linked at 0 (BMRT_UEFI_LINK_BASE) and carry only relocations gnu-efi's
 # self-relocation applies (R_X86_64_RELATIVE).
 define uefi_x86_link_rule
-$(1:.elf=.efi): $(1)
+$(1:.elf=.efi): $(1) $$(UEFI_X86_OBJ)/link.flags
 	objcopy $$(UEFI_X86_SECTIONS) --target efi-app-x86_64 --subsystem=10 $$< $$@
-$(1): $(2) $$(UEFI_X86_RT_OBJS) $$(UEFI_X86_LIB) linker/uefi-x86_64.ld
+$(1): $(2) $$(UEFI_X86_RT_OBJS) $$(UEFI_X86_LIB) linker/uefi-x86_64.ld $$(UEFI_X86_OBJ)/link.flags
 	@test -f $(GNU_EFI_LIB)/crt0-efi-x86_64.o || \
 		{ echo "make: gnu-efi is not installed (apt-get install gnu-efi)" >&2; exit 1; }
 	@mkdir -p $$(dir $$@)
@@ -74,16 +90,19 @@ $(1): $(2) $$(UEFI_X86_RT_OBJS) $$(UEFI_X86_LIB) linker/uefi-x86_64.ld
 		grep . || { echo "make: $$@: relocations gnu-efi cannot apply" >&2; rm -f $$@; exit 1; }
 endef
 
-# $(call uefi_x86_image,ELF,OBJDIR,SRCS,EXTRA_CFLAGS): ELF and the .efi beside it.
+# $(call uefi_x86_image,ELF,OBJDIR,SRCS,CFLAGS): ELF and the .efi beside it; the
+# program's objects depend on OBJDIR/prog.flags.
 uefi_x86_image = $(eval $(call uefi_x86_link_rule,$(1),$(call x86_objs,$(2),$(3)))) \
-	$(foreach s,$(3),$(eval $(call uefi_x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4))))
+	$(call flags_file,$(2)/prog.flags,$(X86_CC) $(UEFI_X86_PROG_CFLAGS) $(4)) \
+	$(foreach s,$(3),$(eval $(call uefi_x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4),\
+		$(2)/prog.flags)))
 
 ifeq ($(BOOT),uefi)
 ifneq ($(ARCH),aarch64)
 ifneq ($(strip $(SRC)),)
 UEFI_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 UEFI_IMAGE_ELF := $(UEFI_X86_OUT)/$(UEFI_IMAGE_NAME).elf
-$(call uefi_x86_image,$(UEFI_IMAGE_ELF),$(UEFI_X86_OBJ)/img/$(UEFI_IMAGE_NAME),$(SRC),$(IMAGE_CFLAGS))
+$(call uefi_x86_image,$(UEFI_IMAGE_ELF),$(UEFI_X86_OBJ)/img/$(UEFI_IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(UEFI_IMAGE_ELF) $(UEFI_IMAGE_ELF:.elf=.efi)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

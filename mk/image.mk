@@ -4,7 +4,8 @@
 #   $(X86_LIB)   libbmprof.a: target core, transport (crc32, target side), target/arch/x86_64
 #   make image SRC="a.c b.c" [NAME=prog] [IMAGE_CFLAGS=...]
 #                $(X86_OUT)/prog.elf: the sources + the boot runtime + $(X86_LIB);
-#                NAME defaults to the first source's name without .c
+#                NAME defaults to the first source's name without .c; EXTRA_CFLAGS is
+#                an alias of IMAGE_CFLAGS
 #   make test-images
 #                $(BUILD)/test-images/NAME.elf for each tests/e2e/progs/NAME.c, and for
 #                each directory tests/e2e/progs/NAME/ (all its .c files in one image)
@@ -16,7 +17,6 @@ X86_OUT := $(BUILD)/x86_64
 X86_LIB := $(X86_OUT)/libbmprof.a
 X86_OBJ := $(X86_OUT)/obj
 X86_CC ?= gcc
-IMAGE_CFLAGS ?=
 
 X86_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-pic -mno-red-zone -fno-stack-protector \
 	-fno-omit-frame-pointer -fcf-protection=none -O2 -g \
@@ -27,6 +27,8 @@ X86_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-pic -mno-red-zone -fno-sta
 # X86_OUT for a second configuration).
 X86_DEFS ?=
 X86_TARGET_CFLAGS := $(X86_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only $(X86_DEFS)
+# boot/common/printf.c (RT_FP_SRCS) only: SSE allowed, for bm_printf's double arguments.
+X86_FP_CFLAGS := $(filter-out -mgeneral-regs-only,$(X86_TARGET_CFLAGS))
 # The program: may use SSE.
 X86_PROG_CFLAGS := $(X86_CFLAGS) -Wall -Wextra
 X86_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=sha1 -T linker/x86_64.ld \
@@ -36,10 +38,22 @@ X86_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/x86_64/*.c target/arch/x86_6
 X86_RT_SRCS := $(wildcard boot/x86_64/*.c boot/x86_64/*.S boot/common/*.c)
 X86_LIB_OBJS := $(addprefix $(X86_OBJ)/lib/,$(addsuffix .o,$(basename $(X86_LIB_SRCS))))
 X86_RT_OBJS := $(addprefix $(X86_OBJ)/rt/,$(addsuffix .o,$(basename $(X86_RT_SRCS))))
+X86_RT_FP_OBJS := $(addprefix $(X86_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))
+
+# Every object depends on its build's flags file (mk/common.mk): changed flags rebuild it.
+$(call flags_file,$(X86_OBJ)/lib.flags,$(X86_CC) $(X86_TARGET_CFLAGS))
+$(call flags_file,$(X86_OBJ)/rt.flags,$(X86_CC) $(X86_TARGET_CFLAGS) / $(X86_FP_CFLAGS))
+$(call flags_file,$(X86_OBJ)/link.flags,$(X86_CC) $(X86_LDFLAGS))
+$(X86_LIB_OBJS): $(X86_OBJ)/lib.flags
+$(X86_RT_OBJS): $(X86_OBJ)/rt.flags
 
 $(X86_OBJ)/lib/%.o $(X86_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(X86_CC) $(X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(X86_RT_FP_OBJS): $(X86_OBJ)/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(X86_CC) $(X86_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
 $(X86_OBJ)/lib/%.o $(X86_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -54,28 +68,32 @@ $(X86_LIB): $(X86_LIB_OBJS)
 x86_obj = $(1)$(basename $(abspath $(2))).o
 x86_objs = $(foreach s,$(2),$(call x86_obj,$(1),$(s)))
 
+# $(call x86_obj_rule,OBJ,SRC,CFLAGS,FLAGS-FILE)
 define x86_obj_rule
-$(1): $(2)
+$(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
 	$$(X86_CC) $$(X86_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 define x86_link_rule
-$(1): $(2) $$(X86_RT_OBJS) $$(X86_LIB) linker/x86_64.ld
+$(1): $(2) $$(X86_RT_OBJS) $$(X86_LIB) linker/x86_64.ld $$(X86_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
 	$$(X86_CC) $$(X86_LDFLAGS) -o $$@ $$(X86_RT_OBJS) $(2) $$(X86_LIB) -lgcc
 endef
 
-# $(call x86_image,ELF,OBJDIR,SRCS,EXTRA_CFLAGS): rules for one image.
+# $(call x86_image,ELF,OBJDIR,SRCS,CFLAGS): rules for one image; the program's objects
+# depend on OBJDIR/prog.flags.
 x86_image = $(eval $(call x86_link_rule,$(1),$(call x86_objs,$(2),$(3)))) \
-	$(foreach s,$(3),$(eval $(call x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4))))
+	$(call flags_file,$(2)/prog.flags,$(X86_CC) $(X86_PROG_CFLAGS) $(4)) \
+	$(foreach s,$(3),$(eval $(call x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4),\
+		$(2)/prog.flags)))
 
 ifeq ($(filter aarch64,$(ARCH))$(filter uefi,$(BOOT)),)
 # make image (BOOT=uefi: mk/image-uefi.mk)
 ifneq ($(strip $(SRC)),)
 IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 IMAGE_ELF := $(X86_OUT)/$(IMAGE_NAME).elf
-$(call x86_image,$(IMAGE_ELF),$(X86_OBJ)/img/$(IMAGE_NAME),$(SRC),$(IMAGE_CFLAGS))
+$(call x86_image,$(IMAGE_ELF),$(X86_OBJ)/img/$(IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

@@ -39,6 +39,7 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_TOTALS = 0x04,   /* per-CPU counters at the end of a run */
 	BMPROF_FRAME_END = 0x05,      /* last frame: how the run ended */
 	BMPROF_FRAME_COUNTS = 0x06,   /* per-CPU event totals with enabled/running time */
+	BMPROF_FRAME_LOG = 0x07,      /* a message from the runtime (wire 1.4), any time */
 	/* added by the host when it writes a profile file (never on a wire) */
 	BMPROF_FRAME_HOST_META = 0x40,    /* key/value strings: elf path, accel, command... */
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
@@ -180,6 +181,23 @@ enum bmprof_end_reason {
  */
 #define BMPROF_COUNTS_FIXED 4u
 #define BMPROF_COUNTS_RECORD 32u
+
+/* LOG payload (version 1.4): one message from the runtime, for the user (the host shows it
+ * apart from the program's console text, and keeps it in the profile):
+ *   u8  level              enum bmprof_log_level
+ *   u8  reserved           0
+ *   u16 text_len
+ *   char text[text_len]    not terminated, no newline at the end; the host escapes any
+ *                          byte that is not printable ASCII before showing it
+ *   then fields appended by later versions.
+ * It may come before HELLO (a bad configuration, a runtime that cannot sample). */
+#define BMPROF_LOG_FIXED 4u
+enum bmprof_log_level {
+	BMPROF_LOG_ERROR = 1,        /* the run cannot go on as asked (it usually ends) */
+	BMPROF_LOG_WARNING = 2,      /* something is not done as asked: a setting ignored, an
+				      * event not counted, a CPU left out */
+	BMPROF_LOG_INFO = 3,         /* what the runtime found or measured */
+};
 
 /* HOST_META payload: repeated { u8 key_len, key, u16 value_len, value }, strings unterminated.
  * HOST_STREAM payload: u64 fields: frames_ok, frames_bad_crc, frames_unknown,

@@ -21,12 +21,12 @@ static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 	static struct bmprof_pmu check;
 
 	if (vn >= BMRT_SPEC_MAX) {
-		bm_printf("bmprof: config: event=%.*s: longer than %d characters; ignored\n",
-			  (int)vn, v, BMRT_SPEC_MAX - 1);
+		bmrt_log(BMRT_WARN, "config: event=%.*s: longer than %d characters; ignored",
+			 (int)vn, v, BMRT_SPEC_MAX - 1);
 		return;
 	}
 	if (bmprof_pmu_parse_event(&check, v, (unsigned)vn, BMPROF_VENDOR_ARM)) {
-		bm_printf("bmprof: config: event=%.*s: %s; ignored\n", (int)vn, v, check.error);
+		bmrt_log(BMRT_WARN, "config: event=%.*s: %s; ignored", (int)vn, v, check.error);
 		return;
 	}
 	memcpy(cfg->specs[cfg->nevents], v, vn);

@@ -1,9 +1,9 @@
-/* Unhandled exceptions: one console line with the CPU, ESR, ELR and FAR, then the run ends
- * like an exit (bmrt_finish), with an END frame carrying the exception class (ESR_EL1.EC;
- * 0x40 for an FIQ), the faulting ELR and, for aborts, FAR. A second exception on the same
- * CPU while handling one prints a line and powers off at once; a third powers off
- * silently. An undefined-instruction exception at a probe instruction (trap.S) is not an
- * error: it is skipped. */
+/* Unhandled exceptions: one message (bmrt_log) with the CPU, ESR, ELR and FAR, then the run
+ * ends like an exit (bmrt_finish), with an END frame carrying the exception class
+ * (ESR_EL1.EC; 0x40 for an FIQ), the faulting ELR and, for aborts, FAR. A second exception
+ * on the same CPU while handling one sends a message and powers off at once; a third
+ * powers off silently. An undefined-instruction exception at a probe instruction (trap.S)
+ * is not an error: it is skipped. */
 #include "bmrt.h"
 #include "rt.h"
 
@@ -71,8 +71,9 @@ void bmrt_exception(struct bmrt_regs *r)
 {
 	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
 	uint32_t ec = r->kind == KIND_FIQ ? VECTOR_FIQ : (uint32_t)(r->esr >> 26 & 0x3F);
-	int has_far = r->kind != KIND_FIQ && far_valid(ec, r->esr), t;
+	int has_far = r->kind != KIND_FIQ && far_valid(ec, r->esr);
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
+	struct bmrt_msg m;
 
 	if (bmrt_probe_skip(r))
 		return;
@@ -80,25 +81,22 @@ void bmrt_exception(struct bmrt_regs *r)
 		ec = 0x2F;
 	if (++c->exc_depth > 2)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
-	t = bmrt_console_begin();
-	if (!uart_at_line_start())
-		uart_putc('\n');
 	if (c->exc_depth == 2) {
-		bm_printf("bmprof: CPU exception EC 0x%02x (%s) at elr=0x%016lx while handling "
-			  "an earlier one; exiting\n", ec, ec_name(ec), r->elr);
+		bmrt_log(BMRT_ERR, "CPU exception EC 0x%02x (%s) at elr=0x%016lx while handling "
+			 "an earlier one; exiting", ec, ec_name(ec), r->elr);
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
 	}
-	bm_printf("bmprof: CPU exception EC 0x%02x (%s) at elr=0x%016lx esr=0x%08lx", ec,
-		  ec_name(ec), r->elr, r->esr);
+	bmrt_msg_start(&m, BMRT_ERR);
+	bmrt_msg_add(&m, "CPU exception EC 0x%02x (%s) at elr=0x%016lx esr=0x%08lx", ec,
+		     ec_name(ec), r->elr, r->esr);
 	if (has_far)
-		bm_printf(" far=0x%016lx", r->far);
-	bm_printf(" sp=0x%016lx", r->sp);
+		bmrt_msg_add(&m, " far=0x%016lx", r->far);
+	bmrt_msg_add(&m, " sp=0x%016lx", r->sp);
 	if (bm_ncpus() > 1)
-		bm_printf(" cpu=%u", bmrt_cpu());
+		bmrt_msg_add(&m, " cpu=%u", bmrt_cpu());
 	if (has_far && bmrt_in_guard(r->far))
-		bm_printf(" (stack overflow)");
-	bm_putchar('\n');
-	bmrt_console_end(t);
+		bmrt_msg_add(&m, " (stack overflow)");
+	bmrt_msg_send(&m);
 	e.vector = ec;
 	e.fault_pc = r->elr;
 	e.fault_addr = has_far ? r->far : 0;

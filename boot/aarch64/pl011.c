@@ -11,7 +11,6 @@
 #define SPIN_MAX 10000000u
 
 static int uart_dead;
-static char last_char = '\n';   /* of console text, not of frames */
 
 static int wait_clear(uint32_t bits)
 {
@@ -26,12 +25,9 @@ static int wait_clear(uint32_t bits)
 
 void uart_putc(char c)
 {
-	last_char = c;
 	if (wait_clear(FR_TXFF) == 0)
 		mmio_write32(PL011 + DR, (uint8_t)c);
 }
-
-int uart_at_line_start(void) { return last_char == '\n'; }
 
 /* Waits until the last byte has left the shift register. */
 void uart_drain(void) { wait_clear(FR_BUSY); }

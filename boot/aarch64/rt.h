@@ -60,7 +60,7 @@ int bmrt_in_guard(uint64_t addr);
  * Normal write-back memory, never executable: shared memory behind a PCI BAR. 0 or -1. */
 int bmrt_mmu_map_normal(uint64_t pa, uint64_t size);
 /* pci.c: transport=shm: the rings in the ivshmem device's memory, one per CPU (or a
- * console line saying why not) */
+ * message saying why not) */
 void bmrt_shm_start(unsigned ncpus);
 extern uint64_t bmrt_mmu_regs[4];
 

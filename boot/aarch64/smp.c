@@ -115,18 +115,18 @@ static int start_cpu(uint64_t target, unsigned idx)
 	if (r == PSCI_ALREADY_ON)   /* not ours to use */
 		return 0;
 	if (r) {
-		bm_printf("bmprof: PSCI CPU_ON for MPIDR 0x%lx failed (%ld); using %u CPUs\n",
-			  (unsigned long)target, (long)r, idx);
+		bmrt_log(BMRT_WARN, "PSCI CPU_ON for MPIDR 0x%lx failed (%ld); using %u CPUs",
+			 (unsigned long)target, (long)r, idx);
 		return -1;
 	}
 	if (!wait_flag(&c->booted, deadline(BOOT_WAIT_MS))) {
-		bm_printf("bmprof: the CPU with MPIDR 0x%lx did not come up within %u ms; using "
-			  "%u CPUs\n", (unsigned long)target, BOOT_WAIT_MS, idx);
+		bmrt_log(BMRT_WARN, "the CPU with MPIDR 0x%lx did not come up within %u ms; using "
+			 "%u CPUs", (unsigned long)target, BOOT_WAIT_MS, idx);
 		return -1;
 	}
 	if (c->init_err) {
-		bm_printf("bmprof: the CPU with MPIDR 0x%lx cannot sample (%s); left out\n",
-			  (unsigned long)target, bmprof_a64_strerror(c->init_err));
+		bmrt_log(BMRT_ERR, "the CPU with MPIDR 0x%lx cannot sample (%s); left out",
+			 (unsigned long)target, bmprof_a64_strerror(c->init_err));
 		*c = (struct bmrt_cpu){ 0 };
 		return turned_off(target) ? 0 : -1;
 	}
@@ -163,8 +163,8 @@ void bmrt_smp_boot(void)
 		n += (unsigned)r;
 	}
 	if (n == BMRT_MAX_CPUS && more_cpus(me, n))
-		bm_printf("bmprof: the image supports %u CPUs (BMPROF_A64_MAX_CPUS); the others "
-			  "stay off\n", n);
+		bmrt_log(BMRT_WARN, "the image supports %u CPUs (BMPROF_A64_MAX_CPUS); the others "
+			 "stay off", n);
 	ncpus = n;
 }
 
@@ -317,6 +317,6 @@ void bmrt_smp_stop(void)
 	end = deadline(STOP_WAIT_MS);
 	for (unsigned i = 0; i < ncpus; i++)
 		if (i != me && !wait_flag(&bmrt_cpus[i].parked, end))
-			bm_printf("bmprof: CPU %u did not stop within %u ms (IRQs masked?); its "
-				  "samples are not sent\n", i, STOP_WAIT_MS);
+			bmrt_log(BMRT_WARN, "CPU %u did not stop within %u ms (IRQs masked?); its "
+				 "samples are not sent", i, STOP_WAIT_MS);
 }

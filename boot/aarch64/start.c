@@ -17,7 +17,7 @@ _Noreturn static void panic(const char *why)
 {
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
 
-	bm_printf("bmprof: cannot sample: %s\n", why);
+	bmrt_log(BMRT_ERR, "cannot sample: %s", why);
 	bmprof_emit_end(&bmrt_out, &e);
 	bmrt_poweroff(BMRT_EXIT_PANIC);
 }
@@ -42,18 +42,18 @@ static void report_events(void)
 	for (unsigned i = 0; i < p->nevents; i++) {
 		const struct bmprof_pmu_event *e = &p->ev[i];
 		if (e->status == BMPROF_EVST_UNAVAILABLE)
-			bm_printf("bmprof: event %u (%s): not counted: %s\n", e->id, e->name,
-				  reason(e->reason));
+			bmrt_log(BMRT_WARN, "event %u (%s): not counted: %s", e->id, e->name,
+				 reason(e->reason));
 		else if (e->status == BMPROF_EVST_FALLBACK)
-			bm_printf("bmprof: event %u (%s): the timer samples instead: %s\n", e->id,
-				  e->name, reason(e->reason));
+			bmrt_log(BMRT_WARN, "event %u (%s): the timer samples instead: %s", e->id,
+				 e->name, reason(e->reason));
 		else if (e->reason)
-			bm_printf("bmprof: event %u (%s): counted, not sampled: %s\n", e->id,
-				  e->name, reason(e->reason));
+			bmrt_log(BMRT_WARN, "event %u (%s): counted, not sampled: %s", e->id,
+				 e->name, reason(e->reason));
 	}
 	if (p->ngroups > 1)
-		bm_printf("bmprof: %u event groups take turns on the PMU at each timer tick\n",
-			  p->ngroups);
+		bmrt_log(BMRT_INFO, "%u event groups take turns on the PMU at each timer tick",
+			 p->ngroups);
 }
 
 static void setup(struct bmrt_config *rc)
@@ -69,8 +69,8 @@ static void setup(struct bmrt_config *rc)
 		panic(bmprof_a64_strerror(err));
 	report_events();
 	if (bmprof_a64_info()->period_ticks == 0 && bmprof_a64_info()->timer_runs)
-		bm_printf("bmprof: freq=0: event groups do not rotate and 32-bit counts may "
-			  "wrap unseen\n");
+		bmrt_log(BMRT_WARN, "freq=0: event groups do not rotate and 32-bit counts may "
+			 "wrap unseen");
 }
 
 /* What an interrupt costs the program beyond its handler's own time (gapprobe.c), for

@@ -1,7 +1,7 @@
 /* Run-time configuration: the fw_cfg file opt/bmprof/config, key=value settings separated
  * by newlines, spaces, ';' or ','. '#' starts a comment to the end of the line. The keys
  * are the architecture's (its config.c); mode=sample|count is common to both. A bad
- * setting prints one line and keeps the default. */
+ * setting is named in one message (bmrt_log) and keeps the default. */
 #include "bmprof_pmu.h"
 #include "bmrt.h"
 #include "rt_common.h"
@@ -46,38 +46,38 @@ static int parse_dec(const char *s, size_t n, uint32_t max, uint32_t *out)
 static void set_hz(const struct bmrt_key *k, const char *v, size_t vn)
 {
 	if (parse_dec(v, vn, k->max, k->hz))
-		bm_printf("bmprof: config: %s=%.*s: want a number of %s, 0..%u; using %u\n",
-			  k->name, (int)vn, v, k->unit ? k->unit : "Hz", k->max, *k->hz);
+		bmrt_log(BMRT_WARN, "config: %s=%.*s: want a number of %s, 0..%u; using %u",
+			 k->name, (int)vn, v, k->unit ? k->unit : "Hz", k->max, *k->hz);
 }
 
 /* One line: "want a, b or c". */
 static void set_pick(const struct bmrt_key *k, const char *v, size_t vn)
 {
 	const struct bmrt_choice *c = k->choices;
-	int t;
+	struct bmrt_msg m;
 
 	for (; c->name; c++)
 		if (same(v, vn, c->name)) {
 			*k->pick = c->value;
 			return;
 		}
-	t = bmrt_console_begin();
-	bm_printf("bmprof: config: %s=%.*s: want ", k->name, (int)vn, v);
+	bmrt_msg_start(&m, BMRT_WARN);
+	bmrt_msg_add(&m, "config: %s=%.*s: want ", k->name, (int)vn, v);
 	for (c = k->choices; c->name; c++)
-		bm_printf("%s%s", c == k->choices ? "" : c[1].name ? ", " : " or ", c->name);
-	bm_putchar('\n');
-	bmrt_console_end(t);
+		bmrt_msg_add(&m, "%s%s", c == k->choices ? "" : c[1].name ? ", " : " or ", c->name);
+	bmrt_msg_send(&m);
 }
 
 static void unknown(const struct bmrt_key *keys, const char *s, size_t n)
 {
-	int t = bmrt_console_begin();
+	struct bmrt_msg m;
 
-	bm_printf("bmprof: config: unknown key '%.*s' (known: ", (int)n, s);
+	bmrt_msg_start(&m, BMRT_WARN);
+	bmrt_msg_add(&m, "config: unknown key '%.*s' (known: ", (int)n, s);
 	for (const struct bmrt_key *k = keys; k->name; k++)
-		bm_printf("%s%s", k == keys ? "" : ", ", k->name);
-	bm_printf("); ignored\n");
-	bmrt_console_end(t);
+		bmrt_msg_add(&m, "%s%s", k == keys ? "" : ", ", k->name);
+	bmrt_msg_add(&m, "); ignored");
+	bmrt_msg_send(&m);
 }
 
 static void setting(const struct bmrt_key *keys, const char *s, size_t n)
@@ -89,7 +89,7 @@ static void setting(const struct bmrt_key *keys, const char *s, size_t n)
 	while (kn < n && s[kn] != '=')
 		kn++;
 	if (kn == n) {
-		bm_printf("bmprof: config: '%.*s' is not key=value; ignored\n", (int)n, s);
+		bmrt_log(BMRT_WARN, "config: '%.*s' is not key=value; ignored", (int)n, s);
 		return;
 	}
 	v = s + kn + 1;
@@ -135,8 +135,8 @@ void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap)
 	if (n < 0)
 		return;
 	if ((size_t)n > cap) {
-		bm_printf("bmprof: config: %s is %d bytes; only the first %d are read\n",
-			  CONFIG_FILE, n, (int)cap);
+		bmrt_log(BMRT_WARN, "config: %s is %d bytes; only the first %d are read",
+			 CONFIG_FILE, n, (int)cap);
 		n = (int)cap;
 	}
 	parse(keys, text, (size_t)n);

@@ -76,16 +76,16 @@ void bmrt_param_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 			kn = 0;
 	if (!kn || kn > BMRT_PARAM_NAME_MAX || kn == vn ||
 	    parse_u64(v + kn + 1, vn - kn - 1, &value)) {
-		bm_printf("bmprof: config: param=%.*s: want NAME=VALUE, NAME of letters, digits and "
-			  "'_' (up to %d), VALUE a number (decimal or 0x hex); ignored\n", (int)vn, v,
-			  BMRT_PARAM_NAME_MAX);
+		bmrt_log(BMRT_WARN, "config: param=%.*s: want NAME=VALUE, NAME of letters, digits "
+			 "and '_' (up to %d), VALUE a number (decimal or 0x hex); ignored", (int)vn, v,
+			 BMRT_PARAM_NAME_MAX);
 		return;
 	}
 	p = find(v, kn);
 	if (!p) {
 		if (nparams == BMRT_MAX_PARAMS) {
-			bm_printf("bmprof: config: param=%.*s: at most %d parameters; ignored\n",
-				  (int)vn, v, BMRT_MAX_PARAMS);
+			bmrt_log(BMRT_WARN, "config: param=%.*s: at most %d parameters; ignored",
+				 (int)vn, v, BMRT_MAX_PARAMS);
 			return;
 		}
 		p = &params[nparams++];

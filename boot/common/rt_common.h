@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bmprof.h"
+#include "format.h"
 #include "wire.h"
 
 /* Values for the QEMU exit status, which is (value << 1) | 1 on both architectures. */
@@ -19,7 +20,6 @@
 /* uart.c: the console UART; bmrt_serial_out is its bmprof_out sink (stream.c routes to it). */
 void uart_init(void);
 void uart_putc(char c);
-int uart_at_line_start(void);
 extern const struct bmprof_out bmrt_serial_out;
 
 /* One CPU at a time writes console text. bmrt_console_begin() takes the UART lock for
@@ -50,6 +50,30 @@ extern const uint64_t bmrt_gap_min_ticks;
 
 /* ---- boot/common/ provides ---- */
 
+/* console.c: the sink bm_printf formats into (the UART; callers hold the console) */
+extern struct bmrt_sink bmrt_console_sink;
+
+/* log.c: the runtime's own messages, never console text: each is one LOG frame on the
+ * profile stream (wire.h), sent under the console lock, which the host shows on its
+ * stderr. bmrt_log formats one message (printf conversions without floating point); a
+ * message built in pieces takes bmrt_msg_start, bmrt_msg_add..., bmrt_msg_send. Text past
+ * BMRT_LOG_TEXT_MAX bytes is cut (it then ends in "..."). No newline at the end. Ring 0
+ * (x86-64) / EL1 only: it writes the stream directly. */
+#define BMRT_LOG_TEXT_MAX 512
+struct bmrt_msg {
+	struct bmrt_sink sink;
+	uint16_t n;
+	uint8_t level, cut;
+	uint8_t buf[BMPROF_LOG_FIXED + BMRT_LOG_TEXT_MAX];
+};
+#define BMRT_ERR BMPROF_LOG_ERROR
+#define BMRT_WARN BMPROF_LOG_WARNING
+#define BMRT_INFO BMPROF_LOG_INFO
+void bmrt_log(uint8_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bmrt_msg_start(struct bmrt_msg *m, uint8_t level);
+void bmrt_msg_add(struct bmrt_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bmrt_msg_send(struct bmrt_msg *m);
+
 /* gapprobe.c: with the timer probing (the sampler's probe mode), the median over a few
  * interrupts of the clock jump the program sees less the handler's own time (*untimed)
  * and of the jump (*cost), hz the clock's rate; returns how many interrupts were paired
@@ -68,7 +92,7 @@ enum { BMRT_TRANSPORT_SERIAL, BMRT_TRANSPORT_SHM };
 extern const struct bmprof_out bmrt_out;
 int bmrt_stream_use_ring(void *base, uint64_t size, unsigned ncpus);
 /* transport=shm: base/size as the architecture found them (base NULL: not found, why says
- * what is missing). Switches to the rings, or prints one console line saying why not and
+ * what is missing). Switches to the rings, or sends one message saying why not and
  * stays on serial. */
 void bmrt_stream_shm(void *base, uint64_t size, unsigned ncpus, const char *why);
 int bmrt_stream_ring(void);

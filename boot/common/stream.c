@@ -57,12 +57,12 @@ void bmrt_stream_final(void)
 void bmrt_stream_shm(void *base, uint64_t size, unsigned ncpus, const char *why)
 {
 	if (!base) {
-		bm_printf("bmprof: transport=shm: %s; the profile goes over the serial port\n",
-			  why);
+		bmrt_log(BMRT_WARN, "transport=shm: %s; the profile goes over the serial port",
+			 why);
 		return;
 	}
 	if (bmrt_stream_use_ring(base, size, ncpus))
-		bm_printf("bmprof: transport=shm: %llu bytes of shared memory cannot hold %u "
-			  "rings of %u bytes; the profile goes over the serial port\n",
-			  (unsigned long long)size, ncpus, BMPROF_RING_MIN_DATA);
+		bmrt_log(BMRT_WARN, "transport=shm: %llu bytes of shared memory cannot hold %u "
+			 "rings of %u bytes; the profile goes over the serial port",
+			 (unsigned long long)size, ncpus, BMPROF_RING_MIN_DATA);
 }

@@ -4,7 +4,9 @@
  * returns (or bm_exit is called) stops sampling, sends what was sampled, and powers QEMU
  * off with main's return value. Console text goes to the UART (x86-64: COM1; AArch64: the
  * PL011), interleaved with the profile stream; the host separates the two. Each console
- * call (bm_printf, bm_puts, bm_putchar) reaches it whole, whichever CPU makes it.
+ * call (bm_printf, bm_puts, bm_putchar) reaches it whole, whichever CPU makes it. The
+ * runtime's own messages are not console text: they travel as LOG frames, and bmprof
+ * prints them on its stderr ("bmprof: target: ...").
  *
  * Programs are freestanding: no libc. memcpy, memmove, memset and memcmp are provided.
  */
@@ -15,10 +17,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* printf subset: %d %i %u %x %X %p %s %c %%, length l ll z h hh, flags '-' '0'
- * '#', width (number or *), precision for %s (.N or .*). No floating point. */
+/* printf as glibc formats it, character for character: %d %i %u %o %x %X %p %s %c %% and
+ * for double %f %F %e %E %g %G (exact digits, rounded to nearest, ties to even; inf, nan),
+ * flags - + space # 0, width and precision (digits or *), length hh h l ll z j t (L as ll
+ * for integers). %p prints 0x0 for NULL (glibc: "(nil)"). Not supported: long double
+ * (%Lf %Le %Lg), %a, %A and %n: the directive is printed as written ("%Lf") and its
+ * argument skipped, so the following ones still print right; another unknown conversion
+ * character is printed as written and takes no argument. The floating-point conversions
+ * use about 1.5 KiB of stack. Returns the characters written. */
 int bm_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int bm_vprintf(const char *fmt, va_list ap);
+int bm_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 int bm_puts(const char *s);          /* s and a newline */
 int bm_putchar(int c);
 

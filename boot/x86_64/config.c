@@ -36,8 +36,8 @@ static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 	char *e = pool + pool_used;
 
 	if (cfg->nevents == BMRT_MAX_EVENTS) {
-		bm_printf("bmprof: config: event=%.*s: at most %d events; ignored\n", (int)vn, v,
-			  BMRT_MAX_EVENTS);
+		bmrt_log(BMRT_WARN, "config: event=%.*s: at most %d events; ignored", (int)vn, v,
+			 BMRT_MAX_EVENTS);
 		return;
 	}
 	memcpy(e, v, vn);

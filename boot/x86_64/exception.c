@@ -1,10 +1,10 @@
-/* Unhandled CPU exceptions, on any CPU: one console line, then the run ends like an exit
+/* Unhandled CPU exceptions, on any CPU: one message (bmrt_log: the vector, RIP, CR2,
+ * error code, RSP, the CPU, a stack overflow), then the run ends like an exit
  * (bmrt_finish), with an END frame carrying the vector, the faulting RIP and (for #PF and
- * #DF) CR2. A second exception on the same CPU while handling one prints a line and
- * powers off at once; a third powers off silently. The line is written under the UART lock
- * as a whole. The exceptions handled are the #GP of the sampler's probing MSR accesses
- * (a hypervisor without the MSR): execution resumes at their recovery path; and ring 3's
- * requests to ring 0 (user.c). */
+ * #DF) CR2. A second exception on the same CPU while handling one sends a message and
+ * powers off at once; a third powers off silently. The exceptions handled are the #GP of
+ * the sampler's probing MSR accesses (a hypervisor without the MSR): execution resumes at
+ * their recovery path; and ring 3's requests to ring 0 (user.c). */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
@@ -31,6 +31,7 @@ void bmrt_exception(struct bmrt_regs *r)
 	uint64_t cr2;
 	const char *name = names[r->vector & 31];
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
+	struct bmrt_msg m;
 
 	if (r->vector == VEC_GP && bmprof_x86_gp_fixup(&r->rip))
 		return;
@@ -41,24 +42,25 @@ void bmrt_exception(struct bmrt_regs *r)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
 	bmrt_uart_lock();
 	bmrt_uart_user_flush();   /* text ring 3 had not sent yet */
-	if (!uart_at_line_start())
-		uart_putc('\n');
 	if (*d == 2) {
-		bm_printf("bmprof: CPU exception #%s (%lu) at rip=0x%016lx while handling an "
-			  "earlier one; exiting\n", name, r->vector, r->rip);
+		bmrt_log(BMRT_ERR, "CPU exception #%s (%lu) at rip=0x%016lx while handling an "
+			 "earlier one; exiting", name, r->vector, r->rip);
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
 	}
-	bm_printf("bmprof: CPU exception #%s (%lu) at rip=0x%016lx", name, r->vector, r->rip);
+	bmrt_msg_start(&m, BMRT_ERR);
+	bmrt_msg_add(&m, "CPU exception #%s (%lu) at rip=0x%016lx", name, r->vector, r->rip);
 	/* A stack overflow faults on the guard page, and the CPU cannot push that #PF's
 	 * frame there either: it arrives as #DF, with CR2 still naming the guard page. */
 	if (r->vector == VEC_PF || r->vector == VEC_DF)
-		bm_printf(" cr2=0x%016lx", cr2);
+		bmrt_msg_add(&m, " cr2=0x%016lx", cr2);
 	if (has_error_code(r->vector))
-		bm_printf(" error=0x%lx", r->error);
-	bm_printf(" rsp=0x%016lx", r->rsp);
+		bmrt_msg_add(&m, " error=0x%lx", r->error);
+	bmrt_msg_add(&m, " rsp=0x%016lx", r->rsp);
+	if (bm_ncpus() > 1)
+		bmrt_msg_add(&m, " cpu=%u", bmrt_cpu());
 	if (bmrt_is_guard_page(cr2))
-		bm_printf(" (stack overflow)");
-	bm_putchar('\n');
+		bmrt_msg_add(&m, " (stack overflow)");
+	bmrt_msg_send(&m);
 	bmrt_uart_unlock();
 	e.vector = (uint32_t)r->vector;
 	e.fault_pc = r->rip;

@@ -147,7 +147,7 @@ void bmrt_smp_ipi(void);              /* the IPI handler (isr.S), interrupts dis
 void bmrt_smp_after_unlock(unsigned cpu);   /* parks cpu if a stop waited for the lock */
 
 /* pci.c: transport=shm: the rings in the ivshmem device's memory, one per CPU (or a
- * console line saying why not) */
+ * message saying why not) */
 void bmrt_shm_start(unsigned ncpus);
 
 /* config.c: the settings, read by bmrt_config_read (rt_common.h) */

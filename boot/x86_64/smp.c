@@ -181,10 +181,10 @@ static int start_one(uint32_t id, unsigned index)
 		return 0;
 	bmrt_apic_send(id, BMRT_ICR_INIT);
 	if (load(&c->state) == CPU_OFF)
-		bm_printf("bmprof: the CPU with APIC ID %u did not start; left out\n", id);
+		bmrt_log(BMRT_WARN, "the CPU with APIC ID %u did not start; left out", id);
 	else
-		bm_printf("bmprof: the CPU with APIC ID %u cannot sample: %s; left out\n", id,
-			  bmprof_x86_strerror(c->err));
+		bmrt_log(BMRT_ERR, "the CPU with APIC ID %u cannot sample: %s; left out", id,
+			 bmprof_x86_strerror(c->err));
 	return -1;
 }
 
@@ -195,7 +195,7 @@ void bmrt_smp_start(void)
 
 	cpus[0] = (struct rtcpu){ .apic_id = self, .state = CPU_UP, .job = JOB_RUN };
 	if (listed < 0) {
-		bm_puts("bmprof: no ACPI MADT found: only the boot CPU runs");
+		bmrt_log(BMRT_WARN, "no ACPI MADT found: only the boot CPU runs");
 		return;
 	}
 	memcpy((void *)(uintptr_t)BMRT_AP_TRAMPOLINE, bmrt_ap_trampoline,
@@ -204,8 +204,8 @@ void bmrt_smp_start(void)
 		if (listed_id[i] != self && start_one(listed_id[i], ncpus) == 0)
 			ncpus++;
 	if ((unsigned)listed > BMPROF_X86_MAX_CPUS)
-		bm_printf("bmprof: %d CPUs; this image samples on up to %u "
-			  "(BMPROF_X86_MAX_CPUS)\n", listed, BMPROF_X86_MAX_CPUS);
+		bmrt_log(BMRT_WARN, "%d CPUs; this image samples on up to %u "
+			 "(BMPROF_X86_MAX_CPUS)", listed, BMPROF_X86_MAX_CPUS);
 }
 
 void bmrt_smp_go(void) { store(&go, 1); }

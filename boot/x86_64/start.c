@@ -37,7 +37,7 @@ _Noreturn static void panic(const char *why)
 {
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
 
-	bm_printf("bmprof: cannot sample: %s\n", why);
+	bmrt_log(BMRT_ERR, "cannot sample: %s", why);
 	bmrt_uart_lock();
 	bmprof_emit_end(&bmrt_out, &e);
 	bmrt_poweroff(BMRT_EXIT_PANIC);
@@ -48,24 +48,24 @@ static const char *const reasons[] = {
 	"no encoding for this CPU's vendor", "its counter cannot interrupt",
 };
 
-/* One console line per event that will not count or sample as asked. */
+/* One message per event that will not count or sample as asked. */
 static void report_events(const struct bmrt_config *rc)
 {
 	const struct bmprof_pmu *p = bmprof_x86_pmu();
 
 	for (unsigned i = 0; i < rc->nevents; i++)
 		if (bmprof_x86_info()->bad_events >> i & 1)
-			bm_printf("bmprof: config: event=%s: %s; ignored\n", rc->events[i],
-				  bmprof_x86_event_error(i));
+			bmrt_log(BMRT_WARN, "config: event=%s: %s; ignored", rc->events[i],
+				 bmprof_x86_event_error(i));
 	for (unsigned i = 0; i < p->nevents; i++) {
 		const struct bmprof_pmu_event *e = &p->ev[i];
 		const char *why = e->reason < sizeof reasons / sizeof reasons[0] ?
 				  reasons[e->reason] : "unknown reason";
 		if (e->status == BMPROF_EVST_UNAVAILABLE)
-			bm_printf("bmprof: event %u (%s): not counted: %s\n", e->id, e->name, why);
+			bmrt_log(BMRT_WARN, "event %u (%s): not counted: %s", e->id, e->name, why);
 		else if (e->status == BMPROF_EVST_FALLBACK)
-			bm_printf("bmprof: event %u (%s): %s; the timer samples instead\n", e->id,
-				  e->name, why);
+			bmrt_log(BMRT_WARN, "event %u (%s): %s; the timer samples instead", e->id,
+				 e->name, why);
 	}
 }
 
@@ -127,8 +127,8 @@ _Noreturn void bmrt_start(void)
 	tsc_hz = bmprof_x86_info()->tsc_hz;
 	report_events(&rc);
 	if (rc.timer == BMPROF_X86_TIMER_DEADLINE && bmprof_x86_info()->timer != rc.timer)
-		bm_puts("bmprof: config: timer=deadline: this CPU has no TSC-deadline timer "
-			"(CPUID.1:ECX[24]); using one-shot");
+		bmrt_log(BMRT_WARN, "config: timer=deadline: this CPU has no TSC-deadline timer "
+			 "(CPUID.1:ECX[24]); using one-shot");
 	bmrt_smp_start();
 	if (rc.transport == BMRT_TRANSPORT_SHM)
 		bmrt_shm_start(bm_ncpus());

@@ -20,7 +20,6 @@
 #define SPIN_MAX 10000000u   /* a transmitter this stuck is treated as gone */
 
 static int uart_dead;
-static char last_char = '\n';   /* of console text, not of frames */
 /* Set while main runs in ring 3 (user.c): takes the character, and returns 1, when the
  * caller is ring 3. */
 int (*bmrt_uart_divert)(char c);
@@ -56,7 +55,6 @@ static void put(char c)
 
 void uart_putc(char c)
 {
-	last_char = c;
 	if (bmrt_uart_divert && bmrt_uart_divert(c))
 		return;
 	put(c);
@@ -67,8 +65,6 @@ void bmrt_uart_user_text(const char *s, uint64_t n)
 	for (uint64_t i = 0; i < n; i++)
 		put(s[i]);
 }
-
-int uart_at_line_start(void) { return last_char == '\n'; }
 
 /* An empty FIFO takes FIFO_DEPTH bytes at once: one status read per 16 bytes. */
 static int uart_write(void *ctx, const void *buf, size_t len)

@@ -39,6 +39,9 @@ uint8_t bmrt_user_stack[4096 + BMRT_USER_STACK] __attribute__((aligned(4096)));
 /* ring 3's console text, under the UART lock, until its console call ends */
 static char user_text[256];
 static unsigned user_len;
+/* the gap probe's results, written in ring 3 for ring 0's message (bmrt_log is ring 0's) */
+static uint64_t probe_cost;
+static unsigned probe_pairs;
 
 int bmrt_in_user(void)
 {
@@ -76,6 +79,10 @@ int bmrt_user_trap(struct bmrt_regs *r)
 		if (bmprof_x86_probe(0) == 0)
 			bmprof_x86_set_untimed(0, (int64_t)r->rdx);
 		bmrt_begin_sampling(r->rsi);
+		if (probe_pairs)
+			bmrt_log(BMRT_INFO, "user mode: a timer interrupt costs ring 3 %llu TSC "
+				 "ticks, %lld of them beyond its handler's own time (median of %u)",
+				 (unsigned long long)probe_cost, (long long)r->rdx, probe_pairs);
 		r->rflags |= RFLAGS_IF;   /* back in ring 3 with interrupts enabled */
 		break;
 	case BMRT_UCALL_FINISH:
@@ -118,17 +125,12 @@ void bmrt_uart_user_flush(void)
  * (gapprobe.c), then main. */
 static _Noreturn void user_main(void)
 {
-	uint64_t hz = bm_cycles_hz(), chain = bmrt_chain_ticks(hz), cost = 0;
+	uint64_t hz = bm_cycles_hz(), chain = bmrt_chain_ticks(hz);
 	int64_t untimed = 0;
-	unsigned n = 0;
 
 	if (bmrt_user_call(BMRT_UCALL_PROBE, 0, 0) == 0)
-		n = bmrt_gap_probe(hz, &untimed, &cost);
+		probe_pairs = bmrt_gap_probe(hz, &untimed, &probe_cost);
 	bmrt_user_call(BMRT_UCALL_READY, chain, (uint64_t)untimed);
-	if (n)
-		bm_printf("bmprof: user mode: a timer interrupt costs ring 3 %llu TSC ticks, "
-			  "%lld of them beyond its handler's own time (median of %u)\n",
-			  (unsigned long long)cost, (long long)untimed, n);
 	bm_exit(main());
 }
 

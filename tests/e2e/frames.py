@@ -18,7 +18,7 @@ import sys
 import zlib
 
 MAGIC = b"\xb5BMP"
-HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS = 1, 2, 3, 4, 5, 6
+HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS, LOG = 1, 2, 3, 4, 5, 6, 7
 
 # off: byte offset of the magic; ok: the frame is whole and its CRC good
 Frame = collections.namedtuple("Frame", "off type payload ok")
@@ -164,6 +164,12 @@ def enc_totals(cpu, taken, delivered, full, xmit, nframes):
     SAMPLES frames sent."""
     return enc_frame(TOTALS, struct.pack("<HH8Q", cpu, 8, taken, 0, 0, 0, delivered, full,
                                          xmit, nframes))
+
+
+def enc_log(level, text, text_len=None):
+    """LOG frame: a runtime message (bytes) at level; text_len to claim another length."""
+    n = len(text) if text_len is None else text_len
+    return enc_frame(LOG, struct.pack("<BBH", level, 0, n) + text)
 
 
 def enc_end_exit0():

@@ -172,8 +172,8 @@ raw fault4 "$A64/smp_fault.elf" "freq=10000" -smp 4
 pyassert "$T/fault4.json" 'r["meta"]["end"]["reason"] == "exception" and r["meta"]["end"]["vector"] == 0x25'
 pyassert "$T/fault4.json" 'r["meta"]["end"]["fault_addr"] == "0x0"'
 pyassert "$T/fault4.json" 'sorted(c["cpu"] for c in r["meta"]["cpus"] if c["have_totals"]) == [0, 1, 2, 3]'
-grep -aq "CPU exception EC 0x25 (data abort) .* cpu=3" "$T/fault4.out" ||
-	fail "smp_fault: no exception line naming CPU 3"
+grep -q "^bmprof: target: error: CPU exception EC 0x25 (data abort) .* cpu=3" "$T/fault4.rec" ||
+	fail "smp_fault: no exception message naming CPU 3"
 exact "$T/fault4.json" || fail "smp_fault: accounting"
 
 echo "smp aarch64 ok"

@@ -58,9 +58,9 @@ profile() {
 
 # check TAG SOURCE EXIT SHARES-TOLERANCE(or -): the common assertions on a shares run
 check() {
-	python3 - "$T/$1.json" "$T/$1.out" "$2" "$3" "$4" <<'PY' || fail "$1"
+	python3 - "$T/$1.json" "$T/$1.err" "$2" "$3" "$4" <<'PY' || fail "$1"
 import json, re, sys
-path, out, source, code, tol = sys.argv[1:]
+path, err, source, code, tol = sys.argv[1:]
 r = json.load(open(path))
 m = r["meta"]
 assert m["arch"] == "aarch64" and m["source"] == source, (m["arch"], m["source"])
@@ -68,8 +68,8 @@ assert m["build_id"] and m["build_id_checked"], "build-id not checked against th
 assert m["end"]["reason"] == "exit" and m["end"]["exit_code"] == int(code), m["end"]
 st = m["stream"]
 assert st["frames_bad_crc"] == 0 and st["frames_malformed"] == 0 and not st["truncated"], st
-base = re.search(r"bmprof: UEFI image loaded at (0x[0-9a-f]+)", open(out).read())
-assert base, "no ImageBase line on the console"
+base = re.search(r"^bmprof: target: UEFI image loaded at (0x[0-9a-f]+)", open(err).read(), re.M)
+assert base, "no ImageBase message on stderr"
 assert int(m["load_bias"], 16) == int(base.group(1), 16) != 0, (m["load_bias"], base.group(1))
 rows = {x["symbol"]: x["samples"] for x in r["rows"]}
 n = m["samples"]["reported"]
@@ -112,23 +112,23 @@ check host pmu 0 2
 "$BMPROF" qemu --timeout 120 --transport shm --icount -e cycles:period=100000 -o "$T/shm.data" \
 	"$IMG/shares.efi" >"$T/shm.out" 2>"$T/shm.err" ||
 	{ cat "$T/shm.err"; fail "bmprof qemu --transport shm shares.efi"; }
-grep -q "^bmprof: ivshmem BAR 2 at 0x" "$T/shm.out" || { cat "$T/shm.out"; fail "shm: no ivshmem line"; }
+grep -q "^bmprof: target: ivshmem BAR 2 at 0x" "$T/shm.err" || { cat "$T/shm.err"; fail "shm: no ivshmem message"; }
 "$BMPROF" report -i "$T/shm.data" --format json >"$T/shm.json" || fail "shm: report"
 check_uefi_shm "$T/host.json" "$T/shm.json" "$T/shm.err"
-# transport=shm without the device: one line says so and the stream stays on the serial port
+# transport=shm without the device: a message says so and the stream stays on the serial port
 run shares "transport=shm event=1:cycles:100000:cycles" -semihosting
 [ "$status" = 3 ] || fail "shm without a device: QEMU status $status, want 3"
 profile shares noshm
-grep -q "^bmprof: transport=shm: no ivshmem device (PCI 1af4:1110) among the firmware's EFI_PCI_IO_PROTOCOL handles; the profile goes over the serial port" \
-	"$T/noshm.out" || { cat "$T/noshm.out"; fail "shm without a device: no console line"; }
+grep -q "^bmprof: target: warning: transport=shm: no ivshmem device (PCI 1af4:1110) among the firmware's EFI_PCI_IO_PROTOCOL handles; the profile goes over the serial port" \
+	"$T/noshm.err" || { cat "$T/noshm.err"; fail "shm without a device: no message"; }
 
 # an event counter under -icount never interrupts: the overflow probe (through the firmware's
 # GIC driver) finds that and the timer samples instead, saying so
 run shares "event=1:0x11:100000:r11" -semihosting -icount shift=0
 [ "$status" = 3 ] || fail "r11, icount: QEMU status $status, want 3"
 profile shares r11_icount
-grep -q "^bmprof: event 1 (r11): the timer samples instead" "$T/r11_icount.out" ||
-	{ cat "$T/r11_icount.out"; fail "r11, icount: no fallback line"; }
+grep -q "^bmprof: target: warning: event 1 (r11): the timer samples instead" "$T/r11_icount.err" ||
+	{ cat "$T/r11_icount.err"; fail "r11, icount: no fallback message"; }
 check r11_icount timer 0 2
 pyassert "$T/r11_icount.json" '[(e["name"], e["status"]) for e in r["meta"]["events"] if e["name"] == "r11"] == [("r11", "fallback")]'
 
@@ -162,11 +162,11 @@ assert 0.3 * s["reported"] <= s["outside"] <= 0.8 * s["reported"], s
 assert work >= 0.2 * s["reported"], work
 PY
 
-# a data abort: one line, END reason exception, the faulting pc relocates into main
+# a data abort: one message, END reason exception, the faulting pc relocates into main
 run crash "freq=4000" -semihosting
 [ "$status" = 255 ] || fail "crash: QEMU status $status, want 255"
 profile crash crash
-grep -q "^bmprof: CPU exception EC 0x25 " "$T/crash.out" || { cat "$T/crash.out"; fail "crash: no exception line"; }
+grep -q "^bmprof: target: error: CPU exception EC 0x25 " "$T/crash.err" || { cat "$T/crash.err"; fail "crash: no exception message"; }
 read -r main_lo main_size < <(aarch64-linux-gnu-nm -S "$IMG/crash.elf" | awk '$4 == "main" { print $1, $2 }')
 python3 - "$T/crash.json" "$main_lo" "$main_size" <<'PY' || fail "crash"
 import json, sys

@@ -26,8 +26,8 @@ UEFI=$ROOT/$BUILD/test-images-uefi
 "$BMPROF" qemu --freq 1000 -o "$T/s.data" "$UEFI/shares.efi" -- -icount shift=3 >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bmprof qemu shares.efi exited $?"; }
 grep -q "UEFI boot of $UEFI/shares.efi" "$T/err" || { cat "$T/err"; fail "not booted as UEFI"; }
-base=$(sed -n 's/^bmprof: UEFI image loaded at \(0x[0-9a-f]*\) (link base 0x0)$/\1/p' "$T/out")
-[ -n "$base" ] || { cat "$T/out"; fail "the application did not print its load address"; }
+base=$(sed -n 's/^bmprof: target: UEFI image loaded at \(0x[0-9a-f]*\) (link base 0x0)$/\1/p' "$T/err")
+[ -n "$base" ] || { cat "$T/err"; fail "the runtime did not say its load address"; }
 "$BMPROF" report -i "$T/s.data" --format json >"$T/s.json" || fail "report failed"
 check_accounting "$T/s.json"
 python3 - "$T/s.json" "$base" "$UEFI/shares.elf" <<'PY' || exit 1
@@ -47,12 +47,13 @@ PY
 
 "$BMPROF" qemu --transport shm --freq 1000 -o "$T/shm.data" "$UEFI/shares.efi" -- -icount shift=3 \
 	>"$T/shm.out" 2>"$T/shm.err" || { cat "$T/shm.err"; fail "bmprof qemu --transport shm shares.efi failed"; }
-grep -q "^bmprof: ivshmem BAR 2 at 0x" "$T/shm.out" || { cat "$T/shm.out"; fail "shm: no ivshmem line"; }
+grep -q "^bmprof: target: ivshmem BAR 2 at 0x" "$T/shm.err" || { cat "$T/shm.err"; fail "shm: no ivshmem message"; }
 "$BMPROF" report -i "$T/shm.data" --format json >"$T/shm.json" || fail "shm: report failed"
 check_uefi_shm "$T/s.json" "$T/shm.json" "$T/shm.err"
 
 rc=0
-"$BMPROF" qemu --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" >"$T/out" 2>"$T/err" || rc=$?
+# (-icount: the firmware's Stall and the samples in it follow guest time, whatever the host's load)
+"$BMPROF" qemu --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" -- -icount shift=3 >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" = 7 ] || { cat "$T/err"; fail "fwstall.elf: bmprof exited $rc, want 7"; }
 grep -q "UEFI boot of $UEFI/fwstall.efi" "$T/err" || { cat "$T/err"; fail "the ELF's .efi did not boot"; }
 "$BMPROF" report -i "$T/f.data" --sort address --format json >"$T/f.json" || fail "report failed"
@@ -72,7 +73,7 @@ PY
 rc=0
 "$BMPROF" qemu --freq 4000 -o "$T/u.data" "$UEFI/ud.efi" >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" = 126 ] || { cat "$T/err"; fail "ud.efi: bmprof exited $rc, want 126 (crashed)"; }
-grep -q "^bmprof: CPU exception #UD (6) at rip=" "$T/out" || { cat "$T/out"; fail "no #UD line"; }
+grep -q "^bmprof: target: error: CPU exception #UD (6) at rip=" "$T/err" || { cat "$T/err"; fail "no #UD message"; }
 "$BMPROF" report -i "$T/u.data" --format json >"$T/u.json" || fail "report failed"
 check_accounting "$T/u.json"
 fault=$(nm "$UEFI/ud.elf" | awk '$3 == "fault_here" { print $1 }')
@@ -99,7 +100,8 @@ tiny=$BUILD/uefi-x86_64-tiny
 	BUILD="$BUILD" UEFI_X86_OUT="$tiny" IMAGE_CFLAGS=-Werror \
 	UEFI_X86_DEFS="-DBMPROF_X86_MAX_CPUS=1 -DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8") \
 	>"$T/make" 2>&1 || { cat "$T/make"; fail "make image BOOT=uefi (tiny buffers) failed"; }
-"$BMPROF" qemu --freq 10000 -o "$T/c.data" "$ROOT/$tiny/conout.efi" >"$T/out" 2>"$T/err" ||
+# (under -icount, so the number of samples, and of drains, does not depend on the host's load)
+"$BMPROF" qemu --freq 10000 -o "$T/c.data" "$ROOT/$tiny/conout.efi" -- -icount shift=3 >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "conout.efi: bmprof qemu exited $?"; }
 [ "$(grep -c '^conout: a line the firmware writes' "$T/out")" = 300 ] ||
 	fail "the firmware's ConOut lines did not all arrive whole"

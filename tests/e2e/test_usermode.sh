@@ -65,8 +65,8 @@ for m in 1:hlt 2:cr3; do
 		>"$T/b$mode.out" 2>"$T/b$mode.err"
 	rc=$?
 	[ $rc = 126 ] || { cat "$T/b$mode.err"; fail "(b) $what: exit status $rc, want 126"; }
-	grep -q "CPU exception #GP (13)" "$T/b$mode.out" ||
-		{ cat "$T/b$mode.out"; fail "(b) $what: no #GP line on the console"; }
+	grep -q "^bmprof: target: error: CPU exception #GP (13)" "$T/b$mode.err" ||
+		{ cat "$T/b$mode.err"; fail "(b) $what: no #GP message"; }
 	"$BMPROF" report -i "$T/b$mode.data" --format json >"$T/b$mode.json" ||
 		fail "(b) report failed"
 	pyassert "$T/b$mode.json" "r['meta']['end']['reason'] == 'exception' and r['meta']['end']['vector'] == 13 and int(r['meta']['end']['fault_pc'], 16) == $want" ||
@@ -113,9 +113,9 @@ if [ $rc = 125 ] && ! [ -s "$T/e.data" ]; then
 fi
 [ $rc = 0 ] || { cat "$T/e.err"; fail "(e) KVM run exited $rc"; }
 grep -q "ring 3" "$T/e.out" || fail "(e) not in ring 3: $(cat "$T/e.out")"
-grep -Eq "^bmprof: user mode: a timer interrupt costs ring 3 [0-9]+ TSC ticks, -?[0-9]+ of them beyond its handler's own time \(median of [0-9]+\)" "$T/e.out" ||
-	fail "(e) no interrupt-cost line: $(cat "$T/e.out")"
-grep "^bmprof: user mode:" "$T/e.out" | sed 's/^/(e) /'
+grep -Eq "^bmprof: target: user mode: a timer interrupt costs ring 3 [0-9]+ TSC ticks, -?[0-9]+ of them beyond its handler's own time \(median of [0-9]+\)" "$T/e.err" ||
+	fail "(e) no interrupt-cost message: $(cat "$T/e.err")"
+grep "^bmprof: target: user mode:" "$T/e.err" | sed 's/^/(e) /'
 "$BMPROF" report -i "$T/e.data" --format json >"$T/e.json" || fail "(e) report failed"
 python3 - "$T/e.json" <<'PY' || fail "(e) natively timed samples"
 import json, sys

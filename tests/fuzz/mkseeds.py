@@ -2,7 +2,8 @@
 """Writes the synthetic seeds of tests/fuzz/corpus (the streams captured from QEMU and the
 ELFs from tests/fuzz/mkseeds-elf.sh sit beside them):
 
-  fuzz_reader/syn-*    a stream with every frame type the target sends, text around and
+  fuzz_reader/syn-*    a stream with every frame type the target sends (and a LOG frame
+                       whose text_len is too long), text around and
                        between frames, a bad-CRC frame, a truncated tail, a maximum-size
                        frame; each behind the harness's prefix (chunk sizes, flags)
   fuzz_profile/syn-*   profile files: a complete one with every frame type, one cut short,
@@ -16,7 +17,7 @@ import struct
 import zlib
 
 MAGIC = b"\xb5BMP"
-HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS = 1, 2, 3, 4, 5, 6
+HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS, LOG = 1, 2, 3, 4, 5, 6, 7
 HOST_META, HOST_STREAM = 0x40, 0x41
 
 
@@ -85,6 +86,10 @@ def meta(kv):
     return p
 
 
+def log(level, text, claim=None):
+    return struct.pack("<BBH", level, 0, len(text) if claim is None else claim) + text
+
+
 def stream_stats(ok, bad=0, unknown=0, skipped=0, truncated=0):
     return struct.pack("<5Q", ok, bad, unknown, skipped, truncated)
 
@@ -104,6 +109,8 @@ def target_frames():
         frame(TOTALS, totals(0, [309, 300, 9, 2, 309, 0, 0, 2, 77])),
         frame(TOTALS, totals(1, [7, 6, 1, 0, 7, 0, 0, 1])),
         frame(END, end(3, 1, base + 0x42, 14, 0xDEAD000)),
+        frame(LOG, log(2, b"config: mode=stat: want sample or count")),
+        frame(LOG, log(1, b"\x1b[2J\nbad \xff", claim=40)),
     ]
 
 
@@ -117,7 +124,7 @@ def main():
     root = "tests/fuzz/corpus"
     fr = target_frames()
     text = [b"boot: hello\r\n", b"", b"a \xb5 and \xb5B in text\n", b"", b"tick\n", b"",
-            b"\xb5BM", b"", b"", b"", b"bye\n"]
+            b"\xb5BM", b"", b"", b"", b"bye\n", b"", b"late\n"]
     s = b"".join(t + f for t, f in zip(text, fr))
     bad = bytearray(fr[3])
     bad[12] ^= 0x40

@@ -1,7 +1,7 @@
 /* Synchronous exceptions, through the CPU architectural protocol's handler slot
  * (EXCEPT_AARCH64_SYNCHRONOUS_EXCEPTIONS), which replaces the firmware's register dump:
  * the HLT of a semihosting probe (hlt.S) that is undefined is skipped with x0 = -1; any
- * other one is the program's fault: one console line (EC, ELR, ESR, FAR) and the run ends
+ * other one is the program's fault: one message (EC, ELR, ESR, FAR) and the run ends
  * with an END frame of reason exception, like the plain runtime. A fault while ending
  * powers off at once. */
 #include "bmrt.h"
@@ -32,6 +32,7 @@ static void on_sync(INTN type, BMRT_EFI_CONTEXT_A64 *r)
 	uint32_t ec = (uint32_t)(r->esr >> 26 & 0x3F);
 	int has_far = far_valid(ec, r->esr);
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
+	struct bmrt_msg m;
 
 	(void)type;
 	if (ec == EC_UNKNOWN && r->elr == (uintptr_t)bmrt_hlt_insn) {
@@ -42,13 +43,13 @@ static void on_sync(INTN type, BMRT_EFI_CONTEXT_A64 *r)
 	bmrt_ending = 1;
 	if (++depth > 1)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
-	if (!uart_at_line_start())
-		uart_putc('\n');
-	bm_printf("bmprof: CPU exception EC 0x%02x at elr=0x%016lx esr=0x%08lx", ec, r->elr,
-		  r->esr);
+	bmrt_msg_start(&m, BMRT_ERR);
+	bmrt_msg_add(&m, "CPU exception EC 0x%02x at elr=0x%016lx esr=0x%08lx", ec, r->elr,
+		     r->esr);
 	if (has_far)
-		bm_printf(" far=0x%016lx", r->far);
-	bm_printf(" sp=0x%016lx\n", r->sp);
+		bmrt_msg_add(&m, " far=0x%016lx", r->far);
+	bmrt_msg_add(&m, " sp=0x%016lx", r->sp);
+	bmrt_msg_send(&m);
 	e.vector = ec;
 	e.fault_pc = r->elr;
 	e.fault_addr = has_far ? r->far : 0;
@@ -61,9 +62,9 @@ void bmrt_exception_setup(void)
 
 	if (EFI_ERROR(bmrt_efi_st->BootServices->LocateProtocol(&cpu_arch_guid, 0, (void **)&cpu)) ||
 	    EFI_ERROR(cpu->RegisterInterruptHandler(cpu, BMRT_EXCEPT_SYNC, on_sync))) {
-		bm_printf("bmprof: cannot hook synchronous exceptions: a fault shows the "
-			  "firmware's register dump and sends no profile, and QEMU's exit status "
-			  "does not carry main's return value\n");
+		bmrt_log(BMRT_WARN, "cannot hook synchronous exceptions: a fault shows the "
+			 "firmware's register dump and sends no profile, and QEMU's exit status "
+			 "does not carry main's return value");
 		return;
 	}
 	hooked = 1;

@@ -59,10 +59,10 @@ static EFI_STATUS add(uint32_t intid, int timer)
 	    !EFI_ERROR(hw->RegisterInterruptSource(hw, intid, 0)))
 		s = hw->RegisterInterruptSource(hw, intid, on_irq);
 	if (EFI_ERROR(s)) {
-		bm_printf("bmprof: INTID %u: the firmware's GIC driver refused it (status "
-			  "0x%lx)%s\n", intid, (unsigned long)s,
-			  timer && timer_enabled(intid) ? ": it is the firmware's own tick; use "
-			  "the other timer (timer=virtual or timer=physical)" : "");
+		bmrt_log(BMRT_ERR, "INTID %u: the firmware's GIC driver refused it (status "
+			 "0x%lx)%s", intid, (unsigned long)s,
+			 timer && timer_enabled(intid) ? ": it is the firmware's own tick; use "
+			 "the other timer (timer=virtual or timer=physical)" : "");
 		return s;
 	}
 	sources[nsources++] = intid;
@@ -101,7 +101,7 @@ EFI_STATUS bmrt_irq_init(void)
 	EFI_STATUS s = bmrt_efi_st->BootServices->LocateProtocol(&hw_irq_guid, 0, (void **)&hw);
 
 	if (EFI_ERROR(s))
-		bm_printf("bmprof: no EFI_HARDWARE_INTERRUPT_PROTOCOL (ArmPkg) in this firmware\n");
+		bmrt_log(BMRT_ERR, "no EFI_HARDWARE_INTERRUPT_PROTOCOL (ArmPkg) in this firmware");
 	return s;
 }
 
@@ -137,6 +137,6 @@ EFI_STATUS bmrt_irq_setup(void)
 	if (!EFI_ERROR(s))
 		s = bs->SetTimer(drain_event, TimerPeriodic, DRAIN_PERIOD);
 	if (EFI_ERROR(s))
-		bm_printf("bmprof: no periodic timer event (status 0x%lx)\n", (unsigned long)s);
+		bmrt_log(BMRT_ERR, "no periodic timer event (status 0x%lx)", (unsigned long)s);
 	return s;
 }

@@ -33,14 +33,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	bmrt_efi_image = image;
 	uart_init();
 	if (st->BootServices->HandleProtocol(image, &lip, (void **)&li) != EFI_SUCCESS || !li) {
-		bm_puts("bmprof: the firmware has no EFI_LOADED_IMAGE_PROTOCOL for this image");
+		bmrt_log(BMRT_ERR, "the firmware has no EFI_LOADED_IMAGE_PROTOCOL for this image");
 		bmrt_efi_shutdown();
 	}
 	/* the firmware's five-minute watchdog would reset a long run */
 	st->BootServices->SetWatchdogTimer(0, 0, 0, NULL);
 	base = (uint64_t)(uintptr_t)li->ImageBase;
-	bm_printf("bmprof: UEFI image loaded at 0x%llx (link base 0x%llx)\n",
-		  (unsigned long long)base, BMRT_UEFI_LINK_BASE);
+	bmrt_log(BMRT_INFO, "UEFI image loaded at 0x%llx (link base 0x%llx)",
+		 (unsigned long long)base, BMRT_UEFI_LINK_BASE);
 	bmrt_uefi_start(base - BMRT_UEFI_LINK_BASE);
 	bm_exit(main());
 }

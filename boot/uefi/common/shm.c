@@ -78,7 +78,7 @@ void bmrt_shm_start(unsigned ncpus)
 				"on the ivshmem device");
 		return;
 	}
-	bm_printf("bmprof: ivshmem BAR 2 at 0x%llx, %llu bytes\n", (unsigned long long)addr,
-		  (unsigned long long)size);
+	bmrt_log(BMRT_INFO, "ivshmem BAR 2 at 0x%llx, %llu bytes", (unsigned long long)addr,
+		 (unsigned long long)size);
 	bmrt_stream_shm((void *)(uintptr_t)addr, size, ncpus, 0);
 }

@@ -1,4 +1,4 @@
-/* A CPU exception the program causes while it runs under bmprof: one console line, then
+/* A CPU exception the program causes while it runs under bmprof: one message, then
  * the run ends like an exit (bmrt_finish) with an END frame of reason exception, the
  * vector, the faulting RIP (a run-time address: subtract HELLO's load_bias for the ELF's)
  * and CR2 for #PF and #DF. An exception inside that prints nothing more and powers off.
@@ -19,6 +19,7 @@ void bmrt_uefi_exception(struct bmrt_regs *r)
 {
 	static int depth;
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
+	struct bmrt_msg m;
 	int cr2_valid = r->vector == 14 || r->vector == 8;
 	uint64_t cr2;
 
@@ -27,13 +28,13 @@ void bmrt_uefi_exception(struct bmrt_regs *r)
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	if (depth++)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
-	if (!uart_at_line_start())
-		uart_putc('\n');
-	bm_printf("bmprof: CPU exception #%s (%lu) at rip=0x%016lx", names[r->vector % 20],
-		  r->vector, r->rip);
+	bmrt_msg_start(&m, BMRT_ERR);
+	bmrt_msg_add(&m, "CPU exception #%s (%lu) at rip=0x%016lx", names[r->vector % 20],
+		     r->vector, r->rip);
 	if (cr2_valid)
-		bm_printf(" cr2=0x%016lx", cr2);
-	bm_printf(" error=0x%lx rsp=0x%016lx\n", r->error, r->rsp);
+		bmrt_msg_add(&m, " cr2=0x%016lx", cr2);
+	bmrt_msg_add(&m, " error=0x%lx rsp=0x%016lx", r->error, r->rsp);
+	bmrt_msg_send(&m);
 	e.vector = (uint32_t)r->vector;
 	e.fault_pc = r->rip;
 	e.fault_addr = cr2_valid ? cr2 : 0;

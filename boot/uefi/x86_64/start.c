@@ -43,7 +43,7 @@ _Noreturn static void panic(const char *why)
 {
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
 
-	bm_printf("bmprof: cannot sample: %s\n", why);
+	bmrt_log(BMRT_ERR, "cannot sample: %s", why);
 	bmprof_emit_end(&bmrt_out, &e);
 	bmrt_poweroff(BMRT_EXIT_PANIC);
 }
@@ -74,14 +74,14 @@ static void say_events(const struct bmrt_config *rc)
 
 	for (unsigned i = 0; i < rc->nevents; i++)
 		if (bmprof_x86_info()->bad_events >> i & 1)
-			bm_printf("bmprof: config: event=%s: %s; ignored\n", rc->events[i],
-				  bmprof_x86_event_error(i));
+			bmrt_log(BMRT_WARN, "config: event=%s: %s; ignored", rc->events[i],
+				 bmprof_x86_event_error(i));
 	for (unsigned i = 0; i < p->nevents; i++)
 		if (p->ev[i].status == BMPROF_EVST_UNAVAILABLE)
-			bm_printf("bmprof: event %u (%s): not counted\n", p->ev[i].id, p->ev[i].name);
+			bmrt_log(BMRT_WARN, "event %u (%s): not counted", p->ev[i].id, p->ev[i].name);
 		else if (p->ev[i].status == BMPROF_EVST_FALLBACK)
-			bm_printf("bmprof: event %u (%s): the timer samples instead\n", p->ev[i].id,
-				  p->ev[i].name);
+			bmrt_log(BMRT_WARN, "event %u (%s): the timer samples instead", p->ev[i].id,
+				 p->ev[i].name);
 }
 
 void bmrt_uefi_start(uint64_t load_bias)
@@ -95,9 +95,9 @@ void bmrt_uefi_start(uint64_t load_bias)
 
 	bmrt_config_load(&rc);
 	if (rc.timer != BMPROF_X86_TIMER_AUTO)
-		bm_puts("bmprof: config: timer=: under UEFI the firmware's timer samples; ignored");
+		bmrt_log(BMRT_WARN, "config: timer=: under UEFI the firmware's timer samples; ignored");
 	if (rc.pmi != BMPROF_X86_PMI_NMI)
-		bm_puts("bmprof: config: pmi=irq: under UEFI the PMI comes as an NMI");
+		bmrt_log(BMRT_WARN, "config: pmi=irq: under UEFI the PMI comes as an NMI");
 	timer = find_timer();
 	lvt = lvt_timer();
 	if (rc.freq && !timer)
@@ -144,8 +144,8 @@ void bmrt_uefi_start(uint64_t load_bias)
 			fw_period = 0;
 		if (timer->SetTimerPeriod(timer, 10000000ull / rc.freq ? 10000000ull / rc.freq : 1)
 		    != EFI_SUCCESS)
-			bm_printf("bmprof: the firmware refused a %u Hz timer; sampling at its own "
-				  "rate\n", rc.freq);
+			bmrt_log(BMRT_WARN, "the firmware refused a %u Hz timer; sampling at its own "
+				 "rate", rc.freq);
 	}
 }
 
