@@ -184,6 +184,14 @@ int bmprof_a64_announce(const uint8_t *build_id, uint8_t build_id_len);
 void bmprof_a64_start(void);
 void bmprof_a64_stop(void);
 
+#ifdef BMPROF_A64_BENCH_QUIET
+/* Only in the interrupt-cost benchmark's build (-DBMPROF_A64_BENCH_QUIET, one CPU): with
+ * quiet on, the sampling timer's handler runs but records nothing; the ticks it handled
+ * while sampling or quiet, so far. */
+void bmprof_a64_bench_quiet(int on);
+uint64_t bmprof_a64_bench_ticks(void);
+#endif
+
 /* IRQs masked. bmprof_a64_tick: the timer interrupt: record elr as event 0 when the timer
  * samples, read the counters and rotate the event groups, re-arm. bmprof_a64_pmu_irq: the
  * PMU interrupt: for each overflowed counter record elr under its event id, reload, clear
