@@ -8,8 +8,9 @@ prints what addr2line prints.
 
 DIR holds mkaddrs.py's sets: a.txt (profiler-like Zipf draws), b.txt (distinct uniform),
 agree.txt (a small distinct sample); a-distinct.txt (a's distinct addresses, in order of
-first appearance) is made here. Each tool runs --runs times per set and condition; the
-median wall time is reported with the peak RSS (from wait4). Conditions:
+first appearance) is made here. Each tool runs --runs times per set and condition, the
+tools taking turns; the median wall time is reported with the peak RSS (from wait4).
+Conditions:
 
   shipped      each tool as it comes: addr2line and llvm-symbolizer write and flush every
                address's text on its own; bmprof's driver formats each distinct address
@@ -19,6 +20,8 @@ median wall time is reported with the peak RSS (from wait4). Conditions:
                bmprof decodes DWARF in threads, the peers in one
   1 core, -w   bmprof's driver writes as the peers do: every address formatted anew,
                written and flushed on its own (the peers as in "1 core")
+The summary for set a adds the peers given only a's distinct addresses (a-distinct), and
+both given only those, on one core, with -w: every advantage of the driver's taken away.
 
 Agreement is checked on the whole output of every set and condition: every frame of every
 address.
@@ -44,15 +47,6 @@ def run_once(cmd, stdin_path, out_path):
     if status != 0:
         sys.exit(f"symbolize bench: {' '.join(cmd)} failed (status {status})")
     return elapsed, ru.ru_maxrss * 1024
-
-
-def timed(cmd, stdin_path, out_path, runs):
-    times, rss = [], 0
-    for _ in range(runs):
-        t, r = run_once(cmd, stdin_path, out_path)
-        times.append(t)
-        rss = max(rss, r)
-    return statistics.median(times), rss
 
 
 def count_lines(path):
@@ -116,11 +110,20 @@ class Bench:
         return c
 
     def measure(self, name, path, condition, tools):
+        """Each tool --runs times, the tools taking turns, so that a slow spell of the
+        host's falls on all of them."""
+        times, rss, outs = {t: [] for t in tools}, dict.fromkeys(tools, 0), {}
+        for _ in range(self.a.runs):
+            for tool in tools:
+                outs[tool] = os.devnull if condition == "/dev/null" else os.path.join(
+                    self.a.out,
+                    f"{name}.{condition.replace(' ', '').replace('/', '')}.{tool}.txt")
+                t, r = run_once(self.cmd(tool, path, condition), path, outs[tool])
+                times[tool].append(t)
+                rss[tool] = max(rss[tool], r)
         for tool in tools:
-            out = os.devnull if condition == "/dev/null" else os.path.join(
-                self.a.out, f"{name}.{condition.replace(' ', '').replace('/', '')}.{tool}.txt")
-            t, rss = timed(self.cmd(tool, path, condition), path, out, self.a.runs)
-            self.results[(name, condition, tool)] = (t, rss, out)
+            self.results[(name, condition, tool)] = (statistics.median(times[tool]),
+                                                     rss[tool], outs[tool])
 
     def table(self, name, n, conditions):
         cols = self.peers + ["bmprof"]
@@ -208,17 +211,20 @@ def main():
         rows = [("shipped", t("a", "shipped", p), t("a", "shipped", "bmprof")),
                 ("output to /dev/null", t("a", "/dev/null", p), t("a", "/dev/null", "bmprof")),
                 ("one core", t("a", "1 core", p), t("a", "1 core", "bmprof")),
-                ("one core, bmprof -w", t("a", "1 core", p), t("a", "1 core, -w", "bmprof")),
-                (f"one core, -w, {p} given only the {nd:,} distinct addresses",
-                 t("a-distinct", "1 core", p), t("a", "1 core, -w", "bmprof"))]
+                ("one core, bmprof -w (the peers' output path)", t("a", "1 core", p),
+                 t("a", "1 core, -w", "bmprof")),
+                (f"{p} given only the {nd:,} distinct addresses, bmprof all (shipped)",
+                 t("a-distinct", "shipped", p), t("a", "shipped", "bmprof")),
+                ("both given only the distinct addresses, one core, bmprof -w",
+                 t("a-distinct", "1 core", p), t("a-distinct", "1 core, -w", "bmprof"))]
         for what, peer, ours in rows:
-            print(f"    {what:72s} {peer / ours:5.1f}x")
+            print(f"    {what:80s} {peer / ours:5.1f}x")
     shipped = t("a", "shipped", "addr2line") / t("a", "shipped", "bmprof")
-    floor = t("a-distinct", "1 core", "addr2line") / t("a", "1 core, -w", "bmprof")
+    floor = t("a-distinct", "1 core", "addr2line") / t("a-distinct", "1 core, -w", "bmprof")
     print(f"headline: set a {shipped:.1f}x faster than addr2line as shipped; {floor:.1f}x with "
-          f"the driver's advantages taken")
-    print("away (one core, every address written and flushed alone, addr2line given only the "
-          "distinct addresses)")
+          f"every advantage of the")
+    print("driver's taken away (both given only the distinct addresses, one core, every "
+          "address written and flushed alone)")
     if not ok_all:
         print("symbolize bench: bmprof's output differs from addr2line's (above): a "
               "symbolizer bug", file=sys.stderr)

@@ -5,12 +5,14 @@
   transport.py drain  --serial A.out... --shm B.out...
 
 stream: each console has bench/progs/stream.c's line "stream: sent=N refused=N ms=N"
-(1012-byte frames for ms of guest time); the table has the median bytes per second over
-the runs of each transport.
+(1012-byte frames for ms of guest time), and CONSOLE.json beside it the run's JSON report,
+whose frame count must match; the table has the median bytes per second over the runs of
+each transport.
 drain: each console has bench/progs/drainrate.c's phase lines; per transport, the median
 over every round of every run of the TSC ticks per sample of each phase kind.
 """
 import argparse
+import json
 import re
 import statistics
 import sys
@@ -36,6 +38,10 @@ def stream(a):
         bps, refused = [], 0
         for p in paths:
             sent, ref, ms = map(int, read(p, STREAM, "stream:")[1][0])
+            got = json.load(open(p + ".json"))["meta"]["stream"]["frames_unknown"]
+            if got != sent:
+                sys.exit(f"transport bench: {name}: the guest sent {sent} frames, the host "
+                         f"received {got}: frames lost in transit")
             bps.append(sent * FRAME_BYTES * 1000 / ms)
             refused += ref
         rows[name] = (statistics.median(bps), min(bps), max(bps), refused)

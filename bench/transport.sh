@@ -30,10 +30,12 @@ echo "transport: serial vs shared-memory rings under QEMU TCG (host load average
 	"$(cut -d' ' -f1-3 /proc/loadavg))"
 for i in $(seq "$REPS"); do
 	for tr in serial shm; do
-		run "$tr" "$STREAM_IMG" "$T/stream.$tr.$i"
+		run "$tr" "$STREAM_IMG" "$T/stream.$tr.$i.out"
+		# what the host received, to check against what the guest sent
+		"$BMPROF" report -i "$T/p.data" --format json >"$T/stream.$tr.$i.out.json"
 	done
 done
-python3 "$HERE/transport.py" stream --serial "$T"/stream.serial.* --shm "$T"/stream.shm.*
+python3 "$HERE/transport.py" stream --serial "$T"/stream.serial.*.out --shm "$T"/stream.shm.*.out
 for i in $(seq "$REPS"); do
 	for tr in serial shm; do
 		run "$tr" "$DRAIN_IMG" "$T/drain.$tr.$i" --param samples=100000 --param rounds=4
