@@ -1,7 +1,10 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Cost of the sampling body (bmprof_record) measured natively: the target core compiles for
- * the host unchanged. Each sample is timed on its own (lfence; rdtsc; call; rdtscp; lfence)
- * as an interrupt handler would run it, and every figure is set against an empty function
- * call timed the same way in the same run. Also: eviction rates, and the SAMPLES encoding
+ * the host unchanged. The figure that leads is the net cost: each sample is timed on its
+ * own (lfence; rdtsc; call; rdtscp; lfence), as an interrupt handler would run it, right
+ * after an empty function call timed the same way with the same preparation, and the
+ * pair's difference is the sampling body's own cost, with the timing harness's taken
+ * off. Also: calls back to back (no fences), eviction rates, and the SAMPLES encoding
  * (bytes per entry, sorted as the drain sends them vs the order the buffer holds them). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -11,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 #include "bmprof.h"
 #include "wire.h"
@@ -21,8 +26,6 @@
 
 #define SAMPLES 200000u
 #define BASE_PC 0xffffffff81000000ull
-
-static uint64_t *ticks;
 
 static inline uint64_t t_begin(void)
 {
@@ -67,13 +70,20 @@ static int null_write(void *ctx, const void *buf, size_t len)
 	return 0;
 }
 
-static struct bmprof_cpu *cpu_new(uint32_t table_entries, uint32_t ovf_entries)
+/* small_pages: the memory on 4 KiB pages (no transparent huge pages), so that keys spread
+ * over a large table miss the TLB whatever the system's huge-page setting. */
+static struct bmprof_cpu *cpu_new(uint32_t table_entries, uint32_t ovf_entries, int small_pages)
 {
 	static struct bmprof_cpu cpus[8];
 	static unsigned ncpus;
 	struct bmprof_cpu *c = &cpus[ncpus++];
 	size_t n = bmprof_cpu_mem_size(table_entries, ovf_entries);
-	void *mem = aligned_alloc(64, n);
+	void *mem = small_pages ? mmap(0, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				       -1, 0) : aligned_alloc(64, n);
+	if (mem == MAP_FAILED)
+		mem = 0;
+	if (mem && small_pages)
+		madvise(mem, n, MADV_NOHUGEPAGE);
 	if (!mem || bmprof_cpu_init(c, 0, mem, n, table_entries, ovf_entries, 1) != 0) {
 		fprintf(stderr, "core_bench: cannot set up a %u-entry table\n", table_entries);
 		exit(1);
@@ -81,41 +91,74 @@ static struct bmprof_cpu *cpu_new(uint32_t table_entries, uint32_t ovf_entries)
 	return c;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_i64(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return (x > y) - (x < y);
 }
 
+static int64_t *net_ticks, *call_ticks, *empty_ticks;
+
+static int64_t pct(int64_t *v, unsigned n, unsigned p)
+{
+	qsort(v, n, sizeof *v, cmp_i64);
+	return v[(uint64_t)n * p / 100 - (p == 100)];
+}
+
 struct result {
-	uint64_t median, p90;
+	double net;                          /* mean of the middle 90% of the differences */
+	int64_t net_med, net_p90, call, empty;   /* medians (and the net's 90th percentile) */
 	double evict_rate;
 };
 
+/* The mean of v[n/20 .. n-n/20) after sorting: the average cost, without the samples an
+ * interrupt or a preemption of this thread landed in. */
+static double trimmed_mean(int64_t *v, unsigned n)
+{
+	double sum = 0;
+	unsigned lo = n / 20, hi = n - n / 20;
+	qsort(v, n, sizeof *v, cmp_i64);
+	for (unsigned i = lo; i < hi; i++)
+		sum += (double)v[i];
+	return sum / (double)(hi - lo);
+}
+
 enum cold { WARM, FLUSH_LINE };
 
-/* Time n samples (pcs[i], events[i]) one at a time. With FLUSH_LINE the sample's bucket line
- * is flushed from every cache level first (outside the timed region). */
-static struct result run(void (*fn)(struct bmprof_cpu *, uint64_t, uint16_t), struct bmprof_cpu *c,
-			 const uint64_t *pcs, const uint16_t *evs, unsigned n, enum cold cold)
+static inline void prepare(struct bmprof_cpu *c, uint64_t pc, uint16_t ev, enum cold cold)
+{
+	if (cold == FLUSH_LINE) {
+		_mm_clflush(&c->table[bmprof_bucket_index(c, pc, ev)]);
+		_mm_mfence();
+	}
+}
+
+/* Time n samples (pcs[i], events[i]) one at a time, each paired with an empty call timed
+ * just before it after the same preparation. With FLUSH_LINE the sample's bucket line is
+ * flushed from every cache level first (outside the timed region). */
+static struct result run(struct bmprof_cpu *c, const uint64_t *pcs, const uint16_t *evs,
+			 unsigned n, enum cold cold)
 {
 	uint64_t out_bytes = 0;
 	struct bmprof_out out = { null_write, &out_bytes };
 	uint64_t ev0 = c->evictions, taken0 = c->taken;
 	for (unsigned i = 0; i < n; i++) {
-		if (cold == FLUSH_LINE) {
-			_mm_clflush(&c->table[bmprof_bucket_index(c, pcs[i], evs[i])]);
-			_mm_mfence();
-		}
+		prepare(c, pcs[i], evs[i], cold);
 		uint64_t t0 = t_begin();
-		fn(c, pcs[i], evs[i]);
+		empty_record(c, pcs[i], evs[i]);
 		uint64_t t1 = t_end();
-		ticks[i] = t1 - t0;
+		prepare(c, pcs[i], evs[i], cold);
+		uint64_t t2 = t_begin();
+		bmprof_record(c, pcs[i], evs[i]);
+		uint64_t t3 = t_end();
+		empty_ticks[i] = (int64_t)(t1 - t0);
+		call_ticks[i] = (int64_t)(t3 - t2);
+		net_ticks[i] = call_ticks[i] - empty_ticks[i];
 		if (bmprof_drain_pending(c))
 			bmprof_drain(c, &out);
 	}
-	qsort(ticks, n, sizeof *ticks, cmp_u64);
-	struct result r = { ticks[n / 2], ticks[n * 9 / 10], 0 };
+	struct result r = { trimmed_mean(net_ticks, n), pct(net_ticks, n, 50), pct(net_ticks, n, 90),
+			    pct(call_ticks, n, 50), pct(empty_ticks, n, 50), 0 };
 	uint64_t taken = c->taken - taken0;
 	r.evict_rate = taken ? (double)(c->evictions - ev0) / (double)taken : 0;
 	return r;
@@ -135,19 +178,25 @@ static double run_batched(void (*fn)(struct bmprof_cpu *, uint64_t, uint16_t), s
 		uint64_t t0 = t_begin();
 		for (unsigned i = 0; i < 1000; i++)
 			fn(c, p[i], e[i]);
-		ticks[b] = t_end() - t0;
+		call_ticks[b] = (int64_t)(t_end() - t0);
 		if (bmprof_drain_pending(c))
 			bmprof_drain(c, &out);
 	}
-	qsort(ticks, nb, sizeof *ticks, cmp_u64);
-	return (double)ticks[nb / 2] / 1000.0;
+	return (double)pct(call_ticks, nb, 50) / 1000.0;
 }
 
-static void row(const char *name, const char *table, struct result r, const struct result *base)
+/* TSC ticks per second, against CLOCK_MONOTONIC over 100 ms. */
+static double tsc_hz(void)
 {
-	printf("%-34s %8s %8llu %8llu %8lld %9.2fx %10.3f\n", name, table, (unsigned long long)r.median,
-	       (unsigned long long)r.p90, (long long)r.median - (long long)base->median,
-	       (double)r.median / (double)base->median, r.evict_rate);
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	uint64_t t0 = __rdtsc();
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000ll + (b.tv_nsec - a.tv_nsec) < 100000000ll);
+	uint64_t t1 = __rdtsc();
+	return (double)(t1 - t0) * 1e9 /
+	       (double)((b.tv_sec - a.tv_sec) * 1000000000ll + (b.tv_nsec - a.tv_nsec));
 }
 
 /* Keys present in the table, in shuffled order: every one, or with sparse about max of
@@ -175,58 +224,85 @@ static unsigned present_keys(const struct bmprof_cpu *c, uint64_t *pcs, uint16_t
 	return n;
 }
 
+enum row { HIT_ONE, HIT_RANDOM, MISS_L1, HIT_TLB, HIT_FLUSHED, MISS_FLUSHED, ROWS };
+enum col { NET, NET_MED, NET_P90, CALL, EMPTY, EVICT, COLS };
+#define REPS 5
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median, lowest and highest of n values (sorts them). */
+struct spread {
+	double med, lo, hi;
+};
+
+static struct spread spread_of(double *v, unsigned n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return (struct spread){ n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[0], v[n - 1] };
+}
+
+static void fresh_pcs(uint64_t *pcs, uint16_t *evs, uint64_t *fresh)
+{
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		pcs[i] = (*fresh)++;
+		evs[i] = 0;
+	}
+}
+
+static void keep(double v[COLS][REPS], unsigned k, struct result r)
+{
+	v[NET][k] = r.net;
+	v[NET_MED][k] = (double)r.net_med;
+	v[NET_P90][k] = (double)r.net_p90;
+	v[CALL][k] = (double)r.call;
+	v[EMPTY][k] = (double)r.empty;
+	v[EVICT][k] = r.evict_rate;
+}
+
+static const char *const row_name[ROWS] = {
+	[HIT_ONE] = "hit, table in L1, one key repeated",
+	[HIT_RANDOM] = "hit, table in L1, 255 keys drawn at random",
+	[MISS_L1] = "miss + eviction, table in L1 (new pcs)",
+	[HIT_TLB] = "hit, 64 MiB table, random keys: TLB miss + line",
+	[HIT_FLUSHED] = "hit, 64 MiB table, line flushed: TLB warm",
+	[MISS_FLUSHED] = "miss + eviction, 64 MiB table, line flushed",
+};
+
+static void print_spread(const char *what, double *v, const char *how)
+{
+	struct spread s = spread_of(v, REPS);
+	printf("  %-34s %6.1f [%.1f .. %.1f] TSC ticks, %s\n", what, s.med, s.lo, s.hi, how);
+}
+
 static void record_cost(void)
 {
 	uint64_t *pcs = malloc(SAMPLES * sizeof *pcs);
 	uint16_t *evs = calloc(SAMPLES, sizeof *evs);
 	uint64_t fresh = BASE_PC + (1ull << 32);
-	ticks = malloc(SAMPLES * sizeof *ticks);
-	if (!pcs || !evs || !ticks)
+	net_ticks = malloc(SAMPLES * sizeof *net_ticks);
+	call_ticks = malloc(SAMPLES * sizeof *call_ticks);
+	empty_ticks = malloc(SAMPLES * sizeof *empty_ticks);
+	if (!pcs || !evs || !net_ticks || !call_ticks || !empty_ticks)
 		exit(1);
-
-	printf("bmprof_record cost, TSC ticks per sample: each sample timed alone, %u samples per row\n",
-	       SAMPLES);
-	printf("(net = median minus the empty call's median; evict = evictions per sample)\n\n");
-	printf("%-34s %8s %8s %8s %8s %10s %10s\n", "scenario", "table", "median", "p90", "net",
-	       "vs empty", "evict");
+	static double v[ROWS][COLS][REPS];
+	double b_empty[REPS], b_hit[REPS], b_miss[REPS], hz = tsc_hz();
+	uint64_t missed = 0;
 
 	/* hot: a 16 KiB table (fits L1d), the ~256 keys it holds repeating */
-	struct bmprof_cpu *hot = cpu_new(1024, 4096);
+	struct bmprof_cpu *hot = cpu_new(1024, 4096, 0);
 	uint64_t keys[256];
 	uint16_t kev[256];
 	for (unsigned i = 0; i < 256; i++)
 		bmprof_record(hot, BASE_PC + rnd() % (1u << 20), 0);
 	unsigned nkeys = present_keys(hot, keys, kev, 256, 0);
-	for (unsigned i = 0; i < SAMPLES; i++)
-		pcs[i] = keys[rnd() % nkeys];
-	struct result base = run(empty_record, hot, pcs, evs, SAMPLES, WARM);
-	row("empty call (baseline)", "-", base, &base);
-	uint64_t hits0 = hot->hits;
-	struct result r = run(bmprof_record, hot, pcs, evs, SAMPLES, WARM);
-	char name[64];
-	snprintf(name, sizeof name, "hit, hot (%u keys)", nkeys);
-	row(name, "16 KiB", r, &base);
-	if (hot->hits - hits0 != SAMPLES)
-		printf("  (note: %llu of the samples missed)\n",
-		       (unsigned long long)(SAMPLES - (hot->hits - hits0)));
 
-	double b_empty = run_batched(empty_record, hot, pcs, evs, SAMPLES);
-	double b_hit = run_batched(bmprof_record, hot, pcs, evs, SAMPLES);
-
-	/* hot miss: every pc is new, the table is full, each miss evicts */
-	for (unsigned i = 0; i < SAMPLES; i++)
-		pcs[i] = fresh++;
-	for (unsigned i = 0; i < 4096; i++)
-		bmprof_record(hot, fresh++, 0);
-	r = run(bmprof_record, hot, pcs, evs, SAMPLES, WARM);
-	row("miss, hot (new pcs, evicting)", "16 KiB", r, &base);
-	for (unsigned i = 0; i < SAMPLES; i++)
-		pcs[i] = fresh++;
-	double b_miss = run_batched(bmprof_record, hot, pcs, evs, SAMPLES);
-
-	/* cold: 64 MiB (4M entries), filled twice over so buckets are full */
+	/* cold: 64 MiB (4M entries) on 4 KiB pages, filled twice over so buckets are full */
 	uint32_t big = 1u << 22;
-	struct bmprof_cpu *cold = cpu_new(big, 4096);
+	struct bmprof_cpu *cold = cpu_new(big, 4096, 1);
 	uint64_t bytes = 0;
 	struct bmprof_out out = { null_write, &bytes };
 	for (uint64_t i = 0; i < 2ull * big; i++) {
@@ -234,26 +310,84 @@ static void record_cost(void)
 		if (bmprof_drain_pending(cold))
 			bmprof_drain(cold, &out);
 	}
-	unsigned n = present_keys(cold, pcs, evs, SAMPLES, 1);
-	r = run(bmprof_record, cold, pcs, evs, n, WARM);
-	row("hit, random keys in 64 MiB", "64 MiB", r, &base);
-	n = present_keys(cold, pcs, evs, SAMPLES, 1);
-	r = run(bmprof_record, cold, pcs, evs, n, FLUSH_LINE);
-	row("hit, bucket line flushed", "64 MiB", r, &base);
-	for (unsigned i = 0; i < SAMPLES; i++) {
-		pcs[i] = fresh++;
-		evs[i] = 0;
+
+	/* the rows take turns, repetition after repetition */
+	for (unsigned k = 0; k < REPS; k++) {
+		uint64_t hits0 = hot->hits;
+		for (unsigned i = 0; i < SAMPLES; i++) {
+			pcs[i] = keys[0];
+			evs[i] = kev[0];
+		}
+		keep(v[HIT_ONE], k, run(hot, pcs, evs, SAMPLES, WARM));
+		for (unsigned i = 0; i < SAMPLES; i++) {
+			unsigned j = (unsigned)(rnd() % nkeys);
+			pcs[i] = keys[j];
+			evs[i] = kev[j];
+		}
+		keep(v[HIT_RANDOM], k, run(hot, pcs, evs, SAMPLES, WARM));
+		missed += 2 * SAMPLES - (hot->hits - hits0);
+		b_empty[k] = run_batched(empty_record, hot, pcs, evs, SAMPLES);
+		b_hit[k] = run_batched(bmprof_record, hot, pcs, evs, SAMPLES);
+		fresh_pcs(pcs, evs, &fresh);
+		keep(v[MISS_L1], k, run(hot, pcs, evs, SAMPLES, WARM));
+		fresh_pcs(pcs, evs, &fresh);
+		b_miss[k] = run_batched(bmprof_record, hot, pcs, evs, SAMPLES);
+		for (unsigned i = 0; i < nkeys; i++)   /* the hot table back to its keys */
+			bmprof_record(hot, keys[i], kev[i]);
+		unsigned n = present_keys(cold, pcs, evs, SAMPLES, 1);
+		keep(v[HIT_TLB], k, run(cold, pcs, evs, n, WARM));
+		n = present_keys(cold, pcs, evs, SAMPLES, 1);
+		keep(v[HIT_FLUSHED], k, run(cold, pcs, evs, n, FLUSH_LINE));
+		fresh_pcs(pcs, evs, &fresh);
+		keep(v[MISS_FLUSHED], k, run(cold, pcs, evs, SAMPLES, FLUSH_LINE));
 	}
-	r = run(bmprof_record, cold, pcs, evs, SAMPLES, FLUSH_LINE);
-	row("miss, bucket line flushed", "64 MiB", r, &base);
-	r = run(empty_record, cold, pcs, evs, SAMPLES, FLUSH_LINE);
-	row("empty call, line flushed (check)", "64 MiB", r, &base);
-	printf("\nback to back, hot table (batches of 1000 calls, no fences), TSC ticks per call:\n");
-	printf("  empty call %.1f   hit %.1f (%.2fx)   miss+evict %.1f (%.2fx)\n", b_empty, b_hit,
-	       b_hit / b_empty, b_miss, b_miss / b_empty);
+
+	double net_hit[REPS], net_miss[REPS];
+	for (unsigned k = 0; k < REPS; k++) {
+		net_hit[k] = b_hit[k] - b_empty[k];
+		net_miss[k] = b_miss[k] - b_empty[k];
+	}
+	printf("bmprof_record, the sampling body, compiled for this host; TSC at %.2f GHz.\n"
+	       "Each figure: the median of %u repetitions [lowest .. highest].\n\n", hz / 1e9, REPS);
+	printf("net cost per sample, the timing harness taken off (table in L1):\n");
+	print_spread("hit, one key repeated", v[HIT_ONE][NET], "timed alone");
+	print_spread("hit, 255 keys at random", v[HIT_RANDOM][NET], "timed alone");
+	print_spread("", net_hit, "back to back");
+	print_spread("miss + eviction", v[MISS_L1][NET], "timed alone");
+	print_spread("", net_miss, "back to back");
+	printf("\ntimed alone: each sample timed as a handler runs it (lfence; rdtsc; call; rdtscp;\n"
+	       "lfence) right after an empty call timed the same way with the same preparation; the\n"
+	       "pair's difference is the net; net = its mean over the middle 90%% of %u samples (the\n"
+	       "rest: interrupts, preemption), med/p90 its median and 90th percentile; call and empty\n"
+	       "are the two medians (empty: the harness alone); evict = evictions per sample:\n\n",
+	       SAMPLES);
+	printf("  %-48s %6s %5s %5s %6s %6s %6s\n", "case", "net", "med", "p90", "call", "empty",
+	       "evict");
+	for (unsigned i = 0; i < ROWS; i++) {
+		double c[COLS];
+		for (unsigned j = 0; j < COLS; j++)
+			c[j] = spread_of(v[i][j], REPS).med;
+		printf("  %-48s %6.1f %5.0f %5.0f %6.0f %6.0f %6.3f\n", row_name[i], c[NET], c[NET_MED],
+		       c[NET_P90], c[CALL], c[EMPTY], c[EVICT]);
+	}
+	if (missed)
+		printf("  (%llu of the L1 hit rows' samples missed)\n", (unsigned long long)missed);
+	printf("\n  one key repeated: a hot loop; every branch predicted.\n"
+	       "  255 keys at random: which way of the bucket matches is unpredictable, so some\n"
+	       "    samples pay a branch misprediction (the net is bimodal: its median moves).\n"
+	       "  TLB miss + line: keys spread over the 64 MiB table, so the bucket's line is not in\n"
+	       "    L1/L2 and its page's translation is not in the TLB (a page walk, 4 KiB pages).\n"
+	       "  line flushed: the bucket's line clflushed just before, so it comes from memory, but\n"
+	       "    the flush loaded the page's translation: no TLB miss (hence below the row above).\n");
+	struct spread e = spread_of(b_empty, REPS);
+	printf("\nback to back: batches of 1000 calls timed together (no fences; the out-of-order core\n"
+	       "overlaps calls), 255 keys at random or new pcs; net = the batch's ticks per call less\n"
+	       "an empty call's (%.1f ticks per call)\n", e.med);
 	free(pcs);
 	free(evs);
-	free(ticks);
+	free(net_ticks);
+	free(call_ticks);
+	free(empty_ticks);
 }
 
 /* Bytes one SAMPLES frame sequence takes for entries in the given order. */
@@ -282,7 +416,7 @@ static uint64_t encoded_size(const struct bmprof_entry *e, uint32_t n)
 /* A profile-like stream: 20k pcs in a 4 MiB text, skewed (u^3), three events. */
 static void frame_sizes(void)
 {
-	struct bmprof_cpu *c = cpu_new(4096, 2048);
+	struct bmprof_cpu *c = cpu_new(4096, 2048, 0);
 	uint64_t bytes = 0, unsorted = 0, entries = 0, drain_ticks = 0, sort_ticks = 0;
 	struct bmprof_entry *scratch = malloc(2048 * sizeof *scratch);
 	struct bmprof_out out = { null_write, &bytes };

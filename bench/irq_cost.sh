@@ -1,34 +1,50 @@
 #!/usr/bin/env bash
-# The emulator's interrupt round trip, for reference next to the sampling body's own cost:
-# the same TSC-timed work with sampling off and at 4 and 20 kHz under TCG; cost per sample =
-# (cycles on - cycles off) / samples taken. Median of 3 runs each, all in this run.
+# SPDX-License-Identifier: BSD-2-Clause
+# What a sampling interrupt costs under QEMU TCG, against an empty handler at the same
+# rate in the same guest run (bench/progs/irqcost.c: off / empty / sample phases of the
+# same work, interleaved round after round; bench/irq_cost.py does the arithmetic).
+#   --icount: guest instructions per interrupt, exact (deterministic)
+#   plain TCG: microseconds of host time per interrupt, which is what sampling costs a
+#   run under the emulator; noisy on a busy host (the table shows how noisy), never failing
+# x86-64 and AArch64 (the AArch64 image is built with the bench-only empty-handler switch).
 set -eu
 BMPROF=${BMPROF:-build/bin/bmprof}
 IMG=${IMG:-build/x86_64/irqcost.elf}
+A64_IMG=${A64_IMG:-build/bench/irq-aarch64/irqcost.elf}
+ITERS=${ITERS:-3000000}       # plain TCG: loop turns per phase (~5 ms)
+ROUNDS=${ROUNDS:-300}         # plain TCG: rounds of three phases
+ICOUNT_ITERS=${ICOUNT_ITERS:-30000000}   # --icount: ~0.1 s of guest time per phase
+ICOUNT_ROUNDS=${ICOUNT_ROUNDS:-4}
+FREQS=${FREQS:-4000 20000}
+HERE=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-run_off() {
-	qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none -accel tcg -cpu max \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial stdio \
-		-fw_cfg name=opt/bmprof/config,string=freq=0 -kernel "$IMG" </dev/null 2>/dev/null |
-		LC_ALL=C grep -a -o 'cycles=[0-9]*' | head -n 1 | cut -d= -f2
-}
-run_on() {   # prints "cycles samples"
-	"$BMPROF" qemu --accel tcg --freq "$1" -o "$T/p.data" "$IMG" 2>/dev/null |
-		LC_ALL=C grep -a -o 'cycles=[0-9]*' | head -n 1 | cut -d= -f2 | tr '\n' ' '
-	"$BMPROF" report -i "$T/p.data" --format json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["samples"]["taken"])'
-}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-off=$(for i in 1 2 3; do run_off; done | median)
-echo "interrupt round trip under QEMU TCG (TSC-timed work, median of 3 runs each)"
-printf '  %-10s %14s %9s %16s %10s\n' freq cycles samples "cycles/sample" overhead
-printf '  %-10s %14s %9s %16s %10s\n' off "$off" 0 - "1.000x"
-for f in 4000 20000; do
-	for i in 1 2 3; do run_on $f; done >"$T/on"
-	cyc=$(awk '{print $1}' "$T/on" | median)
-	n=$(awk '{print $2}' "$T/on" | median)
-	awk -v f=$f -v c="$cyc" -v n="$n" -v off="$off" 'BEGIN {
-		printf "  %-10s %14d %9d %16.0f %9.3fx\n", f " Hz", c, n, (c - off) / n, c / off }'
-done
-echo "  (the sampling body itself: see bench-core; the rest is the emulator's interrupt entry/exit)"
+run() {   # ARCH IMAGE FREQ ITERS ROUNDS [--icount]: one guest run, its console into $T/out
+	local arch=$1 img=$2 f=$3 n=$4 r=$5
+	shift 5
+	"$BMPROF" qemu --accel tcg "$@" --freq "$f" --param iters="$n" --param rounds="$r" \
+		-o "$T/p.data" "$img" >"$T/out" 2>"$T/err" ||
+		{ cat "$T/err" >&2; echo "irq bench: $arch run at $f Hz failed" >&2; return 1; }
+}
+
+bench_arch() {   # ARCH IMAGE
+	local arch=$1 img=$2 f
+	echo "$arch:"
+	run "$arch" "$img" 4000 "$ICOUNT_ITERS" "$ICOUNT_ROUNDS" --icount
+	python3 "$HERE/irq_cost.py" --arch "$arch" --mode icount --label "4000 Hz, --icount" "$T/out"
+	for f in $FREQS; do
+		run "$arch" "$img" "$f" "$ITERS" "$ROUNDS"
+		python3 "$HERE/irq_cost.py" --arch "$arch" --mode wall --label "$f Hz, plain TCG" "$T/out"
+	done
+}
+
+echo "interrupt cost under QEMU TCG: bmprof's timer handler (sample) against the same handler"
+echo "recording nothing (empty) at the same rate, and the work alone (off), in one guest run"
+echo "(host load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+bench_arch x86_64 "$IMG"
+if command -v qemu-system-aarch64 >/dev/null; then
+	bench_arch aarch64 "$A64_IMG"
+else
+	echo "aarch64: not measured: qemu-system-aarch64 is not installed (scripts/deps.sh installs it)"
+fi
+echo "(the sampling body alone, natively: make bench-core)"

@@ -1,10 +1,13 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Symbolize a file of hex addresses with bmprof's symbolizer and write what
  * `addr2line -f -i [-a] -e ELF` prints for them.
  *
- *   symbolize_bench [-a] [-v] ELF ADDRS OUT       (OUT "-" is stdout)
+ *   symbolize_bench [-a] [-v] [-w] ELF ADDRS OUT       (OUT "-" is stdout)
  *
- * -a prints each address first (addr2line -a); -v prints timings to stderr. Each distinct
- * address (result id) is formatted once; repeats copy its text. */
+ * -a prints each address first (addr2line -a); -v prints timings to stderr. By default
+ * each distinct address (result id) is formatted once, repeats copy its text, and the
+ * output is written 1 MiB at a time. -w writes as addr2line and llvm-symbolizer do:
+ * every address's text formatted anew and written and flushed on its own. */
 #include <elf.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -101,6 +104,23 @@ static void format(struct buf *b, const struct sym_result *r, bool with_addr)
 	}
 }
 
+/* -w: each address's text formatted and written on its own, and flushed. */
+static void write_each(struct symbolizer *s, const uint32_t *ids, size_t n, bool with_addr,
+		       FILE *f)
+{
+	struct buf b = { 0 };
+
+	for (size_t k = 0; k < n; k++) {
+		struct sym_result r;
+		symbolizer_result(s, ids[k], &r);
+		b.n = 0;
+		format(&b, &r, with_addr);
+		if (fwrite(b.p, 1, b.n, f) != b.n || fflush(f))
+			break;
+	}
+	free(b.p);
+}
+
 /* One hex address per line, with or without 0x. */
 static uint64_t *read_addrs(const char *path, size_t *n)
 {
@@ -153,16 +173,20 @@ static uint64_t *read_addrs(const char *path, size_t *n)
 
 int main(int argc, char **argv)
 {
-	bool with_addr = false, verbose = false;
+	bool with_addr = false, verbose = false, each = false;
 	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (!strcmp(argv[i], "-a"))
 			with_addr = true;
 		else if (!strcmp(argv[i], "-v"))
 			verbose = true;
+		else if (!strcmp(argv[i], "-w"))
+			each = true;
+		else
+			break;
 	}
 	if (argc - i != 3) {
-		fprintf(stderr, "usage: symbolize_bench [-a] [-v] ELF ADDRS OUT\n");
+		fprintf(stderr, "usage: symbolize_bench [-a] [-v] [-w] ELF ADDRS OUT\n");
 		return 2;
 	}
 	double t0 = now();
@@ -199,6 +223,10 @@ int main(int argc, char **argv)
 		perror(argv[i + 2]);
 		return 1;
 	}
+	if (each) {
+		write_each(s, ids, n, with_addr, f);
+		nres = 0;
+	}
 	/* Text of every result, in id order, then the output in input order; the copies are
 	 * prefetched a few addresses ahead, as repeats land anywhere in the text. */
 	for (uint32_t id = 0; id < nres; id++) {
@@ -208,7 +236,7 @@ int main(int argc, char **argv)
 		format(&text, &r, with_addr);
 		len[id] = text.n - off[id];
 	}
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n && nres; k++) {
 		if (out.n >= (1 << 20)) {
 			if (fwrite(out.p, 1, out.n, f) != out.n)
 				break;

@@ -1,6 +1,7 @@
 # make bench-symbolize: bmprof's symbolizer against addr2line (and llvm-symbolizer when
-# installed) on a large generated ELF, timed in one run, with agreement checked on every
-# frame. The ELF (bench/symbolize/gen.py, several minutes to build) and its address sets
+# installed) on a large generated ELF, timed in one run under the same conditions (output
+# path, one core, distinct addresses: bench/symbolize_bench.py), with agreement checked on
+# every frame. The ELF (bench/symbolize/gen.py, several minutes to build) and its address sets
 # (mkaddrs.py) are made once in $(BUILD)/bench/symbolize and kept.
 SYMB_OUT := $(BENCH_OUT)/symbolize
 SYMB_ELF := $(SYMB_OUT)/bigelf
@@ -21,12 +22,7 @@ $(SYMB_DRIVER): bench/symbolize_bench.c host/symbolize.h $(SYMB_LIB)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(BENCH_CFLAGS) -Ihost -o $@ bench/symbolize_bench.c $(SYMB_LIB) $(HOST_LDLIBS)
 
-# The driver links the plain (not sanitized) host library, whatever SAN says.
-bench-symbolize:
-	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) SAN=0 $(SYMB_DRIVER) \
-		$(SYMB_ADDRS)
+# The driver links the plain (not sanitized) host library: mk/bench.mk runs this with SAN=0.
+bench-symbolize-run: $(SYMB_DRIVER) $(SYMB_ADDRS)
 	python3 bench/symbolize_bench.py --elf $(SYMB_ELF) --addrs $(SYMB_OUT)/addrs \
 		--driver $(SYMB_DRIVER) --out $(SYMB_OUT)/out --runs $(SYMB_RUNS)
-
-.PHONY: bench-symbolize
-bench: bench-symbolize

@@ -2,7 +2,7 @@
  * an interrupt is taken only where a translated block starts, so every jump target is a
  * PC the timer can sample), for about a second of guest time, so nearly every sample misses the hash table and is evicted, and the stream
  * carries a SAMPLES frame for every few hundred samples. It stresses the transport
- * (docs/transport-shm.md, bench/transport.sh). MANYPC_MS sets the duration. */
+ * (docs/transport-shm.md, tests/e2e/test_shm.sh). MANYPC_MS sets the duration. */
 #include <bmrt.h>
 
 #ifndef MANYPC_MS
