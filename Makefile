@@ -6,6 +6,8 @@
 #   make image SRC="a.c b.c" [NAME=prog]   a bootable x86-64 image build/x86_64/prog.elf
 #   make image SRC=... BOOT=uefi            a UEFI application build/uefi-x86_64/prog.efi (docs/uefi.md)
 #   make bench      benchmarks, printed as ratios against baselines measured in the same run
+#   make install PREFIX=... [DESTDIR=...]   bmprof, its man pages, and the target libraries
+#                   with headers, pkg-config and CMake files (mk/install.mk); make uninstall
 #
 # SAN=1 builds the host side with AddressSanitizer and UndefinedBehaviorSanitizer
 # (into build/san; make check does this).
@@ -31,8 +33,9 @@ include mk/e2e.mk
 include mk/fixtures.mk
 include mk/bench-symbolize.mk
 include mk/fuzz.mk
+include mk/install.mk
 
-all: $(BMPROF) $(X86_LIB) $(A64_LIB) plugin
+all: $(BMPROF) $(X86_LIB) $(A64_LIB) plugin man
 
 deps:
 	@bash scripts/deps.sh

@@ -2,7 +2,9 @@
 /* The run's conditions in words: see run_notes.h. */
 #include "run_notes.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run_mode.h"
@@ -44,14 +46,47 @@ static void rate_warning(char *buf, const struct profile *p, const struct profil
 	(void)p;
 }
 
+#define FREQ_SLACK 0.02   /* timer rates this close to --freq are the rate asked for */
+
+/* A sampling timer whose rate is not the --freq the run asked for: an image that does not
+ * read bmprof's run configuration (a kernel of one's own that links the library) keeps the
+ * rate it was built with. 1 with the rate it ran at and the one asked for. */
+static int freq_ignored(const struct profile *p, double *ran, double *asked)
+{
+	const char *f = profile_meta(p, "freq");
+	char *end;
+
+	if (!f || !p->have_hello || !p->hello.timebase_hz)
+		return 0;
+	*asked = strtod(f, &end);
+	if (end == f || *end || *asked <= 0)
+		return 0;
+	for (unsigned i = 0; i < p->nevents; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		if (e->source != BMPROF_SOURCE_TIMER || !e->period ||
+		    (e->flags & BMPROF_EVENT_COUNTING) || e->status == BMPROF_EVST_UNAVAILABLE)
+			continue;
+		*ran = (double)p->hello.timebase_hz / (double)e->period;
+		return fabs(*ran - *asked) > FREQ_SLACK * *asked;
+	}
+	return 0;
+}
+
 unsigned run_notes(const struct profile *p, char (*warn)[RUN_NOTE_LEN],
 		   char (*note)[RUN_NOTE_LEN], unsigned max, unsigned *nnotes)
 {
 	struct run_mode m;
 	unsigned nw = 0;
 
+	double ran, asked;
+
 	run_mode_of(p, &m);
 	*nnotes = 0;
+	if (max && freq_ignored(p, &ran, &asked))
+		snprintf(warn[nw++], RUN_NOTE_LEN, "the image's timer sampled at %.6g Hz, not at "
+			 "the %.6g Hz of --freq: it does not read bmprof's run configuration (fw_cfg "
+			 "opt/bmprof/config), so its rate is its own", ran, asked);
 	for (unsigned i = 0; i < p->nevents && nw < max; i++) {
 		double expected, ratio = profile_sample_rate(p, p->events[i].id, &expected);
 

@@ -124,6 +124,9 @@ static void print_event(FILE *f, const struct profile *p, const struct profile_e
 	}
 	if ((e->flags & BMPROF_EVENT_COUNTING) || !e->period)
 		fprintf(f, ", counted, not sampled");
+	else if (e->source == BMPROF_SOURCE_TIMER && p->hello.timebase_hz)
+		fprintf(f, ", period %" PRIu64 " ticks, %.6g Hz", e->period,
+			(double)p->hello.timebase_hz / (double)e->period);
 	else
 		fprintf(f, ", period %" PRIu64, e->period);
 	if (e->flags & BMPROF_EVENT_RANDOMIZED)

@@ -46,3 +46,7 @@ FORCE:
 IMAGE_CFLAGS ?=
 EXTRA_CFLAGS ?=
 IMAGE_ALL_CFLAGS = $(strip $(IMAGE_CFLAGS) $(EXTRA_CFLAGS))
+
+# A program source's compiler flags: a C++ source (.cc, .cpp) gets them without the C
+# standard, and without exceptions and RTTI, which the runtimes do not support.
+prog_cflags = $(if $(filter %.cc %.cpp,$(1)),$(filter-out -std=%,$(2)) -fno-exceptions -fno-rtti,$(2))

@@ -19,19 +19,22 @@ A64_LIB := $(A64_OUT)/libbmprof.a
 A64_OBJ := $(A64_OUT)/obj
 A64_CC ?= aarch64-linux-gnu-gcc
 A64_AR ?= aarch64-linux-gnu-ar
+A64_OBJCOPY ?= aarch64-linux-gnu-objcopy
 
 A64_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-fno-omit-frame-pointer -mno-outline-atomics -O2 -g \
 	-Itransport -Itarget/include -Iboot/include
 # The library and the runtime: warnings are errors, and no FP/SIMD so the interrupt path
-# never touches the program's FP/SIMD state.
+# never touches the program's FP/SIMD state; no unaligned access, because the runtime runs
+# before the MMU is on, and a kernel may run the library with its MMU off, where every
+# access is to Device memory and must be aligned.
 # A64_DEFS: -D overrides for the library and the runtime, e.g.
 # -DBMPROF_A64_TABLE_ENTRIES=4096 or -DBMPROF_A64_MAX_CPUS=4 (use another
 # A64_OUT for a second configuration).
 A64_DEFS ?=
-A64_TARGET_CFLAGS := $(A64_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only $(A64_DEFS)
-# The runtime also runs before the MMU is on, where every access must be aligned.
-A64_RT_CFLAGS := $(A64_TARGET_CFLAGS) -mstrict-align
+A64_TARGET_CFLAGS := $(A64_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only -mstrict-align \
+	$(A64_DEFS)
+A64_RT_CFLAGS := $(A64_TARGET_CFLAGS)
 # boot/common/printf.c (RT_FP_SRCS) only: FP/SIMD allowed, for bm_printf's double
 # arguments (its variadic prologue saves q0-q7: CPACR_EL1.FPEN is set in entry.S, before C).
 A64_FP_CFLAGS := $(filter-out -mgeneral-regs-only,$(A64_RT_CFLAGS))
@@ -73,9 +76,14 @@ $(A64_RT_FP_OBJS): $(A64_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(A64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
+# One relocatable object in which only bmprof_* symbols stay global, so the library's
+# internal functions (gic_ack, timer_now, ...) never clash with an integrator's own.
 $(A64_LIB): $(A64_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(A64_AR) rcs $@ $^
+	rm -f $@ $(A64_OBJ)/libbmprof.o
+	$(A64_CC) -r -nostdlib -o $(A64_OBJ)/libbmprof.o $^
+	$(A64_OBJCOPY) --wildcard --keep-global-symbol='bmprof_*' $(A64_OBJ)/libbmprof.o
+	$(A64_AR) rcs $@ $(A64_OBJ)/libbmprof.o
 
 # $(call a64_obj,OBJDIR,SRC): a program object, keyed by the source's absolute path so
 # sources from anywhere (and two images sharing one) never collide.
@@ -86,7 +94,7 @@ a64_objs = $(foreach s,$(2),$(call a64_obj,$(1),$(s)))
 define a64_obj_rule
 $(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
-	$$(A64_CC) $$(A64_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
+	$$(A64_CC) $$(call prog_cflags,$(2),$$(A64_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 define a64_link_rule

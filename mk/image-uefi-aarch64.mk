@@ -82,7 +82,7 @@ $(UA64_LIB): $(UA64_LIB_OBJS)
 define ua64_obj_rule
 $(1): $(2) $(4) | $$(UA64_CRT0)
 	@mkdir -p $$(dir $$@)
-	$$(A64_CC) $$(UA64_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
+	$$(A64_CC) $$(call prog_cflags,$(2),$$(UA64_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 # The ELF, then the PE: gnu-efi's crt0 first (its PE header is the image's first bytes).

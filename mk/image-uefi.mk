@@ -70,7 +70,7 @@ $(UEFI_X86_LIB): $(UEFI_X86_LIB_OBJS)
 define uefi_x86_obj_rule
 $(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
-	$$(X86_CC) $$(UEFI_X86_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
+	$$(X86_CC) $$(call prog_cflags,$(2),$$(UEFI_X86_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 # The ELF must be linked at 0 (BMRT_UEFI_LINK_BASE) and carry only relocations gnu-efi's

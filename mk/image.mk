@@ -59,9 +59,14 @@ $(X86_OBJ)/lib/%.o $(X86_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(X86_CC) $(X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
+# One relocatable object in which only bmprof_* symbols stay global, so the library's
+# internal functions (lapic_eoi, calibrate, ...) never clash with an integrator's own.
 $(X86_LIB): $(X86_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ $(X86_OBJ)/libbmprof.o
+	$(X86_CC) -r -nostdlib -o $(X86_OBJ)/libbmprof.o $^
+	objcopy --wildcard --keep-global-symbol='bmprof_*' $(X86_OBJ)/libbmprof.o
+	ar rcs $@ $(X86_OBJ)/libbmprof.o
 
 # $(call x86_obj,OBJDIR,SRC): a program object, keyed by the source's absolute path so
 # sources from anywhere (and two images sharing one) never collide.
@@ -72,7 +77,7 @@ x86_objs = $(foreach s,$(2),$(call x86_obj,$(1),$(s)))
 define x86_obj_rule
 $(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
-	$$(X86_CC) $$(X86_PROG_CFLAGS) $(3) -MMD -MP -c -o $$@ $$<
+	$$(X86_CC) $$(call prog_cflags,$(2),$$(X86_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 define x86_link_rule

@@ -22,6 +22,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BMPROF_WIRE_VERSION 1
 #define BMPROF_MAGIC0 0xB5u
 #define BMPROF_MAGIC1 'B'
@@ -260,5 +264,9 @@ static inline unsigned bmprof_get_varint(const uint8_t *p, const uint8_t *end, u
 /* CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), table-free so it fits the target.
  * crc = bmprof_crc32(0, p, n) for a whole buffer; chain calls to extend. */
 uint32_t bmprof_crc32(uint32_t crc, const void *p, unsigned long n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* printf as glibc formats it, character for character: %d %i %u %o %x %X %p %s %c %% and
  * for double %f %F %e %E %g %G (exact digits, rounded to nearest, ties to even; inf, nan),
  * flags - + space # 0, width and precision (digits or *), length hh h l ll z j t (L as ll
@@ -31,7 +35,11 @@ int bm_puts(const char *s);          /* s and a newline */
 int bm_putchar(int c);
 
 /* Ends the program as if main returned code, from any CPU. */
+#ifdef __cplusplus
+__attribute__((noreturn)) void bm_exit(int code);
+#else
 _Noreturn void bm_exit(int code);
+#endif
 
 /* CPUs. The runtime starts every CPU the firmware lists (x86-64: the ACPI MADT), up to
  * the image's maximum (8 unless built otherwise), and samples on each. CPU 0 runs main;
@@ -86,5 +94,9 @@ void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,7 +6,15 @@
 #ifndef BMRT_UEFI_H
 #define BMRT_UEFI_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 void *bm_efi_system_table(void);   /* EFI_SYSTEM_TABLE * */
 void *bm_efi_image_handle(void);   /* EFI_HANDLE of this application */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

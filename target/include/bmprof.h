@@ -1,4 +1,6 @@
-/* bmprof in-image component: the only header an integrating image includes.
+/* bmprof in-image component: the only header an integrating image includes (with its
+ * architecture's, bmprof_x86_64.h or bmprof_aarch64.h, which include it). It includes the
+ * wire format's constants (wire.h, from transport/ in the source tree).
  *
  * Freestanding C11: no libc, no allocator, no locks on the interrupt path. The integrator
  * hands bmprof its memory (bmprof_cpu_mem_size() bytes per CPU, 64-byte aligned) and a
@@ -29,6 +31,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "wire.h"   /* frame types, enum bmprof_end_reason (BMPROF_END_EXIT), ... */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define BMPROF_WAYS 4
 #define BMPROF_CACHE_LINE 64
@@ -275,5 +282,9 @@ int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e);
  * at least one frame. Stops at the first write() that fails and returns its result. */
 int bmprof_emit_counts(const struct bmprof_out *out, uint16_t cpu, const struct bmprof_count *r,
 		       unsigned n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -28,7 +28,9 @@
  *     bmprof_a64_irq_exit() with interrupts masked just before returning. Set gic to
  *     BMPROF_A64_GIC_NONE if your GIC driver enables the two PPIs itself.
  * Compile this library and the handler path with -mgeneral-regs-only: the interrupt path
- * never touches FP/SIMD registers. docs/integration-aarch64.md has an example.
+ * never touches FP/SIMD registers; the library also with -mno-outline-atomics (no libgcc
+ * helper needing __getauxval) and -mstrict-align (it may run with the MMU off).
+ * docs/integration-aarch64.md has an example.
  *
  * CPUs: bmprof_a64_init() on the first CPU (index 0), then bmprof_a64_cpu_init(idx) on
  * each other CPU, one at a time. Each CPU has its own core state (struct bmprof_cpu), PMU
@@ -47,6 +49,10 @@
 #include <stdint.h>
 #include "bmprof.h"
 #include "bmprof_pmu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #ifndef BMPROF_A64_TABLE_ENTRIES
 #define BMPROF_A64_TABLE_ENTRIES 16384
@@ -124,6 +130,13 @@ struct bmprof_a64_config {
 	 * what its table and buffers hold, from bmprof_a64_irq_exit with IRQs unmasked or
 	 * bmprof_a64_poll. 0: off, samples are sent when a buffer fills and at the end. */
 	uint32_t flush_ms;
+	/* Optional, for a stream several CPUs (or a console) share: called around each drain
+	 * bmprof starts by itself (bmprof_a64_irq_exit, bmprof_a64_poll), with IRQs
+	 * unmasked. out_begin returns 0 to go ahead (out_end follows the drain), non-zero to
+	 * leave the full buffers for a later interrupt, e.g. when this CPU holds the stream's
+	 * lock already; it may wait for another CPU. NULL: no such bracket. */
+	int (*out_begin)(void);
+	void (*out_end)(void);
 };
 
 struct bmprof_a64_info {
@@ -212,14 +225,14 @@ void bmprof_a64_irq(uint64_t elr);
 
 /* Interrupt exit ("bottom half"), IRQs masked on entry and on return: if a full overflow
  * buffer waits (or, with flush_ms, the periodic flush is due) and no drain runs on this
- * CPU, unmask IRQs, drain or flush, mask them. */
+ * CPU, unmask IRQs, drain or flush (inside out_begin/out_end), mask them. */
 void bmprof_a64_irq_exit(void);
 
 /* The ready-made IRQ handler: branch to it from the IRQ vector slots (not a C function). */
 void bmprof_a64_irq_entry(void);
 
 /* For idle loops, IRQs unmasked: send full overflow buffers if any, and with flush_ms
- * the table and buffers when the interval is due. */
+ * the table and buffers when the interval is due (inside out_begin/out_end). */
 void bmprof_a64_poll(void);
 
 /* Stop sampling and counting on this CPU, then send COUNTS (when events were counted),
@@ -234,5 +247,9 @@ void bmprof_a64_flush_cpu(unsigned idx);
  * handler); -1 if idx is not set up or intid is not an SGI. bmprof uses no SGI itself. */
 void bmprof_a64_sgi_enable(uint32_t intid, int enable);
 int bmprof_a64_sgi_send(unsigned idx, uint32_t intid);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

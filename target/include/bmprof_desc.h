@@ -41,6 +41,10 @@
 #include <stdint.h>
 #include "bmprof.h"   /* BMPROF_OVF_* states, BMPROF_XFER_* sources */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BMPROF_DESC_MAGIC 0x3143534544504d42ull   /* "BMPDESC1", little-endian */
 #define BMPROF_DESC_VERSION 1
 #define BMPROF_DESC_HDR 48u
@@ -106,5 +110,9 @@ extern struct bmprof_desc bmprof_descriptor;
 
 /* List c under its cpu_id (bmprof_cpu_init does it). */
 void bmprof_desc_register(struct bmprof_cpu *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -52,6 +52,10 @@
 #include <stdint.h>
 #include "bmprof.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BMPROF_PMU_MAX_GP 16
 #define BMPROF_PMU_MAX_FIXED 16   /* x86: 8 fixed counters, then the PERF_METRICS fields */
 #define BMPROF_PMU_FIXED_BASE 32
@@ -217,5 +221,9 @@ void bmprof_pmu_tick(struct bmprof_pmu *p, uint64_t now);
  * counter; nothing if none is). */
 int bmprof_pmu_announce(const struct bmprof_pmu *p, const struct bmprof_out *out);
 int bmprof_pmu_emit_counts(const struct bmprof_pmu *p, const struct bmprof_out *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

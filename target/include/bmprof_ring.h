@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include "bmprof.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BMPROF_RING_MAGIC 0x474e5242u     /* "BRNG" little-endian */
 #define BMPROF_RING_VERSION 1
 #define BMPROF_RING_MAX 64                 /* rings (CPUs) */
@@ -97,5 +101,9 @@ void bmprof_ring_set_final(struct bmprof_rings *r, uint64_t spins);
 
 /* The write behind bmprof_ring_out(): ctx is a struct bmprof_ring. */
 int bmprof_ring_write(void *ctx, const void *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,10 @@
 #include "bmprof.h"
 #include "bmprof_pmu.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #ifndef BMPROF_X86_TABLE_ENTRIES
 #define BMPROF_X86_TABLE_ENTRIES 16384
 #endif
@@ -240,5 +244,9 @@ void bmprof_x86_flush(void);
  * returns (it may take NMIs). Nothing is lost or sent twice: what its handler recorded
  * is all in its state. */
 void bmprof_x86_flush_cpu(unsigned cpu);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

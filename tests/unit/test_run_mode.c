@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* How a run executed, from its metadata (analysis/run_mode.c), what QEMU's command line
- * says about -icount (host/qemu.c), and the handler-time accounting that gives TOTALS
- * sampled_ticks (target/core/timing.c). */
+ * says about -icount (host/qemu.c), the handler-time accounting that gives TOTALS
+ * sampled_ticks (target/core/timing.c), and the warning for an image whose timer did not
+ * run at --freq (host/run_notes.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "bmprof.h"
 #include "qemu.h"
 #include "run_mode.h"
+#include "run_notes.h"
 
 static struct profile *with_meta(const char *accel, const char *icount, const char *qemu)
 {
@@ -136,12 +138,56 @@ static void test_timing(void **state)
 	assert_true(t.enabled == 0 && t.handler == 0 && t.irqs == 0 && t.untimed == -5);
 }
 
+/* The warnings of a profile whose meta freq is freq (NULL: none) and whose one event has
+ * source, status and a period of timebase/hz ticks; the first is copied to first. */
+static unsigned freq_warnings(const char *freq, uint8_t source, uint8_t status, double hz,
+			      char *first)
+{
+	struct profile *p = with_meta("tcg", "shift=0,sleep=off", NULL);
+	char warn[4][RUN_NOTE_LEN], note[4][RUN_NOTE_LEN];
+	unsigned nn, nw;
+
+	if (freq)
+		assert_int_equal(profile_set_meta(p, "freq", freq), 0);
+	p->events[0] = (struct profile_event){ .id = 0, .source = source, .status = status,
+					       .period = (uint64_t)(62500000 / hz) };
+	p->nevents = 1;
+	nw = run_notes(p, warn, note, 4, &nn);
+	if (nw)
+		strcpy(first, warn[0]);
+	drop(p);
+	return nw;
+}
+
+static void test_freq_ignored(void **state)
+{
+	char w[RUN_NOTE_LEN] = "";
+
+	(void)state;
+	/* a kernel that ticks at its own 4000 Hz while 1000 was asked for */
+	assert_int_equal(freq_warnings("1000", BMPROF_SOURCE_TIMER, BMPROF_EVST_ACTIVE, 4000, w), 1);
+	assert_string_equal(w, "the image's timer sampled at 4000 Hz, not at the 1000 Hz of "
+			    "--freq: it does not read bmprof's run configuration (fw_cfg "
+			    "opt/bmprof/config), so its rate is its own");
+	/* within 2%: the rate asked for, rounded by the timer's period */
+	assert_int_equal(freq_warnings("1000", BMPROF_SOURCE_TIMER, BMPROF_EVST_ACTIVE, 1019, w), 0);
+	assert_int_equal(freq_warnings("1000", BMPROF_SOURCE_TIMER, BMPROF_EVST_ACTIVE, 981, w), 0);
+	assert_int_equal(freq_warnings("1000", BMPROF_SOURCE_TIMER, BMPROF_EVST_ACTIVE, 1030, w), 1);
+	/* the timer standing in for PMU events runs at --freq too */
+	assert_int_equal(freq_warnings("1000", BMPROF_SOURCE_TIMER, BMPROF_EVST_FALLBACK, 500, w), 1);
+	/* nothing to compare: no --freq recorded (bmprof record), freq 0, a PMU event */
+	assert_int_equal(freq_warnings(NULL, BMPROF_SOURCE_TIMER, BMPROF_EVST_ACTIVE, 4000, w), 0);
+	assert_int_equal(freq_warnings("0", BMPROF_SOURCE_TIMER, BMPROF_EVST_ACTIVE, 4000, w), 0);
+	assert_int_equal(freq_warnings("1000", BMPROF_SOURCE_PMU, BMPROF_EVST_ACTIVE, 4000, w), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_argv_icount),
 		cmocka_unit_test(test_timing),
+		cmocka_unit_test(test_freq_ignored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -458,6 +458,17 @@ void bmprof_a64_irq(uint64_t elr)
 		handled(c);
 }
 
+/* A drain of this CPU's full buffers, or its periodic flush, inside the integrator's
+ * out_begin/out_end. */
+static void service(struct a64_cpu *c)
+{
+	if (st.cfg.out_begin && st.cfg.out_begin())
+		return;
+	bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
+	if (st.cfg.out_end)
+		st.cfg.out_end();
+}
+
 /* Runs after the EOI, so sampling interrupts nest into the drain; the nested ones see
  * in_bh and return at once, which bounds the stack at two interrupt frames. */
 void bmprof_a64_irq_exit(void)
@@ -469,7 +480,7 @@ void bmprof_a64_irq_exit(void)
 	if (st.cfg.out && work(c)) {
 		c->in_bh = 1;
 		a64_irq_enable();
-		bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
+		service(c);
 		a64_irq_disable();
 		c->in_bh = 0;
 	}
@@ -481,7 +492,7 @@ void bmprof_a64_poll(void)
 	struct a64_cpu *c = self();
 
 	if (c && st.cfg.out && work(c))
-		bmprof_service(&c->cpu, st.cfg.out, timer_now(st.info.timer));
+		service(c);
 }
 
 void bmprof_a64_flush_cpu(unsigned idx)

@@ -140,9 +140,19 @@ unsigned bmprof_x86_cpu_index(void)
 	return i < 0 ? BMPROF_X86_NO_CPU : (unsigned)i;
 }
 
+/* Bits set in v. Not __builtin_popcountll: without -mpopcnt that is a call into libgcc,
+ * which the library does not need otherwise. */
+static unsigned bits_set(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ull;
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+	return (unsigned)((v * 0x0101010101010101ull) >> 56);
+}
+
 unsigned bmprof_x86_ncpus(void)
 {
-	return (unsigned)__builtin_popcountll(__atomic_load_n(&sh.up, __ATOMIC_ACQUIRE));
+	return bits_set(__atomic_load_n(&sh.up, __ATOMIC_ACQUIRE));
 }
 
 /* The PMU drivers' per-CPU state is indexed by this. */
@@ -155,6 +165,24 @@ const struct bmprof_pmu *bmprof_x86_pmu(void) { return &cur_or_first()->pmu; }
 const char *bmprof_x86_event_error(unsigned i)
 {
 	return i < BMPROF_X86_MAX_EVENTS ? sh.event_error[i] : 0;
+}
+
+/* (a << 32) / b, modulo 2^64, by long division: a 128-bit division would be a call into
+ * libgcc. */
+static uint64_t div_shl32(uint64_t a, uint64_t b)
+{
+	uint64_t q = a / b, r = a % b;
+
+	for (int i = 0; i < 32; i++) {
+		q <<= 1;
+		if (r >= b - r) {       /* 2r >= b, without overflowing 2r */
+			r -= b - r;
+			q |= 1;
+		} else {
+			r <<= 1;
+		}
+	}
+	return q;
 }
 
 /* Periods are drawn in TSC ticks. One-shot mode converts each to LAPIC ticks with a 32.32
@@ -181,8 +209,7 @@ static int set_rate(struct pcpu *c, uint32_t hz)
 		if ((lapic >> shift) / hz > 0xFFFFFFFFull || (lapic >> shift) / hz < MIN_PERIOD)
 			return -1;
 		c->div = code[shift];
-		c->tsc_to_lapic = (uint64_t)(((unsigned __int128)(lapic >> shift) << 32) /
-					     sh.tsc_hz);
+		c->tsc_to_lapic = div_shl32(lapic >> shift, sh.tsc_hz);
 	}
 	bmprof_set_period(&c->core, p, c->info.jitter_tsc);
 	return 0;
