@@ -1,5 +1,6 @@
 /* Named events, --event specs and config lines: see events.h. */
 #include "events.h"
+#include "wire_text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -564,54 +565,12 @@ int events_config(const struct event_list *l, int count, unsigned long freq, cha
 	return (int)len;
 }
 
-/* ---- names of the wire's fields ---- */
+/* ---- names of the wire's fields (transport/wire_text.h) ---- */
 
-const char *events_status_name(uint8_t status)
-{
-	switch (status) {
-	case BMPROF_EVST_ACTIVE: return "active";
-	case BMPROF_EVST_UNAVAILABLE: return "unavailable";
-	case BMPROF_EVST_FALLBACK: return "fallback";
-	default: return "unknown";
-	}
-}
-
-const char *events_reason_name(uint8_t reason)
-{
-	switch (reason) {
-	case BMPROF_EVR_NONE: return "none";
-	case BMPROF_EVR_NO_PMU: return "no_pmu";
-	case BMPROF_EVR_UNSUPPORTED: return "unsupported";
-	case BMPROF_EVR_NO_COUNTER: return "no_counter";
-	case BMPROF_EVR_BAD_ENCODING: return "bad_encoding";
-	case BMPROF_EVR_NO_OVERFLOW: return "no_overflow";
-	default: return "unknown";
-	}
-}
-
-const char *events_reason_text(uint8_t reason)
-{
-	switch (reason) {
-	case BMPROF_EVR_NONE: return "no reason given";
-	case BMPROF_EVR_NO_PMU: return "no PMU on this CPU";
-	case BMPROF_EVR_UNSUPPORTED: return "this CPU does not implement the event";
-	case BMPROF_EVR_NO_COUNTER: return "no counter could hold it";
-	case BMPROF_EVR_BAD_ENCODING: return "no encoding for this CPU's vendor";
-	case BMPROF_EVR_NO_OVERFLOW: return "its counter cannot interrupt on overflow here";
-	default: return "an unknown reason";
-	}
-}
-
-const char *events_counter_kind_name(uint8_t kind)
-{
-	switch (kind) {
-	case BMPROF_CTR_NONE: return "none";
-	case BMPROF_CTR_GP: return "gp";
-	case BMPROF_CTR_FIXED: return "fixed";
-	case BMPROF_CTR_TIMER: return "timer";
-	default: return "unknown";
-	}
-}
+const char *events_status_name(uint8_t status) { return bmprof_event_status_name(status); }
+const char *events_reason_name(uint8_t reason) { return bmprof_event_reason_name(reason); }
+const char *events_reason_text(uint8_t reason) { return bmprof_event_reason_text(reason); }
+const char *events_counter_kind_name(uint8_t kind) { return bmprof_counter_kind_name(kind); }
 
 const char *events_counter_text(char *buf, size_t n, const struct profile_event *e,
 				uint8_t arch)
@@ -644,21 +603,14 @@ const char *events_counter_text(char *buf, size_t n, const struct profile_event 
 
 const char *events_status_text(char *buf, size_t n, const struct profile_event *e)
 {
-	switch (e->status) {
-	case BMPROF_EVST_ACTIVE:
+	const char *lead = bmprof_event_status_lead(e->status, e->reason);
+
+	/* an active event's reason is shown beside it where it is listed */
+	if (e->status == BMPROF_EVST_ACTIVE || !lead)
 		snprintf(buf, n, "%s", "");
-		break;
-	case BMPROF_EVST_FALLBACK:
-		snprintf(buf, n, "not counted: %s; sampled by the timer instead",
-			 events_reason_text(e->reason));
-		break;
-	case BMPROF_EVST_UNAVAILABLE:
-		snprintf(buf, n, "not counted: %s", events_reason_text(e->reason));
-		break;
-	default:
-		snprintf(buf, n, "unknown status %u (reason: %s)", e->status,
-			 events_reason_text(e->reason));
-	}
+	else
+		snprintf(buf, n, "%s%s%s", lead, bmprof_event_reason_text(e->reason),
+			 bmprof_event_status_tail(e->status));
 	return buf;
 }
 

@@ -22,6 +22,7 @@
 #include "summary.h"
 #include "target_log.h"
 #include "util.h"
+#include "wire_text.h"
 
 #define REPORT_JSON_VERSION 1
 #define DEFAULT_LIMIT 20
@@ -87,10 +88,7 @@ struct report {
 	struct firmware fw;
 };
 
-static const char *arch_name(uint8_t arch)
-{
-	return arch == BMPROF_ARCH_X86_64 ? "x86_64" : arch == BMPROF_ARCH_AARCH64 ? "aarch64" : "unknown";
-}
+static const char *arch_name(uint8_t arch) { return bmprof_arch_name(arch); }
 
 static const char *source_name(uint8_t src)
 {
@@ -104,15 +102,7 @@ static const char *sort_name(enum flat_sort s)
 		: s == FLAT_BY_CPU ? "cpu" : "function";
 }
 
-static const char *end_reason(uint8_t reason)
-{
-	switch (reason) {
-	case BMPROF_END_EXIT: return "exit";
-	case BMPROF_END_EXCEPTION: return "exception";
-	case BMPROF_END_PANIC: return "panic";
-	default: return "unknown";
-	}
-}
+static const char *end_reason(uint8_t reason) { return bmprof_end_reason_name(reason); }
 
 /* Timer periods are in timebase ticks, so they have a rate; PMU periods count events. */
 static double event_hz(const struct profile *p, const struct profile_event *e)

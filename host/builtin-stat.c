@@ -16,6 +16,7 @@
 #include "run_opts.h"
 #include "summary.h"
 #include "util.h"
+#include "wire_text.h"
 
 #define DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"
 #define ROTATE_HZ 1000         /* the multiplexing tick */
@@ -400,9 +401,7 @@ static int print_json(FILE *f, const struct stat_cmd *c, const struct image_run 
 	if (p->have_end) {
 		summary_end(end, sizeof end, p);
 		json_begin_object(&j);
-		json_kv_string(&j, "reason", p->end.reason == BMPROF_END_EXIT ? "exit" :
-			       p->end.reason == BMPROF_END_EXCEPTION ? "exception" :
-			       p->end.reason == BMPROF_END_PANIC ? "panic" : "unknown");
+		json_kv_string(&j, "reason", bmprof_end_reason_name(p->end.reason));
 		json_kv_i64(&j, "exit_code", p->end.exit_code);
 		json_kv_string(&j, "text", end);
 		json_end_object(&j);

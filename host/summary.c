@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "wire_text.h"
 #include "run_notes.h"
 #include "util.h"
 
@@ -158,8 +159,7 @@ static void print_target(FILE *f, const struct profile *p)
 		fprintf(f, "  target    no HELLO frame: the start of the stream was lost\n");
 	else
 		fprintf(f, "  target    %s %s family %" PRIu32 " model 0x%" PRIx32 ", %u CPUs, "
-			"build-id %s\n", h->arch == BMPROF_ARCH_X86_64 ? "x86_64" :
-			h->arch == BMPROF_ARCH_AARCH64 ? "aarch64" : "unknown-arch",
+			"build-id %s\n", bmprof_arch_name(h->arch),
 			h->vendor[0] ? h->vendor : "?", h->family, h->model, h->ncpus,
 			h->build_id_len ? bm_hex(id, sizeof(id), h->build_id, h->build_id_len) :
 			"none");

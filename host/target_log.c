@@ -5,14 +5,12 @@
 #include <string.h>
 
 #include "wire.h"
+#include "wire_text.h"
 
 const char *target_log_level(uint8_t level, char *buf, size_t len)
 {
-	switch (level) {
-	case BMPROF_LOG_ERROR: return "error";
-	case BMPROF_LOG_WARNING: return "warning";
-	case BMPROF_LOG_INFO: return "info";
-	}
+	if (level >= BMPROF_LOG_ERROR && level <= BMPROF_LOG_INFO)
+		return bmprof_log_level_name(level);
 	snprintf(buf, len, "level %u", level);
 	return buf;
 }

@@ -8,9 +8,11 @@
  * jump between two consecutive clock reads: with the timer running as it will while
  * sampling (the sampler's probe mode, nothing recorded), a loop of clock reads pairs each
  * jump with the handler's own time of the same interrupt (paired by the handler's count,
- * which moves by one across the jump), and the median of jump less handler time is the
- * untimed part, once the loop's own turn is taken off (a preempted vCPU or a long handler
- * shows as an outlier, not a shift).
+ * which moves by one across the jump), and the mean of the middle half of jump less
+ * handler time is the untimed part, once the loop's own mean turn is taken off (a
+ * preempted vCPU or a long handler shows as an outlier, not a shift). Both are averaged
+ * in 1/BMPROF_UNTIMED_ONE ticks: a coarse clock (AArch64's generic timer ticks every 16
+ * instructions under QEMU -icount) reads each one to a whole tick either way.
  * Runs in the privilege level main runs in, for at most PAIRS interrupts or a quarter
  * second. */
 #include "rt_common.h"
@@ -27,11 +29,22 @@ static void sort(int64_t *v, unsigned n)
 		}
 }
 
+/* The mean of the middle half of v[0, n) (sorted), in 1/BMPROF_UNTIMED_ONE units. */
+static int64_t middle_mean(const int64_t *v, unsigned n)
+{
+	unsigned lo = n / 4, hi = n - n / 4;
+	int64_t sum = 0;
+
+	for (unsigned i = lo; i < hi; i++)
+		sum += v[i];
+	return sum * BMPROF_UNTIMED_ONE / (int64_t)(hi - lo);
+}
+
 unsigned bmrt_gap_probe(uint64_t hz, int64_t *untimed, uint64_t *cost)
 {
 	int64_t d[PAIRS], g[PAIRS];
 	unsigned n = 0;
-	uint64_t k0, k, h, prev, end, gap = 0, last = 0, turn = ~0ull;
+	uint64_t k0, k, h, prev, end, gap = 0, last = 0, turn = ~0ull, turns = 0, turn_sum = 0;
 
 	bmrt_irq_stats(&k0, &h);
 	prev = bmrt_ticks();
@@ -53,8 +66,10 @@ unsigned bmrt_gap_probe(uint64_t hz, int64_t *untimed, uint64_t *cost)
 				d[n++] = (int64_t)j - (int64_t)h;
 			}
 			k0 = k;
-		} else if (gap < turn) {
-			turn = gap;
+		} else if (gap <= bmrt_gap_min_ticks) {
+			turn = gap < turn ? gap : turn;
+			turn_sum += gap;
+			turns++;
 		}
 		last = gap;
 		prev = t;
@@ -64,7 +79,9 @@ unsigned bmrt_gap_probe(uint64_t hz, int64_t *untimed, uint64_t *cost)
 	sort(d, n);
 	sort(g, n);
 	/* a jump holds the interrupt and a turn of this loop, which is the program's time */
-	*untimed = d[n / 2] - (turn < (uint64_t)g[0] ? (int64_t)turn : 0);
+	*untimed = middle_mean(d, n);
+	if (turns && turn < (uint64_t)g[0])
+		*untimed -= (int64_t)(turn_sum * BMPROF_UNTIMED_ONE / turns);
 	*cost = (uint64_t)g[n / 2];
 	return n;
 }

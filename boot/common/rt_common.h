@@ -74,11 +74,16 @@ void bmrt_msg_start(struct bmrt_msg *m, uint8_t level);
 void bmrt_msg_add(struct bmrt_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bmrt_msg_send(struct bmrt_msg *m);
 
-/* gapprobe.c: with the timer probing (the sampler's probe mode), the median over a few
- * interrupts of the clock jump the program sees less the handler's own time (*untimed)
- * and of the jump (*cost), hz the clock's rate; returns how many interrupts were paired
- * (0: none, nothing set). */
+/* gapprobe.c: with the timer probing (the sampler's probe mode), over a few interrupts,
+ * the mean clock jump the program sees less the handler's own time (*untimed, in
+ * 1/BMPROF_UNTIMED_ONE ticks, for bmprof_*_set_untimed_fine) and the median jump (*cost,
+ * ticks), hz the clock's rate; returns how many interrupts were paired (0: none, nothing
+ * set). */
 unsigned bmrt_gap_probe(uint64_t hz, int64_t *untimed, uint64_t *cost);
+
+/* events.c: a warning per event (bmprof_pmu.h) that does not count or sample as asked. */
+struct bmprof_pmu;
+void bmrt_report_events(const struct bmprof_pmu *p);
 
 /* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
  * length, or -1 if there is no fw_cfg or no such file */

@@ -43,30 +43,14 @@ _Noreturn static void panic(const char *why)
 	bmrt_poweroff(BMRT_EXIT_PANIC);
 }
 
-static const char *const reasons[] = {
-	"", "no usable PMU", "this CPU does not implement it", "no counter can hold it",
-	"no encoding for this CPU's vendor", "its counter cannot interrupt",
-};
-
 /* One message per event that will not count or sample as asked. */
 static void report_events(const struct bmrt_config *rc)
 {
-	const struct bmprof_pmu *p = bmprof_x86_pmu();
-
 	for (unsigned i = 0; i < rc->nevents; i++)
 		if (bmprof_x86_info()->bad_events >> i & 1)
 			bmrt_log(BMRT_WARN, "config: event=%s: %s; ignored", rc->events[i],
 				 bmprof_x86_event_error(i));
-	for (unsigned i = 0; i < p->nevents; i++) {
-		const struct bmprof_pmu_event *e = &p->ev[i];
-		const char *why = e->reason < sizeof reasons / sizeof reasons[0] ?
-				  reasons[e->reason] : "unknown reason";
-		if (e->status == BMPROF_EVST_UNAVAILABLE)
-			bmrt_log(BMRT_WARN, "event %u (%s): not counted: %s", e->id, e->name, why);
-		else if (e->status == BMPROF_EVST_FALLBACK)
-			bmrt_log(BMRT_WARN, "event %u (%s): %s; the timer samples instead", e->id,
-				 e->name, why);
-	}
+	bmrt_report_events(bmprof_x86_pmu());
 }
 
 /* What an interrupt costs ring 0 beyond its handler's own time (gapprobe.c), for every
@@ -83,7 +67,7 @@ static void probe_untimed(void)
 	cli();
 	bmprof_x86_probe(0);
 	for (unsigned i = 0; n && i < bm_ncpus(); i++)
-		bmprof_x86_set_untimed(i, untimed);
+		bmprof_x86_set_untimed_fine(i, untimed);
 }
 
 void bmrt_begin_sampling(uint64_t chain_ticks)

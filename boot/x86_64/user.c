@@ -75,14 +75,15 @@ int bmrt_user_trap(struct bmrt_regs *r)
 		if (!r->rax)
 			r->rflags |= RFLAGS_IF;
 		break;
-	case BMRT_UCALL_READY:   /* rdx: the probe's untimed ticks per interrupt */
+	case BMRT_UCALL_READY:   /* rdx: the probe's untimed ticks per interrupt (fine) */
 		if (bmprof_x86_probe(0) == 0)
-			bmprof_x86_set_untimed(0, (int64_t)r->rdx);
+			bmprof_x86_set_untimed_fine(0, (int64_t)r->rdx);
 		bmrt_begin_sampling(r->rsi);
 		if (probe_pairs)
 			bmrt_log(BMRT_INFO, "user mode: a timer interrupt costs ring 3 %llu TSC "
 				 "ticks, %lld of them beyond its handler's own time (median of %u)",
-				 (unsigned long long)probe_cost, (long long)r->rdx, probe_pairs);
+				 (unsigned long long)probe_cost,
+				 (long long)(int64_t)r->rdx / BMPROF_UNTIMED_ONE, probe_pairs);
 		r->rflags |= RFLAGS_IF;   /* back in ring 3 with interrupts enabled */
 		break;
 	case BMRT_UCALL_FINISH:

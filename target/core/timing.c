@@ -37,7 +37,8 @@ void bmprof_timing_reset(struct bmprof_timing *t)
 
 uint64_t bmprof_timing_sampled(const struct bmprof_timing *t, uint64_t stolen)
 {
-	__int128 v = (__int128)t->enabled - t->handler - (__int128)t->untimed * t->irqs - stolen;
+	__int128 v = (__int128)t->enabled - t->handler -
+		     (__int128)t->untimed * t->irqs / BMPROF_UNTIMED_ONE - stolen;
 
 	return v > 0 ? (uint64_t)v : 0;
 }

@@ -138,7 +138,10 @@ struct bmprof_cpu {
  * costs beyond what its handler can time (untimed: delivery before a handler that cannot
  * see its deadline, the return after its last clock read; measured by a gap probe, see
  * boot/common/gapprobe.c), less what a hypervisor stole. Per CPU, touched only by that
- * CPU; irqs and last_handler are read by the gap probe. */
+ * CPU; irqs and last_handler are read by the gap probe. untimed is in 1/BMPROF_UNTIMED_ONE
+ * ticks: a probe averages it finer than the timebase ticks (AArch64's generic timer
+ * ticks every 16 instructions under QEMU -icount). */
+#define BMPROF_UNTIMED_ONE 256
 struct bmprof_timing {
 	uint64_t started, enabled, handler;
 	volatile uint64_t irqs, last_handler;
@@ -155,7 +158,7 @@ uint64_t bmprof_timing_from(uint64_t due, uint64_t now, uint64_t period);
 void bmprof_timing_handled(struct bmprof_timing *t, uint64_t ticks);
 /* Forget the times (after a probe), keep untimed. */
 void bmprof_timing_reset(struct bmprof_timing *t);
-/* enabled - handler - untimed * irqs - stolen, at least 0 */
+/* enabled - handler - untimed * irqs / BMPROF_UNTIMED_ONE - stolen, at least 0 */
 uint64_t bmprof_timing_sampled(const struct bmprof_timing *t, uint64_t stolen);
 
 /* The stream sink. write() must not fail silently: it returns 0 on success, non-zero if the

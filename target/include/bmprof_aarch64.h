@@ -131,10 +131,10 @@ struct bmprof_a64_config {
 	 * bmprof_a64_poll. 0: off, samples are sent when a buffer fills and at the end. */
 	uint32_t flush_ms;
 	/* Optional, for a stream several CPUs (or a console) share: called around each drain
-	 * bmprof starts by itself (bmprof_a64_irq_exit, bmprof_a64_poll), with IRQs
-	 * unmasked. out_begin returns 0 to go ahead (out_end follows the drain), non-zero to
-	 * leave the full buffers for a later interrupt, e.g. when this CPU holds the stream's
-	 * lock already; it may wait for another CPU. NULL: no such bracket. */
+	 * bmprof starts by itself (bmprof_a64_irq_exit, bmprof_a64_poll), with IRQs unmasked.
+	 * out_begin returns 0 to go ahead (out_end follows the drain), non-zero to leave the
+	 * full buffers for a later interrupt, e.g. when this CPU holds the stream's lock
+	 * already; it may wait for another CPU. NULL: no such bracket. */
 	int (*out_begin)(void);
 	void (*out_end)(void);
 };
@@ -210,6 +210,9 @@ void bmprof_a64_stop(void);
 int bmprof_a64_probe(int on);
 void bmprof_a64_irq_stats(unsigned idx, uint64_t *irqs, uint64_t *last_ticks);
 void bmprof_a64_set_untimed(unsigned idx, int64_t ticks);
+/* The same in 1/BMPROF_UNTIMED_ONE ticks (a probe's average is finer than a tick: under
+ * QEMU -icount CNTFRQ_EL0 ticks every 16 instructions). */
+void bmprof_a64_set_untimed_fine(unsigned idx, int64_t untimed);
 
 /* IRQs masked. bmprof_a64_tick: the timer interrupt: record elr as event 0 when the timer
  * samples, read the counters and rotate the event groups, re-arm. bmprof_a64_pmu_irq: the

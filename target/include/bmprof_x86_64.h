@@ -193,6 +193,8 @@ void bmprof_x86_stop(void);
 int bmprof_x86_probe(int on);
 void bmprof_x86_irq_stats(unsigned cpu, uint64_t *irqs, uint64_t *last_ticks);
 void bmprof_x86_set_untimed(unsigned cpu, int64_t ticks);
+/* The same in 1/BMPROF_UNTIMED_ONE ticks (a probe's average is finer than a tick). */
+void bmprof_x86_set_untimed_fine(unsigned cpu, int64_t untimed);
 /* This CPU's KVM steal-time area (the 64 bytes MSR_KVM_STEAL_TIME points to, enabled by
  * the caller): the time the hypervisor ran something else while the workload was due to
  * run is taken off TOTALS sampled_ticks too. Before bmprof_x86_start. */

@@ -125,17 +125,20 @@ static void test_timing(void **state)
 		bmprof_timing_handled(&t, 100);
 	bmprof_timing_stop(&t, 15000);
 	bmprof_timing_handled(&t, 100);   /* after stop: time, but no interrupt counted */
-	t.untimed = 20;
+	t.untimed = 20 * BMPROF_UNTIMED_ONE;
 	assert_true(t.enabled == 10000 && t.irqs == 3 && t.last_handler == 100);
 	assert_true(bmprof_timing_sampled(&t, 500) == 10000 - 400 - 60 - 500);
 	bmprof_timing_stop(&t, 20000);    /* stopped twice: no more time */
 	assert_true(t.enabled == 10000);
 	/* never below 0 */
 	assert_true(bmprof_timing_sampled(&t, 100000) == 0);
-	t.untimed = -5;                   /* a probe can find a negative part */
+	t.untimed = -5 * BMPROF_UNTIMED_ONE;   /* a probe can find a negative part */
 	assert_true(bmprof_timing_sampled(&t, 0) == 10000 - 400 + 15);
+	t.untimed = BMPROF_UNTIMED_ONE * 3 / 2;   /* 1.5 ticks each: 4.5 in all */
+	assert_true(bmprof_timing_sampled(&t, 0) == 10000 - 400 - 4);
 	bmprof_timing_reset(&t);
-	assert_true(t.enabled == 0 && t.handler == 0 && t.irqs == 0 && t.untimed == -5);
+	assert_true(t.enabled == 0 && t.handler == 0 && t.irqs == 0 &&
+		    t.untimed == BMPROF_UNTIMED_ONE * 3 / 2);
 }
 
 /* The warnings of a profile whose meta freq is freq (NULL: none) and whose one event has

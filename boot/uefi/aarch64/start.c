@@ -50,34 +50,12 @@ _Noreturn static void panic(const char *why)
 	bmrt_poweroff(BMRT_EXIT_PANIC);
 }
 
-static const char *reason(uint8_t r)
-{
-	switch (r) {
-	case BMPROF_EVR_NO_PMU: return "this CPU has no PMUv3 (ID_AA64DFR0_EL1.PMUVer)";
-	case BMPROF_EVR_UNSUPPORTED: return "this PMU does not implement it (PMCEID0/1_EL0)";
-	case BMPROF_EVR_NO_COUNTER: return "its group needs more counters than the PMU has";
-	case BMPROF_EVR_BAD_ENCODING: return "no arm. alternative in its encoding";
-	case BMPROF_EVR_NO_OVERFLOW: return "its counter does not interrupt on overflow here";
-	}
-	return "no reason given";
-}
-
+/* One line per event that does not run as asked. */
 static void report_events(void)
 {
 	const struct bmprof_pmu *p = bmprof_a64_pmu();
 
-	for (unsigned i = 0; i < p->nevents; i++) {
-		const struct bmprof_pmu_event *e = &p->ev[i];
-		if (e->status == BMPROF_EVST_UNAVAILABLE)
-			bmrt_log(BMRT_WARN, "event %u (%s): not counted: %s", e->id, e->name,
-				 reason(e->reason));
-		else if (e->status == BMPROF_EVST_FALLBACK)
-			bmrt_log(BMRT_WARN, "event %u (%s): the timer samples instead: %s", e->id,
-				 e->name, reason(e->reason));
-		else if (e->reason)
-			bmrt_log(BMRT_WARN, "event %u (%s): counted, not sampled: %s", e->id,
-				 e->name, reason(e->reason));
-	}
+	bmrt_report_events(p);
 	if (p->ngroups > 1)
 		bmrt_log(BMRT_INFO, "%u event groups take turns on the PMU at each timer tick",
 			 p->ngroups);

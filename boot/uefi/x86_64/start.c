@@ -70,18 +70,11 @@ static timer_arch *find_timer(void)
 
 static void say_events(const struct bmrt_config *rc)
 {
-	const struct bmprof_pmu *p = bmprof_x86_pmu();
-
 	for (unsigned i = 0; i < rc->nevents; i++)
 		if (bmprof_x86_info()->bad_events >> i & 1)
 			bmrt_log(BMRT_WARN, "config: event=%s: %s; ignored", rc->events[i],
 				 bmprof_x86_event_error(i));
-	for (unsigned i = 0; i < p->nevents; i++)
-		if (p->ev[i].status == BMPROF_EVST_UNAVAILABLE)
-			bmrt_log(BMRT_WARN, "event %u (%s): not counted", p->ev[i].id, p->ev[i].name);
-		else if (p->ev[i].status == BMPROF_EVST_FALLBACK)
-			bmrt_log(BMRT_WARN, "event %u (%s): the timer samples instead", p->ev[i].id,
-				 p->ev[i].name);
+	bmrt_report_events(bmprof_x86_pmu());
 }
 
 void bmrt_uefi_start(uint64_t load_bias)

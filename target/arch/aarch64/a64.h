@@ -41,10 +41,17 @@ uint32_t gic_ack(void);          /* raw; gic_intid() of it 1020..1023: nothing a
 uint32_t gic_intid(uint32_t ack);
 void gic_eoi(uint32_t ack);
 
-/* Generic timer (timer.c), times in CNTFRQ ticks. */
-uint64_t timer_now(uint8_t which);
-void timer_set(uint8_t which, uint64_t cval);   /* enable, unmasked, fire at cval */
-void timer_off(uint8_t which);
+/* The ops under the neutral sampler (ops.c): the table for the timer in use; a PPI of the
+ * sampler's enabled or disabled on CPU idx (this CPU) in bmprof's GIC or through the
+ * integrator's irq_enable (0 if neither can); the generic timer `which` disabled; each
+ * CPU's GIC CPU interface or redistributor. */
+struct bmprof_sampler_ops;
+const struct bmprof_sampler_ops *a64_ops(uint8_t timer, uint16_t timer_intid,
+					 uint16_t pmu_intid, uint8_t gic,
+					 void (*irq_enable_fn)(uint32_t, int));
+int a64_ppi(unsigned idx, uint32_t intid, int enable);
+void a64_timer_off(uint8_t which);
+extern struct gic_cpu a64_gic[];
 
 /* PMUv3 (pmu_v3.c): bmprof_pmu_v3 is the driver for the neutral PMU layer. */
 struct bmprof_pmu_ops;

@@ -1,6 +1,6 @@
 /* bmprof_x86_timer_entry: the IDT handler for the sampling timer vector. It passes the
- * interrupted RIP to bmprof_x86_timer_irq (bmprof_x86_tick and the interrupt-exit drain,
- * for the CPU it runs on) and returns. */
+ * interrupted RIP to the neutral sampler's bmprof_sampler_timer_irq (the tick and the
+ * interrupt-exit drain, for the CPU it runs on) and returns. */
 #include "irq_save.inc"
 
 	.text
@@ -8,7 +8,7 @@
 	.type bmprof_x86_timer_entry, @function
 bmprof_x86_timer_entry:
 	save
-	call bmprof_x86_timer_irq
+	call bmprof_sampler_timer_irq
 	restore
 	.size bmprof_x86_timer_entry, . - bmprof_x86_timer_entry
 

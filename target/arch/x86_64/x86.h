@@ -80,9 +80,16 @@ void lapic_eoi(void);
  * 0 the LAPIC timer is left alone and *lapic_hz is 0. */
 int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lapic);
 
-/* sampler.c: what bmprof_x86_timer_entry and bmprof_x86_pmi_entry call */
-void bmprof_x86_timer_irq(uint64_t rip);
+/* sampler.c: what bmprof_x86_pmi_entry calls (bmprof_x86_timer_entry calls the neutral
+ * sampler's bmprof_sampler_timer_irq) */
 void bmprof_x86_pmi_irq(uint64_t rip);
+
+/* The ops under the neutral sampler (ops.c): the table for the timer mode (NULL: hz too
+ * low for one-shot mode's divider), and the LAPIC timer masked on this CPU. */
+struct bmprof_sampler_ops;
+const struct bmprof_sampler_ops *x86_ops(uint8_t timer, uint8_t vector, uint32_t lvtpc,
+					 uint64_t tsc_hz, uint64_t lapic_hz, uint32_t hz);
+void x86_timer_mask(void);
 
 /* CPU identity (cpuinfo.c) */
 struct bmprof_hello;
