@@ -611,7 +611,9 @@ static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat
 		fprintf(f, "#\n# cpu %u: %" PRIu64 " samples (%.2f%% of all)%s%s\n", i, n,
 			res->total ? 100.0 * (double)n / (double)res->total : 0.0,
 			fate[0] ? "; " : "", fate);
-		print_table(f, res, res->rows + from, at - from, FLAT_BY_CPU, limit, min_percent);
+		/* a CPU with no row of this event (rows may be NULL: no offset from it) */
+		print_table(f, res, at > from ? res->rows + from : NULL, at - from, FLAT_BY_CPU, limit,
+			    min_percent);
 	}
 	if (!groups)
 		fprintf(f, "# no samples\n");

@@ -187,7 +187,8 @@ static int analyse_all(struct stalls *st, const struct profile *p, const struct 
 		cpi_func_free(&cf);
 	}
 	free(pcs);
-	qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
+	if (st->nrows)   /* rows is NULL without any */
+		qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
 	return 0;
 }
 

@@ -359,7 +359,7 @@ static void test_elf_machine(void **state)
 	unlink(path);
 
 	assert_int_equal(qemu_elf_machine(path, &m, err, sizeof err), -1);
-	assert_non_null(strstr(err, "No such file"));
+	assert_non_null(strstr(err, "no such file"));
 	assert_int_equal(qemu_elf_machine("/tmp", &m, err, sizeof err), -1);
 	assert_non_null(strstr(err, "directory"));
 }

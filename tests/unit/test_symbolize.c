@@ -305,10 +305,10 @@ static void expect_error(const char *path, const char *what)
 static void test_errors(void **state)
 {
 	(void)state;
-	expect_error(fixture("no-such-file.elf"), "No such file");
+	expect_error(fixture("no-such-file.elf"), "no such file");
 	expect_error(fixture("not_elf.txt"), "not an ELF file");
 	expect_error(fixture("sym_trunc.elf"), "truncated");
-	expect_error(fixtures(), "not a regular file");
+	expect_error(fixtures(), "is a directory, not an ELF file");
 }
 
 static void test_stripped(void **state)
