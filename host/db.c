@@ -15,10 +15,10 @@
 
 #define BUSY_TIMEOUT_MS 60000
 #define SCHEMA_VERSION "1"
-/* A database is a file a user hands over. What one connection may cost, whatever the file
- * holds: SQLite virtual-machine steps (counted every STEP_CHECK; 5e8 is far beyond what
- * bmprof's queries take on a million profiles, and a bound on what an expression stored in
- * the schema can make them do), and the length of any one value. */
+/* A database is a file a user hands over. What one operation (an add, a query, a listing)
+ * may cost, whatever the file holds: SQLite virtual-machine steps (counted every
+ * STEP_CHECK; 5e8 is far beyond what bmprof's queries take on a million profiles), and the
+ * length of any one value. */
 #define STEP_CHECK 10000
 #define STEP_CHECKS 50000
 #define VALUE_MAX (1 << 20)
@@ -26,7 +26,7 @@
 struct db {
 	sqlite3 *h;
 	char *dir, *file;
-	unsigned long checks;    /* progress-handler calls so far */
+	unsigned long checks;    /* progress-handler calls in this operation */
 };
 
 static const char *set_dir;
@@ -90,6 +90,12 @@ static int over_budget(void *ctx)
 	struct db *db = ctx;
 
 	return ++db->checks > STEP_CHECKS;
+}
+
+/* An operation starts: its steps are counted from here. */
+static void budget(struct db *db)
+{
+	db->checks = 0;
 }
 
 /* SQLite's own defences for a file from elsewhere (besides schema_is_ours): no schema-stored
@@ -259,6 +265,8 @@ int db_epoch_current(struct db *db, int64_t *epoch, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
 
+	budget(db);
+
 	if (prepare(db, "SELECT max(id) FROM epochs", &s, err, errlen))
 		return -1;
 	int rc = sqlite3_step(s);
@@ -270,6 +278,8 @@ int db_epoch_current(struct db *db, int64_t *epoch, char *err, size_t errlen)
 int db_epoch_new(struct db *db, const char *note, int64_t *epoch, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
+
+	budget(db);
 
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
 		return -1;
@@ -355,6 +365,7 @@ int db_add(struct db *db, const char *path, const struct db_profile_meta *m,
 	int64_t epoch;
 	char file[64], *dst = NULL, abspath[4096];
 
+	budget(db);
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
 		return -1;
 	if (db_epoch_current(db, &epoch, err, errlen) ||
@@ -470,6 +481,7 @@ int db_select(struct db *db, const char *query, int64_t **ids, size_t *n, char *
 	sqlite3_stmt *s = NULL;
 	int rc = -1;
 
+	budget(db);
 	*ids = NULL;
 	*n = 0;
 	strcpy(sql, "SELECT id FROM profiles p WHERE 1");
@@ -578,6 +590,8 @@ static int stored_column(struct db *db, int64_t id, const char *col, char **path
 	char sql[64];
 	int elf = !strcmp(col, "elf"), rc = 1, st;
 
+	budget(db);
+
 	*path = NULL;
 	snprintf(sql, sizeof sql, "SELECT %s FROM profiles WHERE id = ?", col);
 	if (prepare(db, sql, &s, err, errlen))
@@ -627,6 +641,7 @@ int db_remove(struct db *db, int64_t id, char *err, size_t errlen)
 	/* a damaged row is removed all the same; only its file, not known, stays */
 	int rc = db_profile_path(db, id, &path, err, errlen);
 
+	budget(db);
 	if (rc > 0)
 		return 1;
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
@@ -690,6 +705,7 @@ int db_print_list(struct db *db, const int64_t *ids, size_t n, char *err, size_t
 	sqlite3_stmt *s;
 	char tags[1024], c[7][128];
 
+	budget(db);
 	if (prepare(db, "SELECT id, epoch, added, substr(build_id, 1, 12), samples, machine, "
 		    "accel FROM profiles WHERE id = ?", &s, err, errlen))
 		return -1;
@@ -718,6 +734,7 @@ int db_print_one(struct db *db, int64_t id, char *err, size_t errlen)
 	sqlite3_stmt *s;
 	char tags[4096], c[2][512];
 
+	budget(db);
 	if (prepare(db, "SELECT id, epoch, file, source, added, recorded, build_id, image, "
 		    "machine, accel, cpu, arch, samples, elf FROM profiles WHERE id = ?", &s, err, errlen))
 		return -1;
@@ -755,6 +772,7 @@ int db_print_epochs(struct db *db, char *err, size_t errlen)
 	sqlite3_stmt *s;
 	char c[4][256];
 
+	budget(db);
 	if (prepare(db, "SELECT e.id, e.created, (SELECT count(*) FROM profiles p WHERE p.epoch "
 		    "= e.id), e.note FROM epochs e ORDER BY e.id", &s, err, errlen))
 		return -1;

@@ -7,7 +7,10 @@
  * profiles give).
  *
  * Input: byte 0 holds flags: bit 0 fixes the frames' CRCs (fixcrc.h); bit 1 leaves --elf
- * out (the ELF the profile names is looked for). The profile file follows. Checked for any
+ * out (the ELF the profile names is looked for). The profile file follows, and after LOG_SEP
+ * (when there is one) a firmware console log: then report and annotate also run with
+ * --firmware-log on it and --firmware-debug on a directory holding the image as Fuzz.debug
+ * (the module a seed's log loads, its samples outside the image). Checked for any
  * input, per verb: it returns one of its exit statuses; it fails only with a message; every
  * line it writes to stderr is one bmprof message (control bytes escaped); its text output
  * is plain text and its JSON output parses; an output file is written whole or not at all
@@ -23,6 +26,8 @@
 #include "builtin.h"
 #include "db.h"
 #include "fixcrc.h"
+
+#define LOG_SEP "\n=log=\n"
 
 enum out { TEXT, JSON, FILE_JSON, FILE_ANY };
 
@@ -52,6 +57,15 @@ static const struct verb verbs[] = {
 	{ cmd_topdown, 125, TEXT, { "-i", "@" } },
 };
 
+/* With a firmware log ("&" is the log, "^" the debug directory). */
+static const struct verb log_verbs[] = {
+	{ cmd_report, 2, TEXT, { "-i", "@", "--firmware-log", "&", "--firmware-debug", "^" } },
+	{ cmd_report, 2, JSON, { "-i", "@", "--firmware-log", "&", "--firmware-debug", "^",
+				 "--format", "json", "--sort", "line" } },
+	{ cmd_annotate, 2, TEXT, { "-i", "@", "--firmware-log", "&", "--firmware-debug", "^",
+				   "Fuzz!jt_loop" } },
+};
+
 /* The verbs that take --elf. */
 static int takes_elf(const struct verb *v)
 {
@@ -66,7 +80,7 @@ static const char *verb_name(const struct verb *v)
 	       v->fn == cmd_diff ? "diff" : "topdown";
 }
 
-static char profile[512], elf[512], out[600], out_tmp_dir[512];
+static char profile[512], elf[512], out[600], out_tmp_dir[512], fwlog[512], fwdir[512];
 
 static void check_no_temporaries(void)
 {
@@ -94,7 +108,8 @@ static void run(const struct verb *v, int with_elf)
 		argc++;
 	}
 	for (const char *const *a = v->args; *a; a++) {
-		const char *s = !strcmp(*a, "@") ? profile : !strcmp(*a, "%") ? out : *a;
+		const char *s = !strcmp(*a, "@") ? profile : !strcmp(*a, "%") ? out :
+				!strcmp(*a, "&") ? fwlog : !strcmp(*a, "^") ? fwdir : *a;
 
 		snprintf(buf[argc], sizeof buf[argc], "%s", s);
 		argv[argc] = buf[argc];
@@ -117,10 +132,7 @@ static void run(const struct verb *v, int with_elf)
 
 		switch (v->out) {
 		case TEXT:
-			if (!fuzz_plain_text(c.obuf, c.olen)) {
-				fprintf(stderr, "bmprof %s wrote control bytes to stdout\n", argv[0]);
-				CHECK(!"stdout is plain text");
-			}
+			fuzz_check_text(argv[0], c.obuf, c.olen);
 			break;
 		case JSON:
 			CHECK(fuzz_valid_json(c.obuf, c.olen));
@@ -142,13 +154,21 @@ static void run(const struct verb *v, int with_elf)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t *file;
+	uint8_t *file, *log;
+	size_t n;
 
 	if (!profile[0]) {
+		char p[600], q[600];
+
 		setenv("NO_COLOR", "1", 1);
 		unsetenv(DB_ENV);
 		fuzz_data_copy("image-x86_64.elf", "image.elf", elf, sizeof elf);
 		fuzz_path(profile, sizeof profile, "fuzz.data");
+		fuzz_path(fwlog, sizeof fwlog, "firmware.log");
+		fuzz_path(fwdir, sizeof fwdir, "debug");
+		CHECK(mkdir(fwdir, 0700) == 0);
+		snprintf(p, sizeof p, "%s/Fuzz.debug", fwdir);
+		fuzz_data_copy("image-x86_64.elf", p, q, sizeof q);
 		fuzz_path(out_tmp_dir, sizeof out_tmp_dir, "out.d");
 		CHECK(mkdir(out_tmp_dir, 0700) == 0);
 		snprintf(out, sizeof out, "%s/out", out_tmp_dir);
@@ -158,11 +178,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	file = malloc(size);
 	CHECK(file);
 	memcpy(file, data + 1, size - 1);
+	n = size - 1;
+	log = memmem(file, n, LOG_SEP, strlen(LOG_SEP));
+	if (log) {
+		n = (size_t)(log - file);
+		log += strlen(LOG_SEP);
+		fuzz_write(fwlog, log, size - 1 - n - strlen(LOG_SEP));
+	}
 	if (data[0] & 1)
-		fix_crcs(file, size - 1);
-	fuzz_write(profile, file, size - 1);
+		fix_crcs(file, n);
+	fuzz_write(profile, file, n);
 	free(file);
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 		run(&verbs[i], !(data[0] & 2));
+	for (size_t i = 0; log && i < sizeof log_verbs / sizeof log_verbs[0]; i++)
+		run(&log_verbs[i], !(data[0] & 2));
 	return 0;
 }

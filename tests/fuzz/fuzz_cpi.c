@@ -164,7 +164,7 @@ static void print_func(const struct profile *p, const struct cpi_func *cf)
 	cpi_json_func(&j, p, cf, "fuzz.elf");
 	CHECK(json_finish(&j) == 0);
 	fuzz_capture_end(&c);
-	CHECK(fuzz_plain_text(c.obuf, text));
+	fuzz_check_text("the text output", c.obuf, text);
 	CHECK(fuzz_valid_json(c.obuf + text, c.olen - text));
 	CHECK(!c.elen);
 	fuzz_capture_free(&c);

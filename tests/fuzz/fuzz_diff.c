@@ -110,8 +110,10 @@ static void verb(int (*fn)(int, char **), char **args, int argc, int max_rc, int
 	CHECK(rc >= 0 && rc <= max_rc);
 	fuzz_check_messages(c.ebuf, c.elen);
 	CHECK(rc == 0 || c.elen);
-	if (!rc)
-		CHECK(json ? fuzz_valid_json(c.obuf, c.olen) : fuzz_plain_text(c.obuf, c.olen));
+	if (!rc && json)
+		CHECK(fuzz_valid_json(c.obuf, c.olen));
+	else if (!rc)
+		fuzz_check_text(argv[0], c.obuf, c.olen);
 	fuzz_capture_free(&c);
 }
 

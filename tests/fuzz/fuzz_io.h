@@ -73,10 +73,10 @@ static inline const char *fuzz_tmpdir(void)
 /* tmpdir/name (or just name when it starts with '/') into buf. */
 static inline const char *fuzz_path(char *buf, size_t n, const char *name)
 {
-	if (name[0] == '/')
-		snprintf(buf, n, "%s", name);
-	else
-		snprintf(buf, n, "%s/%s", fuzz_tmpdir(), name);
+	int len = name[0] == '/' ? snprintf(buf, n, "%s", name) :
+		  snprintf(buf, n, "%s/%s", fuzz_tmpdir(), name);
+
+	CHECK(len >= 0 && (size_t)len < n);
 	return buf;
 }
 
@@ -197,10 +197,34 @@ static inline int fuzz_plain_text(const char *s, size_t n)
 	return 1;
 }
 
+/* fuzz_plain_text, or abort naming what wrote the first line that is not (escaped). */
+static inline void fuzz_check_text(const char *what, const char *s, size_t n)
+{
+	size_t at = 0;
+
+	if (fuzz_plain_text(s, n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '\n')
+			at = i + 1;
+		else if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			break;
+	}
+	fprintf(stderr, "%s wrote a control byte to a terminal's text: ", what);
+	for (size_t i = at; i < n && s[i] != '\n' && i < at + 200; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		fprintf(stderr, ch < 0x20 || ch >= 0x7f ? "\\x%02x" : "%c", ch);
+	}
+	fputc('\n', stderr);
+	CHECK(!"plain text");
+}
+
 /* Every line bmprof writes to stderr is one message: "bmprof: ..." in plain text. */
 static inline void fuzz_check_messages(const char *s, size_t n)
 {
-	CHECK(fuzz_plain_text(s, n));
+	fuzz_check_text("stderr", s, n);
 	CHECK(!n || s[n - 1] == '\n');
 	for (size_t at = 0; at < n;) {
 		const char *nl = memchr(s + at, '\n', n - at);

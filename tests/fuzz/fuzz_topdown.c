@@ -61,7 +61,7 @@ static void analyse(const char *name, const struct td_input *in, unsigned level,
 	size_t text = fuzz_capture_mark();
 	CHECK(topdown_print_json(stdout, &r) == 0);
 	fuzz_capture_end(&c);
-	CHECK(fuzz_plain_text(c.obuf, text));
+	fuzz_check_text("the text output", c.obuf, text);
 	CHECK(fuzz_valid_json(c.obuf + text, c.olen - text));
 	CHECK(!c.elen);
 	fuzz_capture_free(&c);
@@ -97,8 +97,10 @@ static int verb(const char *path, const char *a1, const char *a2, const char *a3
 	CHECK(rc == 0 || rc == EXIT_FAILED);
 	fuzz_check_messages(c.ebuf, c.elen);
 	CHECK(rc == 0 || c.elen);
-	if (!rc)
-		CHECK(json ? fuzz_valid_json(c.obuf, c.olen) : fuzz_plain_text(c.obuf, c.olen));
+	if (!rc && json)
+		CHECK(fuzz_valid_json(c.obuf, c.olen));
+	else if (!rc)
+		fuzz_check_text(argv[0], c.obuf, c.olen);
 	fuzz_capture_free(&c);
 	return rc;
 }

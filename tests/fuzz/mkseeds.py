@@ -154,7 +154,10 @@ def image_insns():
 CYCLES, INSNS, DMISS = 0, 1, 2
 
 
-def run_profile(seed, build_id=None, cpus=1, extra_meta=(), cut=0, multiplexed=False):
+FW_BASE = 0x7E8E5000
+
+
+def run_profile(seed, build_id=None, cpus=1, extra_meta=(), cut=0, multiplexed=False, extra=()):
     """A run of the image: cycles, instructions and D-cache miss samples on its hot
     functions, TOTALS, COUNTS, END; deterministic for a seed."""
     funcs = image_insns()
@@ -181,6 +184,8 @@ def run_profile(seed, build_id=None, cpus=1, extra_meta=(), cut=0, multiplexed=F
                     entries.append((INSNS, a, 1 + (c * 3) % 17))
                 if k % 5 == 1:
                     entries.append((DMISS, a, 1 + c % 4))
+        if cpu == 0:
+            entries += list(extra)
         total = sum(e[2] for e in entries)
         for i in range(0, len(entries), 60):
             out += frame(SAMPLES, samples(cpu, i // 60, entries[i:i + 60]))
@@ -252,6 +257,12 @@ def write_topdown(root):
           b"\x04" + counts_json('{ "arch": "aarch64", "vendor": "ARM", "family": 0, "model": "0xd0c" }', arm))
     write(f"{root}/fuzz_topdown/bad-cpu.json", b"\x00" + counts_json('{ "arch": "x86_64" }', skl[:2]))
     write(f"{root}/fuzz_topdown/profile-counts", b"\x03" + topdown_profile(False))
+    # regress: names, reasons and the vendor with control bytes (printed raw once)
+    esc = ['{ "event": "CPU_CLK\\u001b[2J.THREAD", "value": 5 }',
+           '{ "event": "X", "value": null, "why": "gone\\nlost\\u0007" }'] + skl[1:]
+    write("tests/fuzz/regress/fuzz_topdown/json-control-bytes",
+          b"\x06" + counts_json('{ "topdown_family": "intel-skl", "vendor": "Gen\\u001b]0;x\\u0007" }',
+                                 esc))
     write(f"{root}/fuzz_topdown/profile-per-function", b"\x01" + topdown_profile(True))
 
 
@@ -360,6 +371,14 @@ def write_runs(root):
     write(f"{cli}/no-build-id", b"\x01" + run_profile(4, build_id=b""))
     write(f"{cli}/topdown", b"\x01" + topdown_profile(True))
     write(f"{cli}/cut", b"\x00" + run_profile(5, cut=300))
+    # samples in a firmware module (the image again, loaded at FW_BASE) and its console log
+    funcs = image_insns()
+    lo = min(a for v in funcs.values() for a in v) & ~0xFFF
+    fw = [(CYCLES, FW_BASE - lo + a, 1 + k % 7) for k, a in enumerate(funcs["jt_loop"])]
+    log = (b"PROGRESS: boot\r\nLoading driver at 0x%011X EntryPoint=0x%011X Fuzz.efi\r\n"
+           b"Loading PEIM at 0x0000FFD7B40 EntryPoint=0x0000FFD7F00 Other.efi\n"
+           b"Loading driver at 0x000XYZ EntryPoint=junk\n" % (FW_BASE, FW_BASE + 0x150))
+    write(f"{cli}/firmware-log", b"\x01" + run_profile(7, extra=fw) + b"\n=log=\n" + log)
     diff = f"{root}/fuzz_diff"
     sep = b"\n=next=\n"
     write(f"{diff}/two", b"\x00" + a + sep + b)
