@@ -91,6 +91,7 @@ static int run(int (*fn)(int, char **), const char *const *args, int max_rc)
 	fuzz_capture_begin(&c);
 	rc = fn(argc, argv);
 	fuzz_capture_end(&c);
+	db_set_dir(NULL);   /* --db kept a pointer into this argv */
 	CHECK(rc >= 0 && rc <= max_rc);
 	fuzz_check_messages(c.ebuf, c.elen);
 	CHECK(rc == 0 || c.elen);
