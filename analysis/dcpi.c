@@ -72,7 +72,8 @@ int dcpi_analyze(const struct dcpi_input *in, struct dcpi_result *out)
 	if (dcpi_estimate_classes(in, out) || dcpi_propagate(in, out))
 		goto fail;
 	fill_from_classes(g, in, out);
-	dcpi_explain(in, out);
+	if (dcpi_explain(in, out))
+		goto fail;
 	dcpi_summarize(in, out);
 	return 0;
 fail:

@@ -5,19 +5,79 @@
 
 #include <stdlib.h>
 
-static int regs_meet(const struct insn_regs *a, const struct insn_regs *b)
+/* Register writers, found in one pass instead of a walk back per instruction (which made a
+ * long block quadratic): the last writer of each register so far in the block being
+ * explained, the last writer in every block, and the first instruction of each class so
+ * far in the block. */
+#define NREGS 128
+
+struct writers {
+	int32_t last[NREGS];            /* before the current instruction, in its block; -1 */
+	int32_t *end;                   /* [nblocks][NREGS]: the block's last writer; -1 */
+	int32_t first_cls[IC__COUNT];   /* before the current instruction, in its block; -1 */
+};
+
+/* The registers of a set, in increasing order, into out; how many. */
+static unsigned regs_of(const struct insn_regs *set, uint8_t out[NREGS])
 {
-	return (a->w[0] & b->w[0]) || (a->w[1] & b->w[1]);
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < 2; k++)
+		for (uint64_t m = set->w[k]; m; m &= m - 1)
+			out[n++] = (uint8_t)(k * 64 + (unsigned)__builtin_ctzll(m));
+	return n;
 }
 
-/* the nearest instruction of [lo, i) writing a register in rd, or -1 */
-static long last_writer(const struct insn *x, uint32_t lo, uint32_t i,
-			const struct insn_regs *rd)
+static int writers_init(struct writers *wr, const struct cfg *g)
 {
-	while (i-- > lo)
-		if (regs_meet(&x[i].wr, rd))
-			return i;
-	return -1;
+	wr->end = malloc((g->nblocks ? g->nblocks : 1) * NREGS * sizeof(*wr->end));
+	if (!wr->end)
+		return -1;
+	for (size_t b = 0; b < g->nblocks; b++) {
+		const struct cfg_block *bl = &g->blocks[b];
+		int32_t *end = &wr->end[b * NREGS];
+
+		uint8_t regs[NREGS];
+
+		for (unsigned r = 0; r < NREGS; r++)
+			end[r] = -1;
+		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+			for (unsigned k = 0, n = regs_of(&g->insns[i].wr, regs); k < n; k++)
+				end[regs[k]] = (int32_t)i;
+	}
+	return 0;
+}
+
+static void writers_block(struct writers *wr)
+{
+	for (unsigned r = 0; r < NREGS; r++)
+		wr->last[r] = -1;
+	for (unsigned c = 0; c < IC__COUNT; c++)
+		wr->first_cls[c] = -1;
+}
+
+/* After instruction i. */
+static void writers_step(struct writers *wr, const struct insn *x, uint32_t i)
+{
+	uint8_t regs[NREGS];
+
+	for (unsigned k = 0, n = regs_of(&x[i].wr, regs); k < n; k++)
+		wr->last[regs[k]] = (int32_t)i;
+	if (x[i].cls < IC__COUNT && wr->first_cls[x[i].cls] < 0)
+		wr->first_cls[x[i].cls] = (int32_t)i;
+}
+
+/* The nearest instruction before the current one in its block writing a register in rd,
+ * or -1. */
+static long last_writer(const struct writers *wr, const struct insn_regs *rd)
+{
+	uint8_t regs[NREGS];
+	long w = -1;
+
+	for (unsigned k = 0, n = regs_of(rd, regs); k < n; k++)
+		if (wr->last[regs[k]] > w)
+			w = wr->last[regs[k]];
+	return w;
 }
 
 static uint32_t last_of(const struct cfg_block *bl) { return bl->first + bl->n - 1; }
@@ -61,11 +121,13 @@ static void count_load(struct loads *l, long w, const uint64_t *ev, double *evsu
 /* D-cache/D-TLB: i is a load or reads a register last written by a load, in its block or
  * (for the registers its block has not written yet) at the end of a predecessor block.
  * Sums the event samples of those loads (ev may be NULL). */
-static int uses_load(const struct cfg *g, uint32_t i, const uint64_t *ev, double *evsum)
+static int uses_load(const struct cfg *g, const struct writers *wr, uint32_t i,
+		     const uint64_t *ev, double *evsum)
 {
 	const struct insn *x = g->insns;
 	const struct cfg_block *bl = &g->blocks[g->block_of[i]];
 	struct loads seen = { .n = 0 };
+	uint8_t regs[NREGS];
 	int guilty = 0;
 
 	*evsum = 0;
@@ -73,13 +135,9 @@ static int uses_load(const struct cfg *g, uint32_t i, const uint64_t *ev, double
 		guilty = 1;
 		count_load(&seen, i, ev, evsum);
 	}
-	for (unsigned r = 0; r < 128; r++) {
-		struct insn_regs one = { { 0, 0 } };
-
-		if (!insn_regs_has(&x[i].rd, r))
-			continue;
-		insn_regs_add(&one, r);
-		long w = last_writer(x, bl->first, i, &one);
+	for (unsigned k = 0, n = regs_of(&x[i].rd, regs); k < n; k++) {
+		unsigned r = regs[k];
+		long w = wr->last[r];
 
 		if (w >= 0) {
 			if (x[w].mem & INSN_MEM_LOAD) {
@@ -88,12 +146,12 @@ static int uses_load(const struct cfg *g, uint32_t i, const uint64_t *ev, double
 			}
 			continue;
 		}
-		for (uint32_t k = 0; k < bl->nin; k++) {
-			const struct cfg_block *p = &g->blocks[g->edges[g->in[bl->in_at + k]].from];
+		for (uint32_t e = 0; e < bl->nin; e++) {
+			uint32_t p = g->edges[g->in[bl->in_at + e]].from;
 
-			if (p->n == 0)
+			if (g->blocks[p].n == 0)
 				continue;
-			w = last_writer(x, p->first, p->first + p->n, &one);
+			w = wr->end[(size_t)p * NREGS + r];
 			if (w >= 0 && x[w].mem & INSN_MEM_LOAD) {
 				guilty = 1;
 				count_load(&seen, w, ev, evsum);
@@ -130,20 +188,16 @@ static int after_branch(const struct cfg *g, uint32_t i, const uint64_t *ev, dou
 }
 
 /* Unit busy: i's class has a non-pipelined unit used earlier in the block, or anywhere
- * in the block when the block can run again (the previous iteration). */
-static int unit_busy(const struct cfg *g, const struct uarch *u, uint32_t i)
+ * in the block when the block can run again (the previous iteration: i itself counts). */
+static int unit_busy(const struct cfg *g, const struct writers *wr, const struct uarch *u,
+		     uint32_t i)
 {
 	const struct cfg_block *bl = &g->blocks[g->block_of[i]];
 	unsigned c = g->insns[i].cls;
 
 	if (!u || c >= IC__COUNT || u->cls[c].busy <= 1)
 		return 0;
-	uint32_t end = bl->flags & CFG_BLOCK_IN_LOOP ? bl->first + bl->n : i;
-
-	for (uint32_t k = bl->first; k < end; k++)
-		if (g->insns[k].cls == c && (k != i || bl->flags & CFG_BLOCK_IN_LOOP))
-			return 1;
-	return 0;
+	return bl->flags & CFG_BLOCK_IN_LOOP || wr->first_cls[c] >= 0;
 }
 
 /* cycles per execution that ev event samples can account for at cost cycles each */
@@ -193,12 +247,15 @@ static void retired_per_class(const struct dcpi_input *in, struct dcpi_result *r
 	free(n);
 }
 
-void dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r)
+int dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r)
 {
 	const struct cfg *g = in->cfg;
 	const struct uarch *u = in->uarch;
 	uint64_t line = u && u->line_size ? u->line_size : 64;
+	struct writers wr;
 
+	if (writers_init(&wr, g))
+		return -1;
 	retired_per_class(in, r);
 	for (uint32_t i = 0; i < g->ninsns; i++) {
 		struct dcpi_insn *d = &r->insns[i];
@@ -206,20 +263,16 @@ void dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r)
 		const struct insn *x = &g->insns[i];
 		double X = r->blocks[g->block_of[i]].execs, ev;
 
+		if (bl->first == i)
+			writers_block(&wr);
 		d->execs = X;
-		d->dep_on = -1;
-		{
-			long w = last_writer(g->insns, bl->first, i, &x->rd);
-
-			if (w >= 0)
-				d->dep_on = (int32_t)w;
-		}
+		d->dep_on = (int32_t)last_writer(&wr, &x->rd);
 		if (!(X > 0))
-			continue;
+			goto next;
 		d->cpe = (double)d->samples * in->period / X;
 		d->dyn_stall = d->cpe - in->sched[i].M;
 		if (!(d->dyn_stall > 0))
-			continue;
+			goto next;
 		double mem = u ? (u->memory > u->dcache_miss ? u->memory : u->dcache_miss) : 0;
 		double imem = u ? (u->memory > u->icache_miss ? u->memory : u->icache_miss) : 0;
 
@@ -232,9 +285,9 @@ void dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r)
 			set_culprit(d, DCPI_C_ITLB, event_bound(&in->itlb, ev,
 								u ? u->itlb_miss : 0, X));
 		}
-		if (uses_load(g, i, in->dmiss.samples, &ev))
+		if (uses_load(g, &wr, i, in->dmiss.samples, &ev))
 			set_culprit(d, DCPI_C_DCACHE, event_bound(&in->dmiss, ev, mem, X));
-		if (uses_load(g, i, in->dtlb.samples, &ev))
+		if (uses_load(g, &wr, i, in->dtlb.samples, &ev))
 			set_culprit(d, DCPI_C_DTLB, event_bound(&in->dtlb, ev,
 								u ? u->dtlb_miss : 0, X));
 		if (after_branch(g, i, in->mispredict.samples, &ev))
@@ -242,9 +295,13 @@ void dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r)
 				    event_bound(&in->mispredict, ev, u ? u->mispredict : 0, X));
 		if (x->mem & INSN_MEM_STORE)
 			set_culprit(d, DCPI_C_WRITE_BUFFER, -1);
-		if (unit_busy(g, u, i))
+		if (unit_busy(g, &wr, u, i))
 			set_culprit(d, DCPI_C_UNIT_BUSY, u->cls[x->cls].busy);
 		if (d->dep_on >= 0)
 			set_culprit(d, DCPI_C_DEPENDENCY, -1);
+next:
+		writers_step(&wr, g->insns, i);
 	}
+	free(wr.end);
+	return 0;
 }

@@ -8,8 +8,9 @@
 int dcpi_estimate_classes(const struct dcpi_input *in, struct dcpi_result *r);
 /* Local propagation of class estimates through the CFG's flow equations. */
 int dcpi_propagate(const struct dcpi_input *in, struct dcpi_result *r);
-/* Per instruction: execs, cpe, dyn_stall, retired_execs, culprits and bounds. */
-void dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r);
+/* Per instruction: execs, cpe, dyn_stall, retired_execs, culprits and bounds. 0, or -1 out
+ * of memory. */
+int dcpi_explain(const struct dcpi_input *in, struct dcpi_result *r);
 /* Per block counts and CPIs, per edge counts, and the procedure's summary. */
 void dcpi_summarize(const struct dcpi_input *in, struct dcpi_result *r);
 

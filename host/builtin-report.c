@@ -457,7 +457,8 @@ static const char *qualified(char *buf, size_t n, const struct flat_row *r, cons
 }
 
 /* The name column: function, file:line or function+offset. */
-static const char *row_name(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
+static const char *raw_row_name(char *buf, size_t n, const struct flat_row *r,
+				enum flat_sort sort)
 {
 	char tmp[512];
 
@@ -480,7 +481,8 @@ static const char *row_name(char *buf, size_t n, const struct flat_row *r, enum 
 
 /* The last column: the hottest line, the function, or the address range of [unknown] and
  * of a firmware region's samples. */
-static const char *row_detail(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
+static const char *raw_row_detail(char *buf, size_t n, const struct flat_row *r,
+				  enum flat_sort sort)
 {
 	if ((is_unknown(r, sort) || is_region(r)) && sort != FLAT_BY_ADDRESS) {
 		snprintf(buf, n, "0x%" PRIx64 "..0x%" PRIx64, r->addr_lo, r->addr_hi - 1);
@@ -489,6 +491,22 @@ static const char *row_detail(char *buf, size_t n, const struct flat_row *r, enu
 	if (sort == FLAT_BY_LINE)
 		return r->function ? qualified(buf, n, r, r->function) : "[unknown]";
 	return where(buf, n, r);
+}
+
+/* The columns as the terminal gets them: names and paths come from the ELF, its DWARF and
+ * the firmware's modules, files a user hands over, so control bytes are escaped. */
+static const char *row_name(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
+{
+	char raw[PATH_MAX + 32];
+
+	return bm_safe(buf, n, raw_row_name(raw, sizeof raw, r, sort));
+}
+
+static const char *row_detail(char *buf, size_t n, const struct flat_row *r, enum flat_sort sort)
+{
+	char raw[PATH_MAX + 32];
+
+	return bm_safe(buf, n, raw_row_detail(raw, sizeof raw, r, sort));
 }
 
 /* Which rows are printed: those at min_percent or above (of their CPU, for cpu rows), at
@@ -658,7 +676,9 @@ static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat
 		fprintf(f, "#\n# cpu %u: %" PRIu64 " samples (%.2f%% of all)%s%s\n", i, n,
 			res->total ? 100.0 * (double)n / (double)res->total : 0.0,
 			fate[0] ? "; " : "", fate);
-		print_table(f, res, res->rows + from, at - from, FLAT_BY_CPU, limit, min_percent);
+		/* a CPU with no row of this event (rows may be NULL: no offset from it) */
+		print_table(f, res, at > from ? res->rows + from : NULL, at - from, FLAT_BY_CPU, limit,
+			    min_percent);
 	}
 	if (!groups)
 		fprintf(f, "# no samples\n");

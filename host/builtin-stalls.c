@@ -187,7 +187,8 @@ static int analyse_all(struct stalls *st, const struct profile *p, const struct 
 		cpi_func_free(&cf);
 	}
 	free(pcs);
-	qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
+	if (st->nrows)   /* rows is NULL without any */
+		qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
 	return 0;
 }
 
@@ -231,10 +232,11 @@ static void print_text(const struct stalls *st, const struct profile *p,
 	       "function+offset: instruction / culprits");
 	for (size_t k = 0; k < st->nrows && (long)k < limit; k++) {
 		const struct stall_row *r = &st->rows[k];
-		char where[512], cyc[24];
+		char where[512], cyc[24], name[256];
 
-		snprintf(where, sizeof where, "%s+0x%" PRIx64 ": %s", st->fns[r->fn].name,
-			 r->offset, r->text);
+		/* the name is the ELF's: escaped for the terminal */
+		snprintf(where, sizeof where, "%s+0x%" PRIx64 ": %s",
+			 bm_safe(name, sizeof name, st->fns[r->fn].name), r->offset, r->text);
 		if (r->cycles < 1e9)
 			snprintf(cyc, sizeof cyc, "%.0f", r->cycles);
 		else

@@ -240,7 +240,7 @@ static void print_block(FILE *f, const struct cpi_func *cf, uint32_t b)
 void cpi_print_func(FILE *f, const struct profile *p, const struct cpi_func *cf,
 		    const char *elf)
 {
-	char safe_elf[2 * 4096];
+	char safe_elf[2 * 4096], safe_name[256];
 	const struct profile_event *e = profile_event(p, (uint16_t)cf->event);
 	char src[256];
 	uint64_t all = 0;
@@ -249,7 +249,8 @@ void cpi_print_func(FILE *f, const struct profile *p, const struct cpi_func *cf,
 		if (p->samples[i].event == cf->event)
 			all += p->samples[i].count;
 	fprintf(f, "bmprof cpi: %s [0x%" PRIx64 ", 0x%" PRIx64 "), %zu instructions\n",
-		cf->fn.name, cf->fn.start, cf->fn.end, cf->fn.n);
+		bm_safe(safe_name, sizeof safe_name, cf->fn.name), cf->fn.start, cf->fn.end,
+		cf->fn.n);
 	fprintf(f, "image:    %s\n", bm_safe(safe_elf, sizeof safe_elf, elf));
 	cpi_print_model(f, cf->uarch, cf->uarch_why);
 	fprintf(f, "period:   %.*f cycles per sample (%s)\n", cf->period >= 100 ? 0 : 2,

@@ -15,10 +15,18 @@
 
 #define BUSY_TIMEOUT_MS 60000
 #define SCHEMA_VERSION "1"
+/* A database is a file a user hands over. What one operation (an add, a query, a listing)
+ * may cost, whatever the file holds: SQLite virtual-machine steps (counted every
+ * STEP_CHECK; 5e8 is far beyond what bmprof's queries take on a million profiles), and the
+ * length of any one value. */
+#define STEP_CHECK 10000
+#define STEP_CHECKS 50000
+#define VALUE_MAX (1 << 20)
 
 struct db {
 	sqlite3 *h;
 	char *dir, *file;
+	unsigned long checks;    /* progress-handler calls in this operation */
 };
 
 static const char *set_dir;
@@ -58,7 +66,11 @@ void db_set_dir(const char *dir)
 static int sqlerr(struct db *db, int rc, const char *what, char *err, size_t errlen)
 {
 	rc &= 0xff;
-	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+	if (rc == SQLITE_INTERRUPT)
+		snprintf(err, errlen, "%s: its queries run past %d million steps: the database is "
+			 "damaged or not bmprof's: move it aside and run bmprof db init --db %s",
+			 db->file, STEP_CHECK * STEP_CHECKS / 1000000, db->dir);
+	else if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
 		snprintf(err, errlen, "%s: not a usable profile database (%s): move it aside and "
 			 "run bmprof db init --db %s, or restore it from a backup", db->file,
 			 sqlite3_errstr(rc), db->dir);
@@ -71,6 +83,81 @@ static int exec(struct db *db, const char *sql, char *err, size_t errlen)
 {
 	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
 	return rc == SQLITE_OK ? 0 : sqlerr(db, rc, sql, err, errlen);
+}
+
+static int over_budget(void *ctx)
+{
+	struct db *db = ctx;
+
+	return ++db->checks > STEP_CHECKS;
+}
+
+/* An operation starts: its steps are counted from here. */
+static void budget(struct db *db)
+{
+	db->checks = 0;
+}
+
+/* SQLite's own defences for a file from elsewhere (besides schema_is_ours): no schema-stored
+ * code runs (triggers, views, functions with side effects), no write corrupts the file, and
+ * the bounds above. */
+static void harden(struct db *db)
+{
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_limit(db->h, SQLITE_LIMIT_LENGTH, VALUE_MAX);
+	sqlite3_progress_handler(db->h, STEP_CHECK, over_budget, db);
+}
+
+/* Every object of the file's schema is one of bmprof's, as SQLite stores them (taken from
+ * the schema made in memory): a view, a trigger, a generated column or an index expression
+ * in a handed-over file is someone else's, and could make a query do anything. 0, or -1
+ * with err. */
+static int schema_is_ours(struct db *db, char *err, size_t errlen)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *mine = NULL, *theirs = NULL;
+	int rc = -1, st;
+
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(ref, schema, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ref, "SELECT 1 FROM sqlite_master WHERE type IS ?1 AND name IS ?2 "
+			       "AND tbl_name IS ?3 AND sql IS ?4", -1, &mine, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot check its schema: out of memory", db->file);
+		goto out;
+	}
+	st = sqlite3_prepare_v2(db->h, "SELECT type, name, tbl_name, sql FROM sqlite_master", -1,
+				&theirs, NULL);
+	if (st != SQLITE_OK) {
+		sqlerr(db, st, "read", err, errlen);
+		goto out;
+	}
+	while ((st = sqlite3_step(theirs)) == SQLITE_ROW) {
+		sqlite3_reset(mine);
+		for (int i = 0; i < 4; i++)
+			sqlite3_bind_value(mine, i + 1, sqlite3_column_value(theirs, i));
+		if (sqlite3_step(mine) == SQLITE_ROW)
+			continue;
+		const unsigned char *type = sqlite3_column_text(theirs, 0);
+		const unsigned char *name = sqlite3_column_text(theirs, 1);
+		snprintf(err, errlen, "%s: not a bmprof profile database: its %s '%s' is not one "
+			 "bmprof makes: move it aside and run bmprof db init --db %s", db->file,
+			 type ? (const char *)type : "object", name ? (const char *)name : "",
+			 db->dir);
+		goto out;
+	}
+	if (st != SQLITE_DONE) {
+		sqlerr(db, st, "read", err, errlen);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(mine);
+	sqlite3_finalize(theirs);
+	sqlite3_close(ref);
+	return rc;
 }
 
 void db_close(struct db *db)
@@ -123,8 +210,10 @@ struct db *db_open(const char *dir, int create, char *err, size_t errlen)
 		goto fail;
 	}
 	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
+	harden(db);
 	/* the first read finds a damaged file */
-	if (exec(db, "SELECT count(*) FROM sqlite_master", err, errlen))
+	if (exec(db, "SELECT count(*) FROM sqlite_master", err, errlen) ||
+	    schema_is_ours(db, err, errlen))
 		goto fail;
 	if (create && exec(db, "BEGIN IMMEDIATE", err, errlen))
 		goto fail;
@@ -176,6 +265,8 @@ int db_epoch_current(struct db *db, int64_t *epoch, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
 
+	budget(db);
+
 	if (prepare(db, "SELECT max(id) FROM epochs", &s, err, errlen))
 		return -1;
 	int rc = sqlite3_step(s);
@@ -187,6 +278,8 @@ int db_epoch_current(struct db *db, int64_t *epoch, char *err, size_t errlen)
 int db_epoch_new(struct db *db, const char *note, int64_t *epoch, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
+
+	budget(db);
 
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
 		return -1;
@@ -272,6 +365,7 @@ int db_add(struct db *db, const char *path, const struct db_profile_meta *m,
 	int64_t epoch;
 	char file[64], *dst = NULL, abspath[4096];
 
+	budget(db);
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
 		return -1;
 	if (db_epoch_current(db, &epoch, err, errlen) ||
@@ -387,6 +481,7 @@ int db_select(struct db *db, const char *query, int64_t **ids, size_t *n, char *
 	sqlite3_stmt *s = NULL;
 	int rc = -1;
 
+	budget(db);
 	*ids = NULL;
 	*n = 0;
 	strcpy(sql, "SELECT id FROM profiles p WHERE 1");
@@ -495,6 +590,8 @@ static int stored_column(struct db *db, int64_t id, const char *col, char **path
 	char sql[64];
 	int elf = !strcmp(col, "elf"), rc = 1, st;
 
+	budget(db);
+
 	*path = NULL;
 	snprintf(sql, sizeof sql, "SELECT %s FROM profiles WHERE id = ?", col);
 	if (prepare(db, sql, &s, err, errlen))
@@ -544,6 +641,7 @@ int db_remove(struct db *db, int64_t id, char *err, size_t errlen)
 	/* a damaged row is removed all the same; only its file, not known, stays */
 	int rc = db_profile_path(db, id, &path, err, errlen);
 
+	budget(db);
 	if (rc > 0)
 		return 1;
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
@@ -572,10 +670,12 @@ fail:
 	return -1;
 }
 
-static const char *col(sqlite3_stmt *s, int i)
+/* Column i as text for the terminal, "-" for NULL: a database is a file a user hands over,
+ * so control bytes are escaped (bm_safe) and a value never spans lines. */
+static const char *col(sqlite3_stmt *s, int i, char *buf, size_t n)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
-	return t ? (const char *)t : "-";
+	return t ? bm_safe(buf, n, (const char *)t) : "-";
 }
 
 /* "k=v k=v" of a profile's tags into buf. */
@@ -583,6 +683,7 @@ static void tags_text(struct db *db, int64_t id, char *buf, size_t n)
 {
 	sqlite3_stmt *s;
 	size_t used = 0;
+	char k[256], v[512];
 
 	buf[0] = 0;
 	if (sqlite3_prepare_v2(db->h, "SELECT key, value FROM tags WHERE profile = ? ORDER BY key",
@@ -590,7 +691,8 @@ static void tags_text(struct db *db, int64_t id, char *buf, size_t n)
 		return;
 	sqlite3_bind_int64(s, 1, id);
 	while (sqlite3_step(s) == SQLITE_ROW && used < n) {
-		int w = snprintf(buf + used, n - used, "%s%s=%s", used ? " " : "", col(s, 0), col(s, 1));
+		int w = snprintf(buf + used, n - used, "%s%s=%s", used ? " " : "",
+				 col(s, 0, k, sizeof k), col(s, 1, v, sizeof v));
 		if (w < 0)
 			break;
 		used += (size_t)w;
@@ -601,8 +703,9 @@ static void tags_text(struct db *db, int64_t id, char *buf, size_t n)
 int db_print_list(struct db *db, const int64_t *ids, size_t n, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
-	char tags[1024];
+	char tags[1024], c[7][128];
 
+	budget(db);
 	if (prepare(db, "SELECT id, epoch, added, substr(build_id, 1, 12), samples, machine, "
 		    "accel FROM profiles WHERE id = ?", &s, err, errlen))
 		return -1;
@@ -614,8 +717,10 @@ int db_print_list(struct db *db, const int64_t *ids, size_t n, char *err, size_t
 		if (sqlite3_step(s) != SQLITE_ROW)
 			continue;
 		tags_text(db, ids[i], tags, sizeof tags);
-		printf("%6s %5s  %-20s  %-12s  %9s  %-12s %-5s  %s\n", col(s, 0), col(s, 1),
-		       col(s, 2), col(s, 3), col(s, 4), col(s, 5), col(s, 6), tags);
+		printf("%6s %5s  %-20s  %-12s  %9s  %-12s %-5s  %s\n", col(s, 0, c[0], sizeof c[0]),
+		       col(s, 1, c[1], sizeof c[1]), col(s, 2, c[2], sizeof c[2]),
+		       col(s, 3, c[3], sizeof c[3]), col(s, 4, c[4], sizeof c[4]),
+		       col(s, 5, c[5], sizeof c[5]), col(s, 6, c[6], sizeof c[6]), tags);
 	}
 	sqlite3_finalize(s);
 	return 0;
@@ -627,8 +732,9 @@ int db_print_one(struct db *db, int64_t id, char *err, size_t errlen)
 					     "build_id", "image", "machine", "accel", "cpu",
 					     "arch", "samples", "elf" };
 	sqlite3_stmt *s;
-	char tags[4096];
+	char tags[4096], c[2][512];
 
+	budget(db);
 	if (prepare(db, "SELECT id, epoch, file, source, added, recorded, build_id, image, "
 		    "machine, accel, cpu, arch, samples, elf FROM profiles WHERE id = ?", &s, err, errlen))
 		return -1;
@@ -637,8 +743,16 @@ int db_print_one(struct db *db, int64_t id, char *err, size_t errlen)
 		sqlite3_finalize(s);
 		return 1;
 	}
-	for (int i = 0; i < 14; i++)
-		printf("%-10s %s\n", names[i], col(s, i));
+	for (int i = 0; i < 14; i++) {
+		const unsigned char *t = sqlite3_column_text(s, i);
+
+		printf("%-10s ", names[i]);
+		if (t)   /* whole, escaped */
+			bm_escape(stdout, (const char *)t, (size_t)sqlite3_column_bytes(s, i));
+		else
+			putchar('-');
+		putchar('\n');
+	}
 	sqlite3_finalize(s);
 	tags_text(db, id, tags, sizeof tags);
 	printf("%-10s %s\n", "tags", tags);
@@ -648,7 +762,7 @@ int db_print_one(struct db *db, int64_t id, char *err, size_t errlen)
 	sqlite3_bind_int64(s, 1, id);
 	printf("functions (top 20):\n");
 	while (sqlite3_step(s) == SQLITE_ROW)
-		printf("  %10s  %s\n", col(s, 0), col(s, 1));
+		printf("  %10s  %s\n", col(s, 0, c[0], sizeof c[0]), col(s, 1, c[1], sizeof c[1]));
 	sqlite3_finalize(s);
 	return 0;
 }
@@ -656,13 +770,17 @@ int db_print_one(struct db *db, int64_t id, char *err, size_t errlen)
 int db_print_epochs(struct db *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
+	char c[4][256];
 
+	budget(db);
 	if (prepare(db, "SELECT e.id, e.created, (SELECT count(*) FROM profiles p WHERE p.epoch "
 		    "= e.id), e.note FROM epochs e ORDER BY e.id", &s, err, errlen))
 		return -1;
 	printf("%5s  %-19s  %8s  %s\n", "epoch", "created", "profiles", "note");
 	while (sqlite3_step(s) == SQLITE_ROW)
-		printf("%5s  %-19s  %8s  %s\n", col(s, 0), col(s, 1), col(s, 2), col(s, 3));
+		printf("%5s  %-19s  %8s  %s\n", col(s, 0, c[0], sizeof c[0]),
+		       col(s, 1, c[1], sizeof c[1]), col(s, 2, c[2], sizeof c[2]),
+		       col(s, 3, c[3], sizeof c[3]));
 	sqlite3_finalize(s);
 	return 0;
 }

@@ -10,7 +10,7 @@
 
 char *run_key(const struct flat_row *r, enum flat_sort sort)
 {
-	char buf[1024];
+	char buf[1024], safe[1024];
 	const char *mod = r->module ? r->module : "", *bang = r->module ? "!" : "";
 
 	if (r->outside && r->region_hi && !r->symbol)
@@ -28,7 +28,8 @@ char *run_key(const struct flat_row *r, enum flat_sort sort)
 		snprintf(buf, sizeof buf, "%s%s%s+0x%" PRIx64, mod, bang, r->symbol, r->offset);
 	else
 		snprintf(buf, sizeof buf, "%s%s%s", mod, bang, r->symbol);
-	return bm_strdup(buf);
+	/* names and paths from the ELF and the firmware's modules, printed as keys */
+	return bm_strdup(bm_safe(safe, sizeof safe, buf));
 }
 
 int run_parse_by(const char *s, enum flat_sort *out)

@@ -65,6 +65,8 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 		       insn_read_fn read, void *ctx)
 {
 	size_t *at = calloc(f->n ? f->n : 1, sizeof(*at));
+	struct jtab_index ix = { 0 };
+	int indexed = 0;
 	if (!at)
 		return -1;
 	for (size_t j = 0; j < f->n; j++) {
@@ -72,11 +74,16 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 		size_t nt;
 		if (f->insns[j].flow != INSN_FLOW_INDIRECT)
 			continue;
+		if (!indexed && insn_jtab_index(&ix, f->insns, f->n)) {
+			free(at);
+			return -1;
+		}
+		indexed = 1;
 		int rc = machine == EM_X86_64 ?
-				 insn_x86_jump_table(f->insns, facts, f->n, j, f->start, f->end, read,
-						     ctx, &t, &nt) :
-				 insn_a64_jump_table(f->insns, facts, f->n, j, f->start, f->end, read,
-						     ctx, &t, &nt);
+				 insn_x86_jump_table(f->insns, facts, f->n, &ix, j, f->start, f->end,
+						     read, ctx, &t, &nt) :
+				 insn_a64_jump_table(f->insns, facts, f->n, &ix, j, f->start, f->end,
+						     read, ctx, &t, &nt);
 		if (rc) {
 			if (machine == EM_X86_64 && insn_x86_tail_call(f->insns, facts, j))
 				f->insns[j].flow = INSN_FLOW_RETURN;
@@ -86,6 +93,7 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 		if (!pool) {
 			free(t);
 			free(at);
+			insn_jtab_index_free(&ix);
 			return -1;
 		}
 		f->target_pool = pool;
@@ -99,6 +107,7 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 		if (f->insns[j].ntargets)
 			f->insns[j].targets = f->target_pool + at[j];
 	free(at);
+	insn_jtab_index_free(&ix);
 	return 0;
 }
 
@@ -234,12 +243,9 @@ static int decode_symbol(struct symbolizer *s, const char *path, const char *nam
 			 uint64_t start, uint64_t size, struct insn_func *f, char *err,
 			 size_t errlen)
 {
-	uint8_t *code = malloc(size ? size : 1);
-	if (!code) {
-		snprintf(err, errlen, "out of memory reading %s", name);
-		return -1;
-	}
-	if (symbolizer_read(s, start, code, size)) {
+	/* a size from a damaged symbol table is found out before it is allocated */
+	uint8_t *code = symbolizer_in_file(s, start, size) ? malloc(size ? size : 1) : NULL;
+	if (!code || symbolizer_read(s, start, code, size)) {
 		snprintf(err, errlen, "cannot read the bytes of %s (0x%" PRIx64 "..0x%" PRIx64
 				      ") from %s", name, start, start + size, path);
 		free(code);
@@ -357,6 +363,10 @@ int insn_func_load_all(const char *path, struct insn_func **fs, size_t *n, char 
 		const char *name;
 		uint64_t start, size;
 		if (symbolizer_function(s, i, &name, &start, &size) || !size)
+			continue;
+		/* one starting inside the one before is decoded as part of it: overlapping
+		 * symbols would otherwise decode the same bytes again and again */
+		if (k && start >= v[k - 1].start && start < v[k - 1].end)
 			continue;
 		int rc = decode_symbol(s, path, name, start, size, &v[k], err, errlen);
 		if (rc == -2)   /* a marker past the code (_etext), or in no section */

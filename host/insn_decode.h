@@ -37,7 +37,8 @@ int insn_func_load(const char *path, const char *name, struct insn_func *f, char
 
 /* Every function symbol (STT_FUNC, size > 0) of the ELF, sorted by address, decoded;
  * *fs is malloc'd. Aliases appear once; symbols whose bytes are not in the file (_etext)
- * are left out. 0, or -1 with err. */
+ * are left out, and so is one that starts inside the function before it (its bytes are
+ * that one's). 0, or -1 with err. */
 int insn_func_load_all(const char *path, struct insn_func **fs, size_t *n, char *err,
 		       size_t errlen);
 

@@ -44,18 +44,32 @@ int insn_x86_regnum(unsigned reg);
 /* The AArch64 register number of a capstone register, or -1 (zero registers, pc). */
 int insn_a64_regnum(unsigned reg);
 
-/* Recover the jump table of the indirect jump insns[j] (of insns[0..n), xf alongside)
- * from the instructions before it: 0 with the targets (instruction starts inside [lo, hi),
- * deduplicated, malloc'd) in *targets, or -1 when the idiom is not recognised or an entry
- * is not such a target. */
+/* What the jump-table matchers look up about a procedure, made once for it: looking it up
+ * by walking back from every indirect jump made a long procedure quadratic. */
+#define JTAB_GPRS 16
+struct jtab_index {
+	int32_t *entered;           /* [n]: the nearest branch before instruction i to it; -1 */
+	uint32_t *wr[JTAB_GPRS];    /* x86-64 general registers: the instructions writing one,
+				     * in address order, but those whose value just leaves the
+				     * procedure (an epilogue's pop before a return) */
+	size_t nwr[JTAB_GPRS];
+};
+/* 0, or -1 out of memory. */
+int insn_jtab_index(struct jtab_index *ix, const struct insn *insns, size_t n);
+void insn_jtab_index_free(struct jtab_index *ix);
+
+/* Recover the jump table of the indirect jump insns[j] (of insns[0..n), xf alongside, ix
+ * made for them) from the instructions before it: 0 with the targets (instruction starts
+ * inside [lo, hi), deduplicated, malloc'd) in *targets, or -1 when the idiom is not
+ * recognised or an entry is not such a target. */
 int insn_x86_jump_table(const struct insn *insns, const struct insn_facts *xf, size_t n,
-			size_t j, uint64_t lo, uint64_t hi, insn_read_fn read, void *ctx,
-			uint64_t **targets, size_t *ntargets);
+			const struct jtab_index *ix, size_t j, uint64_t lo, uint64_t hi,
+			insn_read_fn read, void *ctx, uint64_t **targets, size_t *ntargets);
 
 /* The same for AArch64's "cmp; b.hi; adrp; add; ldrb/ldrh/ldr; adr; add ext #2; br". */
 int insn_a64_jump_table(const struct insn *insns, const struct insn_facts *af, size_t n,
-			size_t j, uint64_t lo, uint64_t hi, insn_read_fn read, void *ctx,
-			uint64_t **targets, size_t *ntargets);
+			const struct jtab_index *ix, size_t j, uint64_t lo, uint64_t hi,
+			insn_read_fn read, void *ctx, uint64_t **targets, size_t *ntargets);
 
 /* Whether the indirect jump insns[j] is a tail call: through a pointer in memory at a
  * fixed address (jmp *p(%rip)), or right after the frame is torn down (leave, pop,

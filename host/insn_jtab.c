@@ -30,13 +30,9 @@ static int barrier(const struct insn *in)
 /* Where straight-line code starting at instruction i is entered by a branch, when fall
  * through from the instruction before is impossible (a "b.ls" around "mov; ret" to the
  * switch): the nearest branch before i to it; -1 if none. */
-static long entered_from(const struct insn *insns, size_t i)
+static long entered_from(const struct jtab_index *ix, size_t i)
 {
-	for (size_t p = i; p-- > 0;)
-		if ((insns[p].flow == INSN_FLOW_COND || insns[p].flow == INSN_FLOW_JUMP) &&
-		    insns[p].target == insns[i].addr)
-			return (long)p;
-	return -1;
+	return ix->entered[i];
 }
 
 /* The nearest instruction before k writing reg, in the same straight-line code; -1. */
@@ -65,8 +61,8 @@ static int same_mem(const struct opnd_facts *a, const struct opnd_facts *b)
 /* Entries of the table indexed by register idx at instruction k: from the
  * "cmp $N,idx; ja/jae/jbe/jb" before it, following copies of the index, also one loaded
  * from memory that the cmp checked ("cmpb $N,M; ja; movzbl M,%eax"). 0 if not found. */
-static size_t bound(const struct insn *insns, const struct insn_facts *xf, size_t k,
-		    unsigned idx)
+static size_t bound(const struct insn *insns, const struct insn_facts *xf,
+		    const struct jtab_index *ix, size_t k, unsigned idx)
 {
 	const struct opnd_facts *mem = NULL;   /* the index's memory source, once seen */
 
@@ -85,7 +81,7 @@ static size_t bound(const struct insn *insns, const struct insn_facts *xf, size_
 			}
 		}
 		if (barrier(&insns[i])) {
-			long p = entered_from(insns, i + 1);
+			long p = entered_from(ix, i + 1);
 			if (p < 0)
 				return 0;
 			i = (size_t)p + 1;
@@ -120,30 +116,93 @@ static size_t bound(const struct insn *insns, const struct insn_facts *xf, size_
 
 /* Whether the code from instruction i, without a branch, reaches a return, a stop or a
  * jump out of the procedure (a tail call): what it writes then reaches no other code of
- * the procedure (an epilogue's pop). */
-static int leaves(const struct insn *insns, size_t n, size_t i)
+ * the procedure (an epilogue's pop). For every i at once, into lv. */
+static void leaves(const struct insn *insns, size_t n, uint8_t *lv)
 {
 	uint64_t lo = insns[0].addr, hi = insns[n - 1].addr + insns[n - 1].size;
-	while (i < n && (insns[i].flow == INSN_FLOW_NEXT || insns[i].flow == INSN_FLOW_CALL))
-		i++;
-	if (i == n)
-		return 0;
-	const struct insn *b = &insns[i];
-	return b->flow == INSN_FLOW_RETURN || b->flow == INSN_FLOW_STOP ||
-	       (b->flow == INSN_FLOW_JUMP && (b->target < lo || b->target >= hi));
+
+	for (size_t i = n; i-- > 0;) {
+		const struct insn *b = &insns[i];
+
+		if (b->flow == INSN_FLOW_NEXT || b->flow == INSN_FLOW_CALL)
+			lv[i] = i + 1 < n ? lv[i + 1] : 0;
+		else
+			lv[i] = b->flow == INSN_FLOW_RETURN || b->flow == INSN_FLOW_STOP ||
+				(b->flow == INSN_FLOW_JUMP && (b->target < lo || b->target >= hi));
+	}
+}
+
+int insn_jtab_index(struct jtab_index *ix, const struct insn *insns, size_t n)
+{
+	uint8_t *lv = malloc(n ? n : 1);
+	size_t at[JTAB_GPRS] = { 0 };
+
+	memset(ix, 0, sizeof(*ix));
+	ix->entered = malloc((n ? n : 1) * sizeof(*ix->entered));
+	if (!lv || !ix->entered)
+		goto oom;
+	for (size_t i = 0; i < n; i++)
+		ix->entered[i] = -1;
+	for (size_t p = 0; p < n; p++) {
+		long k;
+		if ((insns[p].flow == INSN_FLOW_COND || insns[p].flow == INSN_FLOW_JUMP) &&
+		    (k = insn_find(insns, n, insns[p].target)) > (long)p)
+			ix->entered[k] = (int32_t)p;
+	}
+	if (n)
+		leaves(insns, n, lv);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned r = 0; r < JTAB_GPRS; r++)
+			ix->nwr[r] += !lv[i] && insn_regs_has(&insns[i].wr, r);
+	for (unsigned r = 0; r < JTAB_GPRS; r++)
+		if (ix->nwr[r] && !(ix->wr[r] = malloc(ix->nwr[r] * sizeof(*ix->wr[r]))))
+			goto oom;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned r = 0; r < JTAB_GPRS; r++)
+			if (!lv[i] && insn_regs_has(&insns[i].wr, r))
+				ix->wr[r][at[r]++] = (uint32_t)i;
+	free(lv);
+	return 0;
+oom:
+	free(lv);
+	insn_jtab_index_free(ix);
+	return -1;
+}
+
+void insn_jtab_index_free(struct jtab_index *ix)
+{
+	free(ix->entered);
+	for (unsigned r = 0; r < JTAB_GPRS; r++)
+		free(ix->wr[r]);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* The nearest instruction before k writing general register b whose value does not just
+ * leave the procedure, or -1. */
+static long kept_writer(const struct jtab_index *ix, size_t k, unsigned b)
+{
+	size_t lo = 0, hi = b < JTAB_GPRS ? ix->nwr[b] : 0;
+
+	while (lo < hi) {   /* the first one at k or after */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->wr[b][mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (long)ix->wr[b][lo - 1] : -1;
 }
 
 /* The table address a register holds at instruction k: set by "lea table(%rip),%b" in the
  * straight-line code before k or, hoisted out of the loop around it, the nearest writer
  * of b before k in address order whose value does not just leave the procedure. 0 if
  * that is not such a lea. */
-static uint64_t table_base(const struct insn *insns, const struct insn_facts *xf, size_t n,
-			   size_t k, unsigned b, long *at)
+static uint64_t table_base(const struct insn *insns, const struct insn_facts *xf,
+			   const struct jtab_index *ix, size_t k, unsigned b, long *at)
 {
 	long w = writer(insns, k, b);
-	for (size_t i = k; w < 0 && i-- > 0;)
-		if (insn_regs_has(&insns[i].wr, b) && !leaves(insns, n, i))
-			w = (long)i;
+	if (w < 0)
+		w = kept_writer(ix, k, b);
 	*at = w;
 	if (w < 0)
 		return 0;
@@ -170,8 +229,8 @@ static size_t add_target(uint64_t *t, size_t nt, uint64_t target)
 }
 
 int insn_x86_jump_table(const struct insn *insns, const struct insn_facts *xf, size_t n,
-			size_t j, uint64_t lo, uint64_t hi, insn_read_fn read, void *ctx,
-			uint64_t **targets, size_t *ntargets)
+			const struct jtab_index *ix, size_t j, uint64_t lo, uint64_t hi,
+			insn_read_fn read, void *ctx, uint64_t **targets, size_t *ntargets)
 {
 	const struct opnd_facts *op = &xf[j].op[0];
 	uint64_t table;
@@ -213,7 +272,7 @@ int insn_x86_jump_table(const struct insn *insns, const struct insn_facts *xf, s
 			    ld->op[0].imm != 0 || !is_reg(&ld->op[1], r))
 				return -1;
 			long w;
-			table = table_base(insns, xf, n, (size_t)k, b, &w);
+			table = table_base(insns, xf, ix, (size_t)k, b, &w);
 			if (!table || w > m)
 				return -1;
 			esize = 4;
@@ -226,7 +285,7 @@ int insn_x86_jump_table(const struct insn *insns, const struct insn_facts *xf, s
 		return -1;
 	}
 
-	size_t count = bound(insns, xf, from, idx);
+	size_t count = bound(insns, xf, ix, from, idx);
 	if (!count)
 		return -1;
 	uint64_t *t = malloc(count * sizeof(*t));
@@ -283,8 +342,8 @@ int insn_x86_tail_call(const struct insn *insns, const struct insn_facts *xf, si
  * Each entry is the distance from base in instructions, of the load's width and the add's
  * signedness. */
 
-static size_t a64_bound(const struct insn *insns, const struct insn_facts *af, size_t k,
-			unsigned idx)
+static size_t a64_bound(const struct insn *insns, const struct insn_facts *af,
+			const struct jtab_index *ix, size_t k, unsigned idx)
 {
 	for (size_t i = k, left = WINDOW; i-- > 0 && left--;) {
 		const struct insn_facts *x = &af[i];
@@ -301,7 +360,7 @@ static size_t a64_bound(const struct insn *insns, const struct insn_facts *af, s
 			}
 		}
 		if (barrier(&insns[i])) {
-			long p = entered_from(insns, i + 1);
+			long p = entered_from(ix, i + 1);
 			if (p < 0)
 				return 0;
 			i = (size_t)p + 1;
@@ -346,8 +405,8 @@ static uint64_t a64_address(const struct insn *insns, const struct insn_facts *a
 }
 
 int insn_a64_jump_table(const struct insn *insns, const struct insn_facts *af, size_t n,
-			size_t j, uint64_t lo, uint64_t hi, insn_read_fn read, void *ctx,
-			uint64_t **targets, size_t *ntargets)
+			const struct jtab_index *ix, size_t j, uint64_t lo, uint64_t hi,
+			insn_read_fn read, void *ctx, uint64_t **targets, size_t *ntargets)
 {
 	const struct insn_facts *br = &af[j];
 	*targets = NULL;
@@ -389,7 +448,7 @@ int insn_a64_jump_table(const struct insn *insns, const struct insn_facts *af, s
 	uint64_t table = a64_address(insns, af, (size_t)m, ld->op[1].base, &at);
 	if (!table)
 		return -1;
-	size_t count = a64_bound(insns, af, (size_t)m, ld->op[1].index);
+	size_t count = a64_bound(insns, af, ix, (size_t)m, ld->op[1].index);
 	if (!count)
 		return -1;
 	uint64_t *t = malloc(count * sizeof(*t));

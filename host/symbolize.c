@@ -502,19 +502,45 @@ int symbolizer_function(const struct symbolizer *s, size_t i, const char **name,
 	return 0;
 }
 
+/* The allocated section holding addr, or NULL. */
+static const struct sym_section *loaded_section(const struct symbolizer *s, uint64_t addr)
+{
+	for (size_t i = 0; i < s->nsecs; i++) {
+		const struct sym_section *sec = &s->secs[i];
+		if ((sec->flags & SHF_ALLOC) && !(sec->flags & SHF_TLS) &&
+		    addr >= sec->addr && addr - sec->addr < sec->size)
+			return sec;
+	}
+	return NULL;
+}
+
+int symbolizer_in_file(struct symbolizer *s, uint64_t addr, uint64_t len)
+{
+	size_t fsize;
+
+	if (!elf_rawfile(s->elf, &fsize))
+		return 0;
+	while (len) {
+		const struct sym_section *hit = loaded_section(s, addr);
+		if (!hit || hit->type == SHT_NOBITS)
+			return 0;
+		uint64_t off = addr - hit->addr, n = hit->size - off < len ? hit->size - off : len;
+		if (hit->offset > fsize || off > fsize - hit->offset ||
+		    n > fsize - hit->offset - off)
+			return 0;
+		addr += n;
+		len -= n;
+	}
+	return 1;
+}
+
 int symbolizer_read(struct symbolizer *s, uint64_t addr, void *buf, size_t len)
 {
 	size_t fsize;
 	const uint8_t *file = (const uint8_t *)elf_rawfile(s->elf, &fsize);
 	uint8_t *dst = buf;
 	while (len) {
-		const struct sym_section *hit = NULL;
-		for (size_t i = 0; i < s->nsecs && !hit; i++) {
-			const struct sym_section *sec = &s->secs[i];
-			if ((sec->flags & SHF_ALLOC) && !(sec->flags & SHF_TLS) &&
-			    addr >= sec->addr && addr - sec->addr < sec->size)
-				hit = sec;
-		}
+		const struct sym_section *hit = loaded_section(s, addr);
 		if (!hit)
 			return -1;
 		uint64_t off = addr - hit->addr;

@@ -73,6 +73,9 @@ int symbolizer_function(const struct symbolizer *s, size_t i, const char **name,
 			uint64_t *start, uint64_t *size);
 /* Bytes at a link-time address from the ELF's allocated sections (zeros for .bss): 0 or -1. */
 int symbolizer_read(struct symbolizer *s, uint64_t addr, void *buf, size_t len);
+/* Whether every byte of [addr, addr + len) is one symbolizer_read takes from the file (not
+ * a .bss zero): a length a damaged header makes up is found out before it is allocated. */
+int symbolizer_in_file(struct symbolizer *s, uint64_t addr, uint64_t len);
 /* Each line-table row in [lo, hi): file, line and the address it starts at; a row that
  * starts before lo and covers it is reported at lo. For annotate. Calls fn in address
  * order. Returns 0 or -1. */

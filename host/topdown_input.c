@@ -76,7 +76,7 @@ static int cpu_of(const char *name, const json_t *cpu, struct td_input *in, char
 				 name, sizeof in->vendor - 1);
 			return -1;
 		}
-		strcpy(in->vendor, s);
+		bm_safe(in->vendor, sizeof in->vendor, s);
 	}
 	if ((v = json_object_get(cpu, "family"))) {
 		if (num_of(v, &x) || x < 0 || x > 0xffffffffu) {
@@ -120,7 +120,9 @@ static int count_of(const char *name, unsigned i, const json_t *c, struct td_cou
 			 "characters)", name, i, sizeof out->event - 1);
 		return -1;
 	}
-	strcpy(out->event, ev);
+	/* names and reasons are printed: a control byte in one is escaped (no model event
+	 * has one, so an escaped name matches none, as the raw one would not) */
+	bm_safe(out->event, sizeof out->event, ev);
 	out->group = -1;
 	if ((v = json_object_get(c, "group")) && !json_is_null(v)) {
 		if (num_of(v, &x) || x < 0 || x > 1e6 || x != floor(x)) {
@@ -130,7 +132,7 @@ static int count_of(const char *name, unsigned i, const json_t *c, struct td_cou
 		out->group = (int)x;
 	}
 	if ((s = json_string_value(json_object_get(c, "why"))))
-		snprintf(out->why, sizeof out->why, "%s", s);
+		bm_safe(out->why, sizeof out->why, s);
 	v = json_object_get(c, "value");
 	if (!v || json_is_null(v)) {
 		s = json_string_value(json_object_get(c, "state"));
@@ -285,7 +287,7 @@ int td_input_profile(const struct profile *p, struct td_input *in, char *err, si
 			}
 			c = &in->counts.c[in->counts.n++];
 			memset(c, 0, sizeof *c);
-			snprintf(c->event, sizeof c->event, "%s", name);
+			bm_safe(c->event, sizeof c->event, name);
 			c->group = group;
 			e = profile_event(p, (uint16_t)id);
 			if (!e) {

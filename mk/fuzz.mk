@@ -15,19 +15,18 @@
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_TIME ?= 60
-FUZZ_CHECK_TIME ?= 10
+FUZZ_CHECK_TIME ?= 3
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
-	-Itransport -Itarget/include -Ihost -iquote analysis -D_GNU_SOURCE \
+	-Itransport -Itarget/include -Ihost -iquote analysis -I$(PROTO_GEN) -D_GNU_SOURCE \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 
-FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover
+FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover fuzz_db fuzz_topdown fuzz_cpi fuzz_diff fuzz_cli
 FUZZ_HARNESSES ?= $(FUZZ_ALL)
-FUZZ_STREAM_SRCS := transport/host/reader.c analysis/profile.c analysis/events.c \
-	analysis/events_table.c analysis/run_mode.c host/capture.c \
-	host/profile_io.c transport/crc32.c
-FUZZ_SYM_SRCS := host/symbolize.c $(wildcard host/sym_*.c)
+# Every harness links the whole host library, built with the fuzzing flags (the linker
+# takes the objects it needs).
+FUZZ_LIB := $(FUZZ_DIR)/libbmprof-host.a
 
 fuzz_objs = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_HARNESSES))
@@ -36,11 +35,14 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/bin/fuzz_reader: $(call fuzz_objs,tests/fuzz/fuzz_reader.c $(FUZZ_STREAM_SRCS))
-$(FUZZ_DIR)/bin/fuzz_profile: $(call fuzz_objs,tests/fuzz/fuzz_profile.c $(FUZZ_STREAM_SRCS))
-$(FUZZ_DIR)/bin/fuzz_elf: $(call fuzz_objs,tests/fuzz/fuzz_elf.c $(FUZZ_SYM_SRCS))
-$(FUZZ_DIR)/bin/fuzz_recover: $(call fuzz_objs,tests/fuzz/fuzz_recover.c host/recover.c \
-	analysis/profile.c analysis/events.c analysis/events_table.c $(CORE_SRCS))
+$(foreach h,$(FUZZ_ALL),$(eval $(FUZZ_DIR)/bin/$(h): $(call fuzz_objs,tests/fuzz/$(h).c) $(FUZZ_LIB)))
+# the recovery harness runs the target core (compiled for the host) to make its memory
+$(FUZZ_DIR)/bin/fuzz_recover: $(call fuzz_objs,$(CORE_SRCS))
+
+$(FUZZ_LIB): $(call fuzz_objs,$(HOST_LIB_SRCS) $(PPROF_GEN_C))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(call fuzz_objs,host/export_pprof.c $(PPROF_GEN_C)): $(PPROF_GEN_H)
 
 $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_ALL)):
 	@mkdir -p $(dir $@)

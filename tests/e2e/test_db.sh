@@ -2,7 +2,8 @@
 # bmprof db: a database of synthetic profiles of two builds of a small host-built ELF (no
 # QEMU): init, add with tags, ls, show, queries (tags, epoch, last), epochs, rm; bmprof diff
 # and stats on db: queries; two processes adding at once lose nothing; a damaged database
-# file gives one line naming it.
+# file, or one whose schema bmprof did not write, gives one line naming it; ls and show
+# escape what they print.
 . "$(dirname "$0")/lib.sh"
 command -v gcc >/dev/null || skip "gcc not installed"
 
@@ -124,4 +125,33 @@ head -c 4096 /dev/urandom >"$T/cdb/profiles.sqlite"
 [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "cdb/profiles.sqlite: .*bmprof db init" "$T/e" || { cat "$T/e"; fail "damaged database: message"; }
 "$BMPROF" diff --db "$T/cdb" db:who=x db:who=y >/dev/null 2>"$T/e"; [ $? -eq 1 ] || fail "diff on a damaged database"
 [ "$(wc -l <"$T/e")" -eq 1 ] || fail "diff on a damaged database: want one line"
+
+# a schema bmprof did not write: refused at open (a view that never ends, a trigger on add)
+"$BMPROF" db --db "$T/vdb" init >/dev/null && "$BMPROF" db --db "$T/tdb" init >/dev/null || fail "init vdb, tdb"
+python3 - "$T/vdb/profiles.sqlite" "$T/tdb/profiles.sqlite" <<'PY' || fail "cannot write the schemas"
+import sqlite3, sys
+endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
+v = sqlite3.connect(sys.argv[1])
+v.executescript("DROP TABLE profiles; CREATE VIEW profiles AS " + endless + " SELECT x AS id, "
+                "1 AS epoch, x || '.data' AS file, x AS samples FROM c;")
+v.close()
+t = sqlite3.connect(sys.argv[2])
+t.executescript("CREATE TABLE sink(x); CREATE TRIGGER grow AFTER INSERT ON profiles BEGIN "
+                "INSERT INTO sink " + endless + " SELECT x FROM c; END;")
+t.close()
+PY
+for q in "vdb ls" "tdb add $T/a1.data" "vdb init"; do
+	set -- $q
+	"$BMPROF" db --db "$T/$1" "${@:2}" >/dev/null 2>"$T/e"; rc=$?
+	[ $rc -eq 1 ] || { cat "$T/e"; fail "db $q on a foreign schema: exit $rc, want 1"; }
+	[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "not a bmprof profile database: its \(view 'profiles'\|trigger 'grow'\|table 'sink'\) is not one bmprof makes: move it aside" "$T/e" ||
+		{ cat "$T/e"; fail "db $q on a foreign schema: message"; }
+done
+
+# what ls and show print of a value is escaped: one line per profile
+"$BMPROF" db --db "$T/edb" init >/dev/null || fail "init edb"
+"$BMPROF" db --db "$T/edb" add --tag "$(printf 'k=two\nlines\033[2J')" "$T/a1.data" >/dev/null 2>&1 || fail "add edb"
+"$BMPROF" db --db "$T/edb" ls >"$T/els" || fail "ls edb"
+[ "$(wc -l <"$T/els")" -eq 2 ] && grep -qF 'k=two\x0alines\x1b[2J' "$T/els" || { cat -v "$T/els"; fail "ls: a tag's control bytes"; }
+"$BMPROF" db --db "$T/edb" show 1 | grep -qF 'k=two\x0alines\x1b[2J' || fail "show: a tag's control bytes"
 echo "db ok"

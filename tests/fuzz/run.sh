@@ -21,13 +21,15 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 # Per-harness options: -max_len fits the largest input worth trying (a whole frame for the
-# reader, a few frames for a profile, a small ELF).
+# reader, a few frames for a profile, a small ELF, a database of a few profiles, a few runs).
 opts() {
 	case $1 in
 	fuzz_reader) echo "-max_len=70000 -rss_limit_mb=1024" ;;
 	fuzz_profile) echo "-max_len=200000 -rss_limit_mb=1024" ;;
 	fuzz_elf) echo "-max_len=131072 -rss_limit_mb=2048" ;;
 	fuzz_recover) echo "-max_len=512 -rss_limit_mb=1024" ;;
+	fuzz_cpi | fuzz_cli) echo "-max_len=32768 -rss_limit_mb=2048" ;;
+	fuzz_db | fuzz_topdown | fuzz_diff) echo "-max_len=65536 -rss_limit_mb=2048" ;;
 	esac
 	echo "-timeout=10 ${FUZZ_FLAGS:-}"
 }

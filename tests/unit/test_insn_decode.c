@@ -736,6 +736,47 @@ static void test_load_all(void **state)
 	insn_funcs_free(fs, n);
 }
 
+/* A crafted ELF (tests/fuzz/mkseeds-elf.sh): function f of 20000 nops and a ret, and 399
+ * symbols g1..g399 starting inside it: f alone is decoded, once (each of them decoded
+ * whole took quadratic memory). Run from the repository root, as the fuzz replays. */
+static void test_load_all_nested(void **state)
+{
+	(void)state;
+	char err[256];
+	struct insn_func *fs;
+	size_t n;
+
+	assert_int_equal(insn_func_load_all("tests/fuzz/regress/fuzz_cpi/nested-symbols-400", &fs,
+					    &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(fs[0].name, "f");
+	assert_int_equal(fs[0].n, 20001);
+	insn_funcs_free(fs, n);
+	/* by name, a nested one is still itself */
+	struct insn_func f;
+	assert_int_equal(insn_func_load("tests/fuzz/regress/fuzz_cpi/nested-symbols-400", "g399",
+					&f, err, sizeof(err)), 0);
+	assert_int_equal(f.start + 20000 - 399 * 48, f.end);
+	insn_func_free(&f);
+}
+
+/* A symbol whose size a damaged table makes 2^55 bytes: its bytes are not in the file, so it
+ * is left out like _etext, never allocated; the other functions load. */
+static void test_load_all_huge_symbol(void **state)
+{
+	(void)state;
+	char err[256];
+	struct insn_func *fs;
+	size_t n;
+
+	assert_int_equal(insn_func_load_all("tests/fuzz/regress/fuzz_cpi/symbol-size-2e55", &fs, &n,
+					    err, sizeof(err)), 0);
+	assert_true(n >= 1);
+	for (size_t i = 0; i < n; i++)
+		assert_true(fs[i].end - fs[i].start < 65536);
+	insn_funcs_free(fs, n);
+}
+
 static void expect_error(const char *file, const char *name, const char *want1,
 			 const char *want2)
 {
@@ -790,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_jump_table_a64),
 		cmocka_unit_test(test_load_function),
 		cmocka_unit_test(test_load_all),
+		cmocka_unit_test(test_load_all_nested),
+		cmocka_unit_test(test_load_all_huge_symbol),
 		cmocka_unit_test(test_load_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -440,6 +440,16 @@ static void test_read_matches_section_bytes(void **state)
 	assert_int_equal(symbolizer_read(s, addr + 7, got, 9), 0);
 	assert_memory_equal(got, want + 7, 9);
 	assert_int_equal(symbolizer_read(s, 0, got, 4), -1);
+	/* in the file: .text is, up to its end; .bss is read as zeros but is not */
+	assert_int_equal(symbolizer_in_file(s, addr, size), 1);
+	assert_int_equal(symbolizer_in_file(s, addr, (uint64_t)1 << 55), 0);
+	assert_int_equal(symbolizer_in_file(s, 0, 4), 0);
+	char *bss = run("readelf -SW %s | awk '$2 == \".bss\" { print $4 }'", elf);
+	uint64_t bss_addr;
+	assert_int_equal(sscanf(bss, "%" SCNx64, &bss_addr), 1);
+	assert_int_equal(symbolizer_read(s, bss_addr, got, 4), 0);
+	assert_int_equal(symbolizer_in_file(s, bss_addr, 4), 0);
+	free(bss);
 	free(want);
 	free(got);
 	free(hdr);
