@@ -340,6 +340,13 @@ void sym_sort_keys(struct sym_key *a, size_t n);
 void sym_sort_ranges(struct fn_range *a, size_t n);
 /* Best-fit function DIE for addr (addr2line's rule), or SYM_NONE. */
 uint32_t sym_die_find(const struct sym_cu *cu, uint64_t addr);
+/* symbolize.c: the CUs to try for addr, in addr2line's order (CUs whose ranges hold it in
+ * unit order, then those without ranges); at most max. */
+#define SYM_MAX_CANDIDATES 64
+size_t sym_candidate_cus(const struct symbolizer *s, uint64_t addr, uint32_t *out, size_t max);
+/* sym_span.c: the end of the span from addr over which lookups give addr's answer (the
+ * CUs the lookup of addr tried must have been decoded by it). */
+uint64_t sym_span_end(struct symbolizer *s, uint64_t addr);
 /* sym_decode.c: ensure a CU is decoded: 0 or -1. */
 int sym_cu_decode(struct symbolizer *s, struct sym_cu *cu);
 /* Decode the listed CUs, on several threads when there are enough of them. */

@@ -155,9 +155,7 @@ static int ensure_index(struct symbolizer *s)
 	return sym_cu_index(s);
 }
 
-/* CUs whose ranges hold addr, in unit order, then the CUs without ranges. */
-static size_t candidate_cus(const struct symbolizer *s, uint64_t addr, uint32_t *out,
-			    size_t max)
+size_t sym_candidate_cus(const struct symbolizer *s, uint64_t addr, uint32_t *out, size_t max)
 {
 	size_t lo = 0, hi = s->ncu_ranges, n = 0;
 	while (lo < hi) {
@@ -196,13 +194,11 @@ static const char *cu_file(const struct sym_cu *cu, uint32_t idx)
 	return idx < cu->nfiles ? cu->files[idx] : "<unknown>";
 }
 
-#define MAX_CANDIDATES 64
-
 /* The first CU, in addr2line's order, with a line row or a function at addr. */
 static struct sym_cu *find_cu(struct symbolizer *s, uint64_t addr, uint32_t *li, uint32_t *fi)
 {
-	uint32_t cand[MAX_CANDIDATES];
-	size_t nc = s->dw ? candidate_cus(s, addr, cand, MAX_CANDIDATES) : 0;
+	uint32_t cand[SYM_MAX_CANDIDATES];
+	size_t nc = s->dw ? sym_candidate_cus(s, addr, cand, SYM_MAX_CANDIDATES) : 0;
 	for (size_t i = 0; i < nc; i++) {
 		struct sym_cu *c = &s->cus[cand[i]];
 		if (sym_cu_decode(s, c) < 0)
@@ -302,19 +298,35 @@ static uint32_t new_result(struct symbolizer *s, uint64_t addr)
 	return r->id;
 }
 
+/* The answer for addr into r (frames in the arena). */
+static int answer(struct symbolizer *s, uint64_t addr, struct sym_result *r)
+{
+	const struct sym_func *fn = sym_func_at(s, addr);
+	if (fn) {
+		r->symbol = fn->name;
+		r->sym_start = fn->addr;
+		r->sym_size = fn->size;
+	}
+	return resolve_frames(s, addr, r);
+}
+
 /* Fill result id for addr (passed in: reading the result first would be a cache miss). */
 static int resolve(struct symbolizer *s, uint32_t id, uint64_t addr)
 {
 	struct sym_result r = { .addr = addr, .id = id };
-	const struct sym_func *fn = sym_func_at(s, r.addr);
-	if (fn) {
-		r.symbol = fn->name;
-		r.sym_start = fn->addr;
-		r.sym_size = fn->size;
-	}
-	if (resolve_frames(s, r.addr, &r) < 0)
+	if (answer(s, addr, &r) < 0)
 		return -1;
 	((struct sym_result *)s->results.data)[id] = r;
+	return 0;
+}
+
+int symbolizer_lookup_span(struct symbolizer *s, uint64_t addr, struct sym_result *out,
+			   uint64_t *until)
+{
+	*out = (struct sym_result){ .addr = addr, .id = SYM_NONE };
+	if (answer(s, addr, out) < 0)
+		return -1;
+	*until = sym_span_end(s, addr);
 	return 0;
 }
 
