@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "qemu.h"
 #include "resolve.h"
+#include "sym_share.h"
 #include "util.h"
 
 __attribute__((format(printf, 2, 3)))
@@ -161,7 +162,7 @@ int resolve_open(struct resolved *r, const struct profile *p, const char *profil
 		     "it", why);
 	else
 		r->have_span = 1;
-	r->sym = symbolizer_open(r->elf, why, sizeof why);
+	r->sym = sym_share_open(r->elf, why, sizeof why);
 	if (!r->sym) {
 		/* An ELF with nothing to symbolize with still gives addresses. */
 		note(r, "cannot symbolize %s (%s): samples are shown by address", r->elf, why);
@@ -311,8 +312,7 @@ out:
 
 void resolve_close(struct resolved *r)
 {
-	if (r->sym)
-		symbolizer_close(r->sym);
+	sym_share_close(r->sym);
 	free(r->elf);
 	free(r->info);
 	memset(r, 0, sizeof *r);

@@ -14,6 +14,7 @@
 
 #include "sym_internal.h"
 #include "symbolize.h"
+#include "sym_share.h"
 
 static const char *fixtures(void)
 {
@@ -362,6 +363,26 @@ static void test_spans_match_lookups(void **state)
 	check_spans("sym_multi.elf");
 }
 
+/* One symbolizer per file while it has users; another file has its own. */
+static void test_shared_per_file(void **state)
+{
+	(void)state;
+	char err[256];
+	struct symbolizer *a = sym_share_open(fixture("sym_dw5.elf"), err, sizeof(err));
+	struct symbolizer *b = sym_share_open(fixture("sym_dw5.elf"), err, sizeof(err));
+	struct symbolizer *c = sym_share_open(fixture("sym_dw4.elf"), err, sizeof(err));
+	assert_non_null(a);
+	assert_ptr_equal(a, b);
+	assert_non_null(c);
+	assert_ptr_not_equal(a, c);
+	sym_share_close(a);
+	struct sym_result r;
+	assert_int_equal(symbolizer_lookup(b, 0x1000, &r), 0);   /* still open for b */
+	sym_share_close(b);
+	sym_share_close(c);
+	assert_null(sym_share_open(fixture("no-such-file.elf"), err, sizeof(err)));
+}
+
 static void expect_error(const char *path, const char *what)
 {
 	char err[256] = "";
@@ -582,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_has_inlines_and_discriminators),
 		cmocka_unit_test(test_cache_and_ids),
 		cmocka_unit_test(test_spans_match_lookups),
+		cmocka_unit_test(test_shared_per_file),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_build_id),
