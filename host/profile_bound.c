@@ -16,6 +16,20 @@ void profile_bound_set(size_t n)
 	set_bound = n;
 }
 
+int profile_bound_option(const char *verb, const char *arg)
+{
+	size_t n;
+	char safe[64];
+
+	if (profile_bound_parse(arg, &n)) {
+		bm_err("%s: --max-entries takes a positive number of entries (k, M or G suffix "
+		       "allowed), not '%s'", verb, bm_safe(safe, sizeof safe, arg));
+		return 2;
+	}
+	profile_bound_set(n);
+	return 0;
+}
+
 int profile_bound_parse(const char *s, size_t *out)
 {
 	char *end;
@@ -79,6 +93,7 @@ void profile_bound_exceeded(char *err, size_t errlen, const char *name, size_t b
 	char safe[512];
 
 	snprintf(err, errlen, "%s has more than %zu distinct sample entries (pc, event, cpu), "
-		 "the bound that keeps bmprof's memory in check: raise it with --max-entries N "
-		 "or %s=N", bm_safe(safe, sizeof safe, name), bound, PROFILE_BOUND_ENV);
+		 "the bound that keeps bmprof's memory in check: raise it with %s=N in the "
+		 "environment (report, export, diff and stats also take --max-entries N)",
+		 bm_safe(safe, sizeof safe, name), bound, PROFILE_BOUND_ENV);
 }

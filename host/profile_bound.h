@@ -20,6 +20,14 @@ void profile_bound_set(size_t n);
 /* A --max-entries argument: a positive count, with an optional k, M or G suffix (powers of
  * 1000). 0, or -1 if s is not one. */
 int profile_bound_parse(const char *s, size_t *out);
+/* A verb's --max-entries option: 0 with the bound set, or 2 (usage) with the reason
+ * printed. */
+int profile_bound_option(const char *verb, const char *arg);
+/* The option's line in a verb's usage text. */
+#define PROFILE_BOUND_USAGE \
+	"      --max-entries N  keep at most N distinct (pc, event, cpu) sample entries, the\n" \
+	"                       bound on memory (default $" PROFILE_BOUND_ENV ", else one per\n" \
+	"                       256 bytes of the machine's memory; k, M, G suffixes)\n"
 /* The one-line message for a profile (name) with more entries than the bound. */
 void profile_bound_exceeded(char *err, size_t errlen, const char *name, size_t bound);
 
