@@ -244,8 +244,9 @@ static unsigned get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return k == BMPROF_VARINT_MAX && p[k - 1] > 1 ? 0 : k;
 }
 
-/* Walk the entries of a SAMPLES payload. With add unset, only check them (and sum their
- * counts into *sum); with add set, append them (already checked, room made). Addresses
+/* Walk the entries of a SAMPLES payload: check them and sum their counts into *sum; with
+ * add set, append them too as they come (room made; the caller takes them back if this
+ * fails). Addresses
  * are modulo 2^64, as the target computes the deltas: a jump from a low to a high half
  * address is a small negative delta. */
 static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int add,
@@ -294,11 +295,17 @@ static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len)
 	/* each entry takes at least three bytes */
 	if (cpu >= PROFILE_MAX_CPUS || (size_t)n * 3 > (size_t)(len - BMPROF_SAMPLES_FIXED))
 		return -1;
-	if (walk_samples(p, b, len, 0, &sum) || p->total + sum < p->total ||
-	    profile_store_room(p, n))
+	/* one pass: the entries are appended as they decode, and taken back if the frame
+	 * turns out malformed */
+	if (profile_store_room(p, n))
 		return -1;
-	if (!p->over_cap)
-		walk_samples(p, b, len, 1, &sum);
+	size_t mark = p->nsamples;
+	int first = p->first_event;
+	if (walk_samples(p, b, len, !p->over_cap, &sum) || p->total + sum < p->total) {
+		p->nsamples = mark;
+		p->first_event = first;
+		return -1;
+	}
 	p->total += sum;
 
 	c = &p->cpus[cpu];

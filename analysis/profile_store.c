@@ -4,6 +4,7 @@
  * repeats added up, and merged into the sorted part in place, so the store costs one
  * 20-byte entry per distinct (pc, event, cpu) plus a tail of at most a quarter of that:
  * no hash index, and the order every reader of a large profile wants. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,50 +23,139 @@ static int key_cmp(const struct profile_sample *a, const struct profile_sample *
 	return (a->cpu > b->cpu) - (a->cpu < b->cpu);
 }
 
-/* Byte k of the key, least significant first: cpu (2 bytes), event (2), pc (8). */
-static unsigned key_byte(const struct profile_sample *s, unsigned k)
+static int cmp_sample(const void *a, const void *b)
 {
+	return key_cmp(a, b);
+}
+
+/* Byte k of the key, least significant first: cpu (2 bytes), event (2), pc (8). */
+static inline unsigned key_byte(const struct profile_sample *s, unsigned k)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* where that byte lies in the packed entry */
+	static const unsigned char at[12] = {
+		offsetof(struct profile_sample, cpu), offsetof(struct profile_sample, cpu) + 1,
+		offsetof(struct profile_sample, event), offsetof(struct profile_sample, event) + 1,
+		0, 1, 2, 3, 4, 5, 6, 7,
+	};
+	return ((const unsigned char *)s)[at[k]];
+#else
 	if (k < 2)
 		return (unsigned)(s->cpu >> (8 * k)) & 255;
 	if (k < 4)
 		return (unsigned)(s->event >> (8 * (k - 2))) & 255;
 	return (unsigned)(s->pc >> (8 * (k - 4))) & 255;
+#endif
 }
 
-/* Stable LSD radix sort of a[0..n) by key over the bytes in which the keys differ; tmp
- * has room for n. Returns the array the result is in (a or tmp). */
+/* Stable LSD radix sort of a[0..n) by key over the bytes in which the keys differ (the
+ * counts of every byte taken in one pass); tmp has room for n. Returns the array the
+ * result is in (a or tmp). */
+static struct profile_sample *radix_bytes(struct profile_sample *a, struct profile_sample *tmp,
+					  size_t n)
+{
+	struct profile_sample *src = a, *dst = tmp;
+	size_t (*cnt)[256] = calloc(12, sizeof *cnt);
+
+	if (!cnt) {
+		qsort(a, n, sizeof *a, cmp_sample);
+		return a;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < 12; k++)
+			cnt[k][key_byte(&a[i], k)]++;
+	for (unsigned k = 0; k < 12; k++) {
+		size_t sum = 0;
+
+		/* a byte all keys share leaves the order as it is */
+		if (n && cnt[k][key_byte(&a[0], k)] == n)
+			continue;
+		for (unsigned b = 0; b < 256; b++) {
+			size_t c = cnt[k][b];
+			cnt[k][b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[k][key_byte(&src[i], k)]++] = src[i];
+		struct profile_sample *t = src;
+		src = dst;
+		dst = t;
+	}
+	free(cnt);
+	return src;
+}
+
+static unsigned bits_of(uint64_t v)
+{
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+/* The bits in which keys differ, packed in one word that sorts as the key does: the low pc
+ * bits above the low event bits above the low cpu bits (the bits above them are the same
+ * in every key). */
+struct packing {
+	unsigned ev_shift, pc_shift, bits;
+	uint64_t pc_mask, ev_mask, cpu_mask;
+};
+
+static inline uint64_t packed_key(const struct profile_sample *s, const struct packing *k)
+{
+	return (s->pc & k->pc_mask) << k->pc_shift | (uint64_t)(s->event & k->ev_mask) << k->ev_shift |
+	       (s->cpu & k->cpu_mask);
+}
+
+#define DIGIT 11
+#define DIGITS ((64 + DIGIT - 1) / DIGIT)
+
+/* The sort, on the packed key in 11-bit digits when the differing bits fit a word (few
+ * passes), else byte by byte. */
 static struct profile_sample *radix_sort(struct profile_sample *a, struct profile_sample *tmp,
 					 size_t n)
 {
-	struct profile_sample *src = a, *dst = tmp;
 	uint64_t dpc = 0;
 	unsigned dev = 0, dcpu = 0;
+	struct packing k;
 
 	for (size_t i = 1; i < n; i++) {
 		dpc |= a[i].pc ^ a[0].pc;
 		dev |= (unsigned)(a[i].event ^ a[0].event);
 		dcpu |= (unsigned)(a[i].cpu ^ a[0].cpu);
 	}
-	for (unsigned k = 0; k < 12; k++) {
-		unsigned differ = k < 2 ? dcpu >> (8 * k) : k < 4 ? dev >> (8 * (k - 2)) :
-				  (unsigned)(dpc >> (8 * (k - 4)));
-		size_t cnt[256] = { 0 }, sum = 0;
+	unsigned bpc = bits_of(dpc), bev = bits_of(dev), bcpu = bits_of(dcpu);
+	if (bpc + bev + bcpu > 64)
+		return radix_bytes(a, tmp, n);
+	k.pc_mask = bpc == 64 ? UINT64_MAX : ((uint64_t)1 << bpc) - 1;
+	k.ev_mask = ((uint64_t)1 << bev) - 1;
+	k.cpu_mask = ((uint64_t)1 << bcpu) - 1;
+	k.ev_shift = bcpu;
+	k.pc_shift = bpc ? bcpu + bev : 0;
+	k.bits = bpc + bev + bcpu;
 
-		if (!(differ & 255))
-			continue;
-		for (size_t i = 0; i < n; i++)
-			cnt[key_byte(&src[i], k)]++;
-		for (unsigned b = 0; b < 256; b++) {
-			size_t c = cnt[b];
-			cnt[b] = sum;
+	unsigned passes = (k.bits + DIGIT - 1) / DIGIT;
+	size_t (*cnt)[1 << DIGIT] = passes ? calloc(passes, sizeof *cnt) : NULL;
+	struct profile_sample *src = a, *dst = tmp;
+	if (passes && !cnt)
+		return radix_bytes(a, tmp, n);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = packed_key(&a[i], &k);
+		for (unsigned d = 0; d < passes; d++)
+			cnt[d][key >> (DIGIT * d) & ((1u << DIGIT) - 1)]++;
+	}
+	for (unsigned d = 0; d < passes; d++) {
+		size_t sum = 0;
+		for (unsigned b = 0; b < 1u << DIGIT; b++) {
+			size_t c = cnt[d][b];
+			cnt[d][b] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			dst[cnt[key_byte(&src[i], k)]++] = src[i];
+			dst[cnt[d][packed_key(&src[i], &k) >> (DIGIT * d) & ((1u << DIGIT) - 1)]++] =
+				src[i];
 		struct profile_sample *t = src;
 		src = dst;
 		dst = t;
 	}
+	free(cnt);
 	return src;
 }
 
@@ -176,11 +266,6 @@ int profile_settle(struct profile *p)
 	return 0;
 }
 
-static int cmp_sample(const void *a, const void *b)
-{
-	return key_cmp(a, b);
-}
-
 const struct profile_sample *profile_ordered(const struct profile *p, size_t *n,
 					     struct profile_sample **copy)
 {
@@ -191,6 +276,8 @@ const struct profile_sample *profile_ordered(const struct profile *p, size_t *n,
 	*n = p->nsamples;
 	if (!p->nsamples)
 		return &none;
+	if (p->nsorted == p->nsamples)
+		return p->samples;   /* settled */
 	while (i < p->nsamples && key_cmp(&p->samples[i - 1], &p->samples[i]) < 0)
 		i++;
 	if (i >= p->nsamples)

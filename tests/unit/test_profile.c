@@ -1121,11 +1121,12 @@ static void test_load_bounds(void **state)
 }
 
 /* Key k of the store test: pcs scattered over the whole 64-bit space (0 and the top
- * included), several events and CPUs at one pc. */
-static struct profile_sample store_key(uint64_t k)
+ * included), or (narrow) a few bytes apart, several events and CPUs at one pc. */
+static struct profile_sample store_key(uint64_t k, int narrow)
 {
 	struct profile_sample s = {
-		.pc = k == 0 ? 0 : k == 1 ? UINT64_MAX : (k / 6) * 0x9e3779b97f4a7c15ull,
+		.pc = narrow ? 0x400000 + (k / 6) * 4 : k == 0 ? 0 : k == 1 ? UINT64_MAX :
+		      (k / 6) * 0x9e3779b97f4a7c15ull,
 		.event = (uint16_t)(k % 3),
 		.cpu = (uint16_t)(k % 6 / 3 * 200),
 	};
@@ -1143,8 +1144,9 @@ static int key_less(const struct profile_sample *a, const struct profile_sample 
 
 /* Enough entries that the pending tail is merged many times, repeats within a tail and
  * across merges, in an order that is neither sorted nor reversed: every key ends up once,
- * in order, with exactly the samples added. */
-static void test_store_merges_exactly(void **state)
+ * in order, with exactly the samples added. Keys over all 64 bits sort byte by byte,
+ * narrow ones by the bits that differ. */
+static void check_store(int narrow)
 {
 	const uint64_t N = 300000, STEP = 7919;   /* STEP is prime to N: every key in a round */
 	struct profile *p = new_profile();
@@ -1153,7 +1155,7 @@ static void test_store_merges_exactly(void **state)
 	for (unsigned round = 0; round < 4; round++) {
 		for (uint64_t i = 0; i < N; i++) {
 			uint64_t k = (i * STEP + round) % N;
-			struct profile_sample key = store_key(k);
+			struct profile_sample key = store_key(k, narrow);
 
 			if (round > k % 4)
 				continue;
@@ -1173,7 +1175,7 @@ static void test_store_merges_exactly(void **state)
 	for (size_t i = 1; i < p->nsamples; i++)
 		assert_true(key_less(&p->samples[i - 1], &p->samples[i]));
 	for (uint64_t k = 0; k < N; k++) {
-		struct profile_sample want = store_key(k);
+		struct profile_sample want = store_key(k, narrow);
 		size_t lo = 0, hi = p->nsamples;
 
 		while (lo < hi) {
@@ -1189,11 +1191,18 @@ static void test_store_merges_exactly(void **state)
 	/* settling again changes nothing; more samples after it merge in */
 	assert_int_equal(profile_settle(p), 0);
 	assert_int_equal(p->nsamples, N);
-	assert_int_equal(profile_add(p, 0, 0, 0, 5), 0);
+	struct profile_sample k0 = store_key(0, narrow);
+	assert_int_equal(profile_add(p, k0.cpu, k0.event, k0.pc, 5), 0);
 	assert_int_equal(profile_settle(p), 0);
 	assert_int_equal(p->nsamples, N);
-	assert_int_equal(count_of(p, 0, 0, 0), 5 + 1);
+	assert_int_equal(count_of(p, k0.cpu, k0.pc, k0.event), 5 + 1);
 	free_profile(p);
+}
+
+static void test_store_merges_exactly(void **state)
+{
+	check_store(0);
+	check_store(1);
 	(void)state;
 }
 
