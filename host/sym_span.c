@@ -55,24 +55,6 @@ static uint64_t func_end(const struct symbolizer *s, uint64_t addr)
 	return end;
 }
 
-/* Where sym_section_at's answer changes: the end of an allocated section holding addr, or
- * the start of one above it. */
-static uint64_t section_end(const struct symbolizer *s, uint64_t addr)
-{
-	uint64_t end = UINT64_MAX;
-
-	for (size_t i = 0; i < s->nsecs; i++) {
-		const struct sym_section *sec = &s->secs[i];
-		if (!(sec->flags & SHF_ALLOC))
-			continue;
-		if (sec->addr > addr)
-			end = min64(end, sec->addr);
-		else if (addr - sec->addr < sec->size)
-			end = min64(end, end_of(sec->addr, sec->size));
-	}
-	return end;
-}
-
 /* Where sym_fallback_at's answer in section shndx changes: the next candidate above addr. */
 static uint64_t fallback_end(const struct symbolizer *s, uint64_t addr, size_t shndx)
 {
@@ -89,29 +71,9 @@ static uint64_t fallback_end(const struct symbolizer *s, uint64_t addr, size_t s
 	return lo < s->nfb && s->fb[lo].shndx == shndx ? s->fb[lo].addr : UINT64_MAX;
 }
 
-/* Where the set of CU ranges holding addr changes: the next range start above addr, or
- * the end of a range holding it. */
-static uint64_t cu_ranges_end(const struct symbolizer *s, uint64_t addr)
-{
-	size_t lo = 0, hi = s->ncu_ranges;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->cu_ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	uint64_t end = lo < s->ncu_ranges ? s->cu_ranges[lo].lo : UINT64_MAX;
-	for (size_t j = lo; j-- > 0 && s->cu_range_maxhi[j] > addr;)
-		if (s->cu_ranges[j].hi > addr)
-			end = min64(end, s->cu_ranges[j].hi);
-	return end;
-}
-
 uint64_t sym_span_end(struct symbolizer *s, uint64_t addr)
 {
-	uint64_t end = min64(func_end(s, addr), section_end(s, addr));
+	uint64_t end = min64(func_end(s, addr), sym_section_span_end(s, addr));
 	const struct sym_section *sec = sym_section_at(s, addr);
 
 	if (!sec)
@@ -119,7 +81,7 @@ uint64_t sym_span_end(struct symbolizer *s, uint64_t addr)
 	end = min64(end, fallback_end(s, addr, sec->index));
 	if (!s->dw || !s->cus_indexed)
 		return end;
-	end = min64(end, cu_ranges_end(s, addr));
+	end = min64(end, sym_cu_span_end(s, addr));
 	uint32_t cand[SYM_MAX_CANDIDATES];
 	size_t nc = sym_candidate_cus(s, addr, cand, SYM_MAX_CANDIDATES);
 	for (size_t i = 0; i < nc; i++) {

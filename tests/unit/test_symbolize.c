@@ -181,6 +181,7 @@ static void check_against_addr2line(const char *name, bool libdw_walk, bool batc
 	struct symbolizer *s = symbolizer_open(elf, err, sizeof(err));
 	assert_non_null(s);
 	s->no_scan = libdw_walk;
+	s->slice_min = 64;      /* a batch resolves on several threads where there are CPUs */
 	struct text got = { 0 };
 	add(&got, "", 0);
 	struct sym_result *res = calloc(n, sizeof(*res));
