@@ -42,8 +42,6 @@ uint32_t *u64map_find(struct u64map *m, uint64_t key);
 /* The slot for key, inserted with value SYM_NONE if absent; NULL when out of memory. */
 uint32_t *u64map_slot(struct u64map *m, uint64_t key);
 void u64map_remove(struct u64map *m, uint64_t key);
-/* Start loading the slot key would probe first (for lookups a few iterations ahead). */
-void u64map_prefetch(const struct u64map *m, uint64_t key);
 void u64map_free(struct u64map *m);
 
 /* Growable array of fixed-size elements. */
@@ -397,6 +395,9 @@ int sym_symtab_frame(struct symbolizer *s, struct arena *a, uint64_t addr,
  * of the last answer shares its frames. The CUs the addresses need must be decoded. */
 struct sym_walk {
 	size_t fn, sec, cuiv;
+	uint32_t cand[SYM_MAX_CANDIDATES];   /* the CUs to try in interval cuiv */
+	size_t ncand;
+	int have_cand;
 	size_t *row, *seg;               /* per CU */
 	const struct sym_cu *cu;         /* the last DWARF answer, when its frames can be shared */
 	uint32_t li, fi;

@@ -187,12 +187,6 @@ uint32_t *u64map_slot(struct u64map *m, uint64_t key)
 	return &m->e[i].val;
 }
 
-void u64map_prefetch(const struct u64map *m, uint64_t key)
-{
-	if (m->cap)
-		__builtin_prefetch(&m->e[hash64(key) & (m->cap - 1)]);
-}
-
 void u64map_remove(struct u64map *m, uint64_t key)
 {
 	if (key == UINT64_MAX) {

@@ -59,20 +59,23 @@ static const struct sym_func *func_at(const struct symbolizer *s, struct sym_wal
 static const struct sym_cu *cu_at(struct symbolizer *s, struct sym_walk *w, uint64_t addr,
 				  uint32_t *li, uint32_t *fi)
 {
-	uint32_t cand[SYM_MAX_CANDIDATES];
-	size_t nc = 0;
-
 	if (!s->dw || !s->cus_indexed)
 		return NULL;
-	w->cuiv = upper_from(s->cu_iv_lo, sizeof(uint64_t), s->ncu_iv, addr, w->cuiv);
-	if (w->cuiv)
-		for (uint32_t k = s->cu_iv_first[w->cuiv - 1];
-		     k < s->cu_iv_first[w->cuiv] && nc < SYM_MAX_CANDIDATES; k++)
-			cand[nc++] = s->cu_iv_cus[k];
-	for (size_t k = 0; k < s->ncu_norange && nc < SYM_MAX_CANDIDATES; k++)
-		cand[nc++] = s->cu_norange[k];
-	for (size_t i = 0; i < nc; i++) {
-		uint32_t id = cand[i];
+	size_t iv = upper_from(s->cu_iv_lo, sizeof(uint64_t), s->ncu_iv, addr, w->cuiv);
+	if (iv != w->cuiv || !w->have_cand) {
+		/* the CUs to try change only from one interval to the next */
+		w->cuiv = iv;
+		w->ncand = 0;
+		if (iv)
+			for (uint32_t k = s->cu_iv_first[iv - 1];
+			     k < s->cu_iv_first[iv] && w->ncand < SYM_MAX_CANDIDATES; k++)
+				w->cand[w->ncand++] = s->cu_iv_cus[k];
+		for (size_t k = 0; k < s->ncu_norange && w->ncand < SYM_MAX_CANDIDATES; k++)
+			w->cand[w->ncand++] = s->cu_norange[k];
+		w->have_cand = 1;
+	}
+	for (size_t i = 0; i < w->ncand; i++) {
+		uint32_t id = w->cand[i];
 		const struct sym_cu *c = &s->cus[id];
 		if (c->decoded <= 0)
 			continue;

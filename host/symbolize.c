@@ -518,12 +518,16 @@ int symbolizer_lookup_ids(struct symbolizer *s, const uint64_t *addrs, size_t n,
 
 	if (!k || !fresh)
 		goto out;
-	for (size_t i = 0; i < n; i++)
+	bool sorted = true, seen = s->cache.n || s->cache.has_max || s->nruns;
+	for (size_t i = 0; i < n; i++) {
 		k[i] = (struct sym_key){ addrs[i], (uint32_t)i };
-	sym_sort_keys(k, n);
+		sorted &= !i || addrs[i - 1] <= addrs[i];
+	}
+	if (!sorted)
+		sym_sort_keys(k, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		uint32_t id;
-		if (!known_id(s, k[i].key, &id)) {
+		if (!seen || !known_id(s, k[i].key, &id)) {
 			if (first + nfresh >= SYM_NONE - 1)
 				goto out;
 			id = (uint32_t)(first + nfresh);
