@@ -65,6 +65,8 @@ struct pp {
 	Perftools__Profiles__Function **funcs;
 	size_t nfuncs;
 	size_t *fslot, nfslots;      /* hash index over funcs: function index + 1; 0 empty */
+	const char *last_name, *last_file;   /* the last pair function_id was asked for */
+	uint64_t last_id;
 };
 
 static uint64_t fhash(int64_t name, int64_t file)
@@ -72,9 +74,14 @@ static uint64_t fhash(int64_t name, int64_t file)
 	return ((uint64_t)name * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)file * 0xc2b2ae3d27d4eb4full);
 }
 
-/* The Function of (name, file), made once (a hash index over the pair of string ids). */
+/* The Function of (name, file), made once (a hash index over the pair of string ids; the
+ * last pair asked for, by pointer, first: millions of pcs outside the image are one). */
 static uint64_t function_id(struct pp *pp, const char *name, const char *file)
 {
+	if (pp->last_id && name == pp->last_name && file == pp->last_file)
+		return pp->last_id;
+	pp->last_name = name;
+	pp->last_file = file;
 	int64_t n = str_id(&pp->st, name ? name : "??"), f = str_id(&pp->st, file);
 
 	if (2 * (pp->nfuncs + 1) >= pp->nfslots) {
@@ -92,7 +99,7 @@ static uint64_t function_id(struct pp *pp, const char *name, const char *file)
 	for (; pp->fslot[k]; k = (k + 1) & (pp->nfslots - 1)) {
 		const Perftools__Profiles__Function *fn = pp->funcs[pp->fslot[k] - 1];
 		if (fn->name == n && fn->filename == f)
-			return fn->id;
+			return pp->last_id = fn->id;
 	}
 	pp->funcs = bm_realloc(pp->funcs, (pp->nfuncs + 1) * sizeof *pp->funcs);
 	Perftools__Profiles__Function *fn = bm_malloc(sizeof *fn);
@@ -103,7 +110,7 @@ static uint64_t function_id(struct pp *pp, const char *name, const char *file)
 	fn->filename = f;
 	pp->funcs[pp->nfuncs++] = fn;
 	pp->fslot[k] = pp->nfuncs;
-	return fn->id;
+	return pp->last_id = fn->id;
 }
 
 /* The symbolizer's last answer and the span of addresses it holds for. */
