@@ -559,13 +559,14 @@ int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *i
 	memset(res, 0, sizeof *res);
 	if ((unsigned)sort >= sizeof orders / sizeof orders[0])
 		return -1;
-	if (ninfo >= UINT32_MAX || collect(p, event, &rs, &ps) || rank_parts(&rs, &ps) ||
-	    totals(&rs, &ps, res))
+	if (ninfo >= UINT32_MAX || collect(p, event, &rs, &ps))
 		goto out;
 	if (!ps.n) {
-		rc = 0;
+		rc = 0;         /* nothing sampled: an empty result, nothing to free */
 		goto out;
 	}
+	if (rank_parts(&rs, &ps) || totals(&rs, &ps, res))
+		goto out;
 	if (sort != FLAT_BY_ADDRESS)
 		qsort(ps.p, ps.n, sizeof *ps.p, sort == FLAT_BY_CPU ? cmp_part_cpu : cmp_part_key);
 	if (group(&rs, &ps, res))

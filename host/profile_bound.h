@@ -9,7 +9,7 @@
 
 #define PROFILE_BOUND_ENV "BMPROF_MAX_ENTRIES"
 /* Bytes of memory per entry the default allows for (report needs far fewer). */
-#define PROFILE_BOUND_BYTES 256
+#define PROFILE_BOUND_BYTES 512
 
 /* The bound: the one set with profile_bound_set (a --max-entries option), else
  * $BMPROF_MAX_ENTRIES, else one entry per PROFILE_BOUND_BYTES of the machine's memory (or
@@ -27,7 +27,7 @@ int profile_bound_option(const char *verb, const char *arg);
 #define PROFILE_BOUND_USAGE \
 	"      --max-entries N  keep at most N distinct (pc, event, cpu) sample entries, the\n" \
 	"                       bound on memory (default $" PROFILE_BOUND_ENV ", else one per\n" \
-	"                       256 bytes of the machine's memory; k, M, G suffixes)\n"
+	"                       512 bytes of the machine's memory; k, M, G suffixes)\n"
 /* The one-line message for a profile (name) with more entries than the bound. */
 void profile_bound_exceeded(char *err, size_t errlen, const char *name, size_t bound);
 
