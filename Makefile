@@ -32,6 +32,7 @@ include mk/bench.mk
 include mk/e2e.mk
 include mk/fixtures.mk
 include mk/bench-symbolize.mk
+include mk/bench-report.mk
 include mk/fuzz.mk
 include mk/install.mk
 

@@ -33,8 +33,10 @@
 /* The address window samples outside the image are grouped by when nothing names them. */
 #define FLAT_REGION_SIZE 0x1000u
 
-/* What the caller knows about one sampled pc. Strings are borrowed, not copied: they must
- * outlive the flat_result built from them. */
+/* What the caller knows about one sampled pc, or about every sampled pc in [pc, pc_last]
+ * when they all have the same symbol, function, file and line and lie at the same distance
+ * from their link-time addresses (a pc' of the range is at addr + (pc' - pc)). Strings are
+ * borrowed, not copied: they must outlive the flat_result built from them. */
 struct flat_pcinfo {
 	uint64_t pc;            /* as in the profile (runtime address) */
 	uint64_t addr;          /* link-time address in the ELF (pc - load bias) */
@@ -46,6 +48,7 @@ struct flat_pcinfo {
 	int outside;            /* pc is outside the image's loaded range (firmware) */
 	const char *module;     /* outside: the firmware module it was symbolized with, or NULL;
 				   addr, symbol, sym_lo/hi are then that module's (link-time) */
+	uint64_t pc_last;       /* the last sampled pc it stands for; below pc (0): pc alone */
 };
 
 enum flat_sort { FLAT_BY_FUNCTION, FLAT_BY_LINE, FLAT_BY_ADDRESS, FLAT_BY_CPU };
@@ -97,7 +100,9 @@ struct flat_result {
 #define FLAT_ALL_EVENTS (-1)
 
 /* Samples of event `event` (or FLAT_ALL_EVENTS) grouped by `sort`. info must be sorted by pc
- * with unique pcs; a sampled pc missing from it counts as unresolved ([unknown]).
+ * with ranges apart; a sampled pc no entry stands for counts as unresolved ([unknown]).
+ * One pass over the samples in pc order (a settled profile's own order) groups them in
+ * stretches that share a row, so the memory taken grows with the rows, not the pcs.
  * Returns 0, or -1 if out of memory (res is then empty). */
 int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *info,
 		 size_t ninfo, enum flat_sort sort, struct flat_result *res);
@@ -109,6 +114,14 @@ uint64_t flat_cpu_total(const struct flat_result *res, unsigned cpu);
  * most one event; else the first event the target described that has samples, or the first
  * event when none has. */
 int flat_default_event(const struct profile *p);
+
+/* The entry of info[0..n) (as flat_compute takes it) that stands for pc, or NULL. */
+const struct flat_pcinfo *flat_info_find(const struct flat_pcinfo *info, size_t n, uint64_t pc);
+/* The link-time address of pc, one of the pcs in stands for. */
+static inline uint64_t flat_info_addr(const struct flat_pcinfo *in, uint64_t pc)
+{
+	return pc - (in->pc - in->addr);
+}
 
 /* The distinct pcs of a profile's samples, sorted ascending, for the caller to resolve.
  * Returns the count (malloc'd array in *out, NULL when 0), or -1 if out of memory. */

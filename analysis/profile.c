@@ -1,5 +1,6 @@
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
+#include "profile_store.h"
 #include "run_mode.h"
 #include "events.h"
 
@@ -19,6 +20,7 @@ static void printable(char *s, size_t n)
 void profile_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->first_event = -1;
 }
 
 void profile_free(struct profile *p)
@@ -35,106 +37,18 @@ void profile_free(struct profile *p)
 	free(p->logs);
 	free(p->counts);
 	free(p->samples);
-	free(p->index);
 	profile_init(p);
 }
 
-/* ---- sample store ---- */
-
-static size_t hash(uint64_t pc, uint16_t event, uint16_t cpu)
-{
-	uint64_t h = pc ^ ((uint64_t)event << 48) ^ ((uint64_t)cpu << 32);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return (size_t)h;
-}
-
-static size_t *slot_for(const struct profile *p, uint64_t pc, uint16_t event, uint16_t cpu)
-{
-	size_t mask = p->index_cap - 1, i = hash(pc, event, cpu) & mask;
-
-	for (;; i = (i + 1) & mask) {
-		size_t *s = &p->index[i];
-		const struct profile_sample *e;
-
-		if (!*s)
-			return s;
-		e = &p->samples[*s - 1];
-		if (e->pc == pc && e->event == event && e->cpu == cpu)
-			return s;
-	}
-}
-
-/* Room for extra more samples without allocating: the array and an index kept at most
- * half full. */
-static int reserve(struct profile *p, size_t extra)
-{
-	size_t need = p->nsamples + extra, cap, i;
-
-	if (need < p->nsamples)
-		return -1;
-	if (need > p->samples_cap) {
-		struct profile_sample *s;
-
-		cap = p->samples_cap ? p->samples_cap : 256;
-		while (cap < need)
-			cap *= 2;
-		s = realloc(p->samples, cap * sizeof(*s));
-		if (!s)
-			return -1;
-		p->samples = s;
-		p->samples_cap = cap;
-	}
-	if (need * 2 > p->index_cap) {
-		size_t *old = p->index, oldcap = p->index_cap;
-
-		cap = oldcap ? oldcap : 512;
-		while (need * 2 > cap)
-			cap *= 2;
-		p->index = calloc(cap, sizeof(*p->index));
-		if (!p->index) {
-			p->index = old;
-			return -1;
-		}
-		p->index_cap = cap;
-		for (i = 0; i < p->nsamples; i++) {
-			const struct profile_sample *e = &p->samples[i];
-
-			*slot_for(p, e->pc, e->event, e->cpu) = i + 1;
-		}
-		free(old);
-	}
-	return 0;
-}
-
-/* With room reserved and no overflow possible: cannot fail. */
-static void add_reserved(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc,
-			 uint64_t count)
-{
-	size_t *s = slot_for(p, pc, event, cpu);
-
-	if (!*s) {
-		struct profile_sample *e = &p->samples[p->nsamples++];
-
-		e->pc = pc;
-		e->count = 0;
-		e->event = event;
-		e->cpu = cpu;
-		*s = p->nsamples;
-	}
-	p->samples[*s - 1].count += count;
-	p->total += count;
-}
+/* ---- samples (stored by profile_store.c) ---- */
 
 int profile_add(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc, uint64_t count)
 {
-	if (p->total + count < p->total || reserve(p, 1))
+	if (p->total + count < p->total || profile_store_room(p, 1))
 		return -1;
-	add_reserved(p, cpu, event, pc, count);
+	p->total += count;
+	if (!p->over_cap)
+		profile_store_append(p, cpu, event, pc, count);
 	return 0;
 }
 
@@ -333,8 +247,9 @@ static unsigned get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return k == BMPROF_VARINT_MAX && p[k - 1] > 1 ? 0 : k;
 }
 
-/* Walk the entries of a SAMPLES payload. With add unset, only check them (and sum their
- * counts into *sum); with add set, add them (already checked, room reserved). Addresses
+/* Walk the entries of a SAMPLES payload: check them and sum their counts into *sum; with
+ * add set, append them too as they come (room made; the caller takes them back if this
+ * fails). Addresses
  * are modulo 2^64, as the target computes the deltas: a jump from a low to a high half
  * address is a small negative delta. */
 static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int add,
@@ -363,7 +278,7 @@ static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int a
 		*sum += count;
 		pc += (uint64_t)bmprof_unzigzag(z);
 		if (add)
-			add_reserved(p, cpu, (uint16_t)ev, pc, count);
+			profile_store_append(p, cpu, (uint16_t)ev, pc, count);
 	}
 	return 0;
 }
@@ -383,9 +298,18 @@ static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len)
 	/* each entry takes at least three bytes */
 	if (cpu >= PROFILE_MAX_CPUS || (size_t)n * 3 > (size_t)(len - BMPROF_SAMPLES_FIXED))
 		return -1;
-	if (walk_samples(p, b, len, 0, &sum) || p->total + sum < p->total || reserve(p, n))
+	/* one pass: the entries are appended as they decode, and taken back if the frame
+	 * turns out malformed */
+	if (profile_store_room(p, n))
 		return -1;
-	walk_samples(p, b, len, 1, &sum);
+	size_t mark = p->nsamples;
+	int first = p->first_event;
+	if (walk_samples(p, b, len, !p->over_cap, &sum) || p->total + sum < p->total) {
+		p->nsamples = mark;
+		p->first_event = first;
+		return -1;
+	}
+	p->total += sum;
 
 	c = &p->cpus[cpu];
 	c->seen = 1;

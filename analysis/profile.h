@@ -82,13 +82,14 @@ struct profile_cpu {
 	unsigned ntotals;          /* fields the TOTALS frame carried (may exceed the known ones) */
 };
 
-/* One aggregated sample. Entries are unique on (pc, event, cpu). */
+/* One aggregated sample: count samples of event at pc on cpu. Packed (20 bytes): a profile
+ * may hold tens of millions. */
 struct profile_sample {
 	uint64_t pc;
 	uint64_t count;
 	uint16_t event;
 	uint16_t cpu;
-};
+} __attribute__((packed, aligned(4)));
 
 struct profile_meta_kv { char *key, *value; };
 
@@ -114,8 +115,17 @@ struct profile {
 	unsigned nevents;
 	struct profile_cpu cpus[PROFILE_MAX_CPUS];
 	unsigned ncpus_seen;       /* highest cpu index seen + 1 */
+	/* Every sample received, as entries: after profile_settle() sorted by (pc, event, cpu)
+	 * and unique on it; before, the counts are all there but a key may have several
+	 * entries. profile_load and capture settle the profiles they give out. */
 	struct profile_sample *samples;
 	size_t nsamples;
+	int first_event;           /* event of the first sample received; -1: none */
+	/* The memory bound: at most max_entries distinct (pc, event, cpu) are kept (0: no
+	 * bound). A profile with more sets over_cap and keeps no further samples (its samples
+	 * and total are then incomplete: it must not be reported). */
+	size_t max_entries;
+	int over_cap;
 	uint64_t total;            /* sum of all sample counts */
 	struct profile_count *counts;   /* COUNTS records, unique on (cpu, event) */
 	size_t ncounts;
@@ -134,10 +144,9 @@ struct profile {
 	/* set by profile_load: the file itself was cut short (it ended inside a frame or
 	 * without its HOST_STREAM trailer); what was intact is loaded */
 	int file_truncated;
-	/* private: hash index over samples (slot holds sample index + 1; 0 is empty) */
-	size_t samples_cap, counts_cap;
-	size_t *index;
-	size_t index_cap;
+	/* private: the sample store (profile_store.c): samples[0..nsorted) sorted and unique,
+	 * the rest pending */
+	size_t samples_cap, nsorted, counts_cap;
 };
 
 void profile_init(struct profile *p);
@@ -151,6 +160,14 @@ int profile_add(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc, ui
  * its fixed part and text_len say. */
 int profile_log_decode(const uint8_t *payload, uint16_t len, uint8_t *level,
 		       const char **text, size_t *n);
+/* Sort the samples by (pc, event, cpu) and add up repeated keys, so each is one entry, and
+ * check the bound (over_cap). 0, or -1 when out of memory. */
+int profile_settle(struct profile *p);
+/* The samples sorted by (pc, event, cpu), one entry per key: p->samples itself when
+ * settled, else a sorted copy in *copy (the caller frees it; *n entries). NULL when out of
+ * memory. */
+const struct profile_sample *profile_ordered(const struct profile *p, size_t *n,
+					     struct profile_sample **copy);
 const char *profile_meta(const struct profile *p, const char *key);   /* NULL if absent */
 int profile_set_meta(struct profile *p, const char *key, const char *value);
 const struct profile_event *profile_event(const struct profile *p, uint16_t id);

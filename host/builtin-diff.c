@@ -13,6 +13,7 @@
 #include "diff.h"
 #include "diff_load.h"
 #include "json.h"
+#include "profile_bound.h"
 #include "profile_set.h"
 #include "util.h"
 
@@ -52,6 +53,7 @@ static const char usage[] =
 	"  -n, --limit N        print at most N rows (default 30); -a, --all: every row\n"
 	"      --json           the result as JSON\n"
 	"      --db DIR         the database db: queries read (default $BMPROF_DB)\n"
+	PROFILE_BOUND_USAGE
 	"  -h, --help           this text\n"
 	"\n"
 	"Exit status: 0; 1 error; 2 usage; 3 a regression above --fail-above.\n";
@@ -117,6 +119,7 @@ static int parse_opts(int argc, char **argv, struct diff_cli *c)
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "db", required_argument, NULL, 'D' },
+		{ "max-entries", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,6 +195,10 @@ static int parse_opts(int argc, char **argv, struct diff_cli *c)
 		case 'a': c->limit = -1; break;
 		case 'j': c->json = 1; break;
 		case 'D': db_set_dir(optarg); break;
+		case 'X':
+			if (profile_bound_option("diff", optarg))
+				return 2;
+			break;
 		case 'h': fputs(usage, stdout); return 0;
 		case ':':
 			bm_err("diff: %s needs an argument (see bmprof diff --help)", argv[optind - 1]);

@@ -11,6 +11,7 @@
 #include "diff_load.h"
 #include "export_pprof.h"
 #include "outfile.h"
+#include "profile_bound.h"
 #include "profile_io.h"
 #include "util.h"
 
@@ -30,6 +31,7 @@ static const char usage[] =
 	"  -i, --input FILE     profile file (default " PROFILE_DEFAULT_PATH ")\n"
 	"      --elf ELF        the image's ELF (default: the one the profile names)\n"
 	"  -e, --event NAME     the event (default: the first with samples)\n"
+	PROFILE_BOUND_USAGE
 	"  -h, --help           this text\n";
 
 static int export_folded(FILE *f, const struct loaded_run *lr)
@@ -105,6 +107,7 @@ int cmd_export(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "elf", required_argument, NULL, 'E' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "max-entries", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,6 +126,10 @@ int cmd_export(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'E': elf = optarg; break;
 		case 'e': event = optarg; break;
+		case 'X':
+			if (profile_bound_option("export", optarg))
+				return 2;
+			break;
 		case 'h': fputs(usage, stdout); return 0;
 		case ':':
 			bm_err("export: %s needs an argument (see bmprof export --help)", argv[optind - 1]);

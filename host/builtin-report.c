@@ -15,6 +15,7 @@
 #include "firmware.h"
 #include "flat.h"
 #include "json.h"
+#include "profile_bound.h"
 #include "profile_io.h"
 #include "resolve.h"
 #include "run_mode.h"
@@ -60,6 +61,7 @@ static const char usage[] =
 	"                       0x...\" lines give each module's load address\n"
 	"      --firmware-debug DIR  the modules' debug ELFs (NAME.debug or NAME.dll) for the\n"
 	"                       modules the log names\n"
+	PROFILE_BOUND_USAGE
 	"  -h, --help           this text\n"
 	"\n"
 	"Samples outside the image's loaded range are firmware: grouped by 4 KiB page\n"
@@ -1092,6 +1094,11 @@ static int build(struct report *rp, const char *elf, const char *event, enum fla
 {
 	char err[1024];
 
+	if (rp->p->over_cap) {
+		profile_bound_exceeded(err, sizeof err, rp->input, rp->p->max_entries);
+		bm_err("%s", err);
+		return -1;
+	}
 	if (report_event(rp->p, event, &rp->event, err, sizeof err) ||
 	    resolve_open(&rp->r, rp->p, rp->input, elf, err, sizeof err) ||
 	    load_firmware(rp, err, sizeof err)) {
@@ -1168,6 +1175,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		{ "firmware-sym", required_argument, NULL, 'S' },
 		{ "firmware-log", required_argument, NULL, 'L' },
 		{ "firmware-debug", required_argument, NULL, 'D' },
+		{ "max-entries", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1216,6 +1224,10 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		case 'S': o->fw_syms[o->nfw_syms++] = optarg; break;
 		case 'L': o->fw_log = optarg; break;
 		case 'D': o->fw_debug = optarg; break;
+		case 'X':
+			if (profile_bound_option("report", optarg))
+				return 2;
+			break;
 		case 'h': fputs(usage, stdout); return 0;
 		case ':':
 			bm_err("report: %s needs an argument (see bmprof report --help)", argv[optind - 1]);

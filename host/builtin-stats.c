@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "db.h"
 #include "json.h"
+#include "profile_bound.h"
 #include "profile_set.h"
 #include "stats.h"
 #include "util.h"
@@ -32,6 +33,7 @@ static const char usage[] =
 	"  -n, --limit N        print at most N rows (default 30); -a, --all: every row\n"
 	"      --json           the table as JSON\n"
 	"      --db DIR         the database db: queries read (default $BMPROF_DB)\n"
+	PROFILE_BOUND_USAGE
 	"  -h, --help           this text\n";
 
 int cmd_stats(int argc, char **argv)
@@ -44,6 +46,7 @@ int cmd_stats(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "db", required_argument, NULL, 'D' },
+		{ "max-entries", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -82,6 +85,10 @@ int cmd_stats(int argc, char **argv)
 		case 'a': limit = -1; break;
 		case 'j': json = 1; break;
 		case 'D': db_set_dir(optarg); break;
+		case 'X':
+			if (profile_bound_option("stats", optarg))
+				return 2;
+			break;
 		case 'h': fputs(usage, stdout); return 0;
 		case ':':
 			bm_err("stats: %s needs an argument (see bmprof stats --help)", argv[optind - 1]);

@@ -1,5 +1,6 @@
 /* Live stream capture: reader + profile model + profile file. See capture.h. */
 #include "capture.h"
+#include "profile_bound.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -118,6 +119,10 @@ struct capture *capture_open(const struct capture_opts *o, char *err, size_t err
 		return NULL;
 	}
 	profile_init(&c->profile);
+	if (profile_bound(&c->profile.max_entries, err, errlen)) {
+		capture_free(c);
+		return NULL;
+	}
 	c->on_text = o->on_text;
 	c->on_log = o->on_log;
 	c->ctx = o->ctx;
@@ -179,6 +184,8 @@ void capture_finish(struct capture *c)
 	capture_end_input(c);
 	profile_stream_encode(&c->reader.st, st);
 	host_frame(c, BMPROF_FRAME_HOST_STREAM, st, sizeof(st));
+	/* out of memory leaves the samples unsorted, their counts still right */
+	profile_settle(&c->profile);
 }
 
 int capture_save(struct capture *c, char *err, size_t errlen)

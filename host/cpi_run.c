@@ -61,7 +61,7 @@ int cpi_default_event(const struct profile *p)
 	if (other >= 0)
 		return other;
 	/* samples of an event no EVENT frame described */
-	return p->nsamples ? p->samples[0].event : -1;
+	return p->nsamples ? p->first_event : -1;
 }
 
 /* The events per sample of a sampled PMU event: its mean period, scaled up when it shared

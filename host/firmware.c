@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "firmware.h"
+#include "sym_share.h"
 #include "util.h"
 
 #define MAX_LOG_LINE 4096
@@ -167,7 +168,7 @@ static struct symbolizer *open_shared(struct firmware *fw, const char *path, int
 			return fw->mods[i].sym;
 		}
 	*own = 1;
-	return symbolizer_open(path, err, errlen);
+	return sym_share_open(path, err, errlen);
 }
 
 /* Fill in m (name, base, entry already set) from its ELF at path: its symbolizer, bias
@@ -209,7 +210,7 @@ static void drop_last(struct firmware *fw)
 	struct fw_module *m = &fw->mods[--fw->nmods];
 
 	if (m->own_sym && m->sym)
-		symbolizer_close(m->sym);
+		sym_share_close(m->sym);
 	free(m->name);
 	free(m->path);
 }

@@ -1,4 +1,5 @@
 /* Reading and writing profile files: see profile_io.h. */
+#include "profile_bound.h"
 #include "profile_io.h"
 #include "util.h"
 
@@ -317,6 +318,14 @@ static int load_end(const char *name, struct load *l, char *err, size_t errlen)
 	reader_free(&l->r);
 	if (l->not_profile || !l->first_seen)
 		return not_profile_err(name, l, err, errlen);
+	if (profile_settle(p)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (p->over_cap) {
+		profile_bound_exceeded(err, errlen, name, p->max_entries);
+		return -1;
+	}
 
 	/* damage to the file itself, counted with what the capture rejected; a profile file
 	 * holds no text, so bytes outside frames are damage too */
@@ -338,12 +347,21 @@ static int load_end(const char *name, struct load *l, char *err, size_t errlen)
 	return 0;
 }
 
+/* The bound on p's entries, unless the caller set one. 0, or -1 with the reason. */
+static int bound(struct profile *p, char *err, size_t errlen)
+{
+	return p->max_entries ? 0 : profile_bound(&p->max_entries, err, errlen);
+}
+
 int profile_load(const char *path, struct profile *p, char *err, size_t errlen)
 {
 	struct load l = { .p = p };
-	FILE *f = bm_fopen_regular(path, "a profile", err, errlen);
+	FILE *f;
 	int e;
 
+	if (bound(p, err, errlen))
+		return -1;
+	f = bm_fopen_regular(path, "a profile", err, errlen);
 	if (!f) {
 		if (errno == ENOENT && access(path, F_OK))
 			snprintf(err, errlen, "%s: no such file (record a profile with bmprof qemu "
@@ -371,6 +389,8 @@ int profile_load_mem(const void *data, size_t len, const char *name, struct prof
 {
 	struct load l = { .p = p };
 
+	if (bound(p, err, errlen))
+		return -1;
 	if (reader_init(&l.r, load_frame, NULL, &l)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -55,7 +55,8 @@ void profile_stream_encode(const struct reader_stats *st, uint8_t out[PROFILE_ST
 /* Read a profile file into p (initialized by the caller). Returns 0; 1 if the file is
  * damaged or cut short but its intact frames were loaded (p->file_truncated is set for a
  * cut-short file; err says what is wrong); -1 if it cannot be used (missing, unreadable,
- * not a bmprof profile; err says why). */
+ * not a bmprof profile, more distinct entries than the bound; err says why). The samples
+ * are settled (profile_settle). */
 int profile_load(const char *path, struct profile *p, char *err, size_t errlen);
 /* The same for a profile already in memory; name stands for the file in messages. */
 int profile_load_mem(const void *data, size_t len, const char *name, struct profile *p,

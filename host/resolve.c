@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "qemu.h"
 #include "resolve.h"
+#include "sym_share.h"
 #include "util.h"
 
 __attribute__((format(printf, 2, 3)))
@@ -161,7 +162,7 @@ int resolve_open(struct resolved *r, const struct profile *p, const char *profil
 		     "it", why);
 	else
 		r->have_span = 1;
-	r->sym = symbolizer_open(r->elf, why, sizeof why);
+	r->sym = sym_share_open(r->elf, why, sizeof why);
 	if (!r->sym) {
 		/* An ELF with nothing to symbolize with still gives addresses. */
 		note(r, "cannot symbolize %s (%s): samples are shown by address", r->elf, why);
@@ -199,11 +200,30 @@ static void fill(struct flat_pcinfo *in, const struct sym_result *res)
 	}
 }
 
-/* A pc outside the image: by the firmware module holding it, if any. 0 or -1. */
-static int resolve_outside_pc(struct resolved *r, struct flat_pcinfo *in)
-{
-	const struct fw_module *m = firmware_find(r->fw, in->pc);
+/* The last answer of a symbolizer and the span of addresses it holds for. */
+struct span {
+	const struct symbolizer *sym;
+	uint64_t lo, until;
 	struct sym_result res;
+};
+
+/* Symbolize addr with sym, reusing the span's answer when addr is in it. 0 or -1. */
+static int lookup(struct span *sp, struct symbolizer *sym, uint64_t addr, struct flat_pcinfo *in)
+{
+	if (sp->sym != sym || addr < sp->lo || addr >= sp->until) {
+		if (symbolizer_lookup_span(sym, addr, &sp->res, &sp->until))
+			return -1;
+		sp->sym = sym;
+		sp->lo = addr;
+	}
+	fill(in, &sp->res);
+	return 0;
+}
+
+/* A pc outside the image: by the firmware module holding it, if any. 0 or -1. */
+static int resolve_outside_pc(struct resolved *r, struct span *sp, struct flat_pcinfo *in)
+{
+	const struct fw_module *m = r->fw ? firmware_find(r->fw, in->pc) : NULL;
 
 	in->outside = 1;
 	in->addr = in->pc;
@@ -211,53 +231,71 @@ static int resolve_outside_pc(struct resolved *r, struct flat_pcinfo *in)
 		return 0;
 	in->module = m->name;
 	in->addr = in->pc - m->bias;
-	if (symbolizer_lookup(m->sym, in->addr, &res))
-		return -1;
-	fill(in, &res);
+	return lookup(sp, m->sym, in->addr, in);
+}
+
+/* b names what a names, at the same distance from its pc: b's pc joins a's entry. */
+static int same_info(const struct flat_pcinfo *a, const struct flat_pcinfo *b)
+{
+	return a->pc - a->addr == b->pc - b->addr && a->outside == b->outside &&
+	       a->module == b->module && a->symbol == b->symbol && a->sym_lo == b->sym_lo &&
+	       a->sym_hi == b->sym_hi && a->function == b->function && a->file == b->file &&
+	       a->line == b->line;
+}
+
+/* Append in to the entries, or extend the last one to its pc. 0 or -1. */
+static int push_info(struct resolved *r, size_t *cap, const struct flat_pcinfo *in)
+{
+	if (r->ninfo && same_info(&r->info[r->ninfo - 1], in)) {
+		r->info[r->ninfo - 1].pc_last = in->pc;
+		return 0;
+	}
+	if (r->ninfo == *cap) {
+		size_t n = *cap ? 2 * *cap : 256;
+		struct flat_pcinfo *p = realloc(r->info, n * sizeof *p);
+		if (!p)
+			return -1;
+		r->info = p;
+		*cap = n;
+	}
+	r->info[r->ninfo] = *in;
+	r->info[r->ninfo++].pc_last = in->pc;
 	return 0;
 }
 
 int resolve_pcs(struct resolved *r, const struct profile *p)
 {
-	uint64_t *pcs = NULL, *addrs = NULL;
-	struct sym_result *res = NULL;
-	long n = flat_distinct_pcs(p, &pcs);
-	int rc = -1, inside = 0;
+	struct profile_sample *copy;
+	size_t n, cap = 0;
+	const struct profile_sample *s = profile_ordered(p, &n, &copy);
+	struct span sp = { 0 };
+	int rc = -1, inside = 0, named = 0;
 
 	free(r->info);
 	r->info = NULL;
 	r->ninfo = 0;
 	r->no_symbols = 0;
-	if (n <= 0)
-		return (int)n;
-	r->info = calloc((size_t)n, sizeof *r->info);
-	addrs = malloc((size_t)n * sizeof *addrs);
-	res = calloc((size_t)n, sizeof *res);
-	if (!r->info || !addrs || !res)
-		goto out;
-	for (long i = 0; i < n; i++)
-		addrs[i] = pcs[i] - r->load_bias;
-	if (r->sym && symbolizer_lookup_batch(r->sym, addrs, (size_t)n, res))
-		goto out;
-	r->no_symbols = 1;
-	for (long i = 0; i < n; i++) {
-		struct flat_pcinfo *in = &r->info[i];
-		in->pc = pcs[i];
-		in->addr = addrs[i];
-		if (resolve_outside(r, pcs[i])) {
-			if (resolve_outside_pc(r, in))
+	if (!s)
+		return -1;
+	/* the distinct pcs in order, a span of the symbolizer's answers at a time */
+	for (size_t i = 0; i < n; i++) {
+		struct flat_pcinfo in = { .pc = s[i].pc, .addr = s[i].pc - r->load_bias };
+
+		if (i && s[i - 1].pc == in.pc)
+			continue;
+		if (resolve_outside(r, in.pc)) {
+			if (resolve_outside_pc(r, &sp, &in))
 				goto out;
-			continue;
+		} else {
+			inside = 1;
+			if (r->sym && lookup(&sp, r->sym, in.addr, &in))
+				goto out;
+			named |= in.symbol != NULL;
 		}
-		inside = 1;
-		if (!r->sym)
-			continue;
-		fill(in, &res[i]);
-		if (in->symbol)
-			r->no_symbols = 0;
+		if (push_info(r, &cap, &in))
+			goto out;
 	}
-	r->ninfo = (size_t)n;
-	r->no_symbols &= inside;
+	r->no_symbols = inside && !named;
 	if (r->no_symbols && r->sym)
 		note(r, "no sampled address is in a symbol of %s (stripped?): showing addresses",
 		     r->elf);
@@ -266,17 +304,15 @@ out:
 	if (rc) {
 		free(r->info);
 		r->info = NULL;
+		r->ninfo = 0;
 	}
-	free(pcs);
-	free(addrs);
-	free(res);
+	free(copy);
 	return rc;
 }
 
 void resolve_close(struct resolved *r)
 {
-	if (r->sym)
-		symbolizer_close(r->sym);
+	sym_share_close(r->sym);
 	free(r->elf);
 	free(r->info);
 	memset(r, 0, sizeof *r);

@@ -34,7 +34,9 @@ struct resolved {
 	uint64_t span_lo, span_hi;  /* that range, link-time [lo, hi): PT_LOAD segments */
 	const struct firmware *fw;  /* modules for pcs outside the image; NULL for none (the
 				       caller sets it before resolve_pcs and keeps it alive) */
-	struct flat_pcinfo *info;   /* one per distinct sampled pc, sorted by pc */
+	struct flat_pcinfo *info;   /* sorted by pc: each for the sampled pcs [pc, pc_last] that
+				       resolve alike (flat.h), one span of the symbolizer's
+				       answers or one stretch outside the image at a time */
 	size_t ninfo;
 	char notes[4][256];         /* things the reader should know (no build-id, stripped) */
 	unsigned nnotes;
@@ -44,7 +46,9 @@ struct resolved {
  * 0, or -1 with a one-line reason in err (r is then closed). */
 int resolve_open(struct resolved *r, const struct profile *p, const char *profile_path,
 		 const char *elf_override, char *err, size_t errlen);
-/* Symbolize every distinct pc of p's samples into r->info. 0, or -1 (out of memory). */
+/* Symbolize every distinct pc of p's samples into r->info, walking them in order one span
+ * of like answers at a time (pcs outside the image are not looked up). 0, or -1 (out of
+ * memory). */
 int resolve_pcs(struct resolved *r, const struct profile *p);
 void resolve_close(struct resolved *r);
 /* Whether a runtime pc is outside the image's loaded range (0 when the range is unknown). */

@@ -6,6 +6,7 @@
 
 #include "events.h"
 #include "wire_text.h"
+#include "profile_bound.h"
 #include "run_notes.h"
 #include "util.h"
 
@@ -395,8 +396,13 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 	print_frames(f, p);
 	print_cpus(f, p);
 	print_recovered(f, p);
-	fprintf(f, "  samples   %" PRIu64 " at %zu distinct (pc, event, cpu)\n", p->total,
-		p->nsamples);
+	if (p->over_cap)
+		fprintf(f, "  samples   %" PRIu64 " at more than %zu distinct (pc, event, cpu), the "
+			"bound on memory: the file has them all; raise %s to report it\n", p->total,
+			p->max_entries, PROFILE_BOUND_ENV);
+	else
+		fprintf(f, "  samples   %" PRIu64 " at %zu distinct (pc, event, cpu)\n", p->total,
+			p->nsamples);
 	summary_end(end, sizeof(end), p);
 	fprintf(f, "  ended     %s\n", end);
 	run_notes_clock(clock, sizeof clock, p);

@@ -107,7 +107,7 @@ int sym_cu_index(struct symbolizer *s)
 			m = s->cu_ranges[i].hi;
 		s->cu_range_maxhi[i] = m;
 	}
-	return 0;
+	return sym_cu_intervals(s);
 }
 
 /* Languages whose DW_AT_name addr2line treats as the linkage name (binutils mangle_style 0). */

@@ -58,15 +58,62 @@ static const struct sym_section *section_by_index(const struct symbolizer *s, si
 	return NULL;
 }
 
-const struct sym_section *sym_section_at(const struct symbolizer *s, uint64_t addr)
+/* First allocated section in header order holding addr, as addr2line walks them. */
+static const struct sym_section *section_scan(const struct symbolizer *s, uint64_t addr)
 {
-	/* First allocated section in header order, as addr2line walks them. */
 	for (size_t i = 0; i < s->nsecs; i++) {
 		const struct sym_section *sec = &s->secs[i];
 		if ((sec->flags & SHF_ALLOC) && addr >= sec->addr && addr - sec->addr < sec->size)
 			return sec;
 	}
 	return NULL;
+}
+
+/* The allocated sections' starts and ends, each with the section found from there on. */
+static int section_intervals(struct symbolizer *s)
+{
+	uint64_t *b = malloc((2 * s->nsecs + 1) * sizeof(*b));
+	size_t nb = 0, m = 0;
+
+	if (!b)
+		return -1;
+	for (size_t i = 0; i < s->nsecs; i++) {
+		const struct sym_section *sec = &s->secs[i];
+		if (!(sec->flags & SHF_ALLOC) || !sec->size)
+			continue;
+		b[nb++] = sec->addr;
+		if (sec->addr + sec->size > sec->addr)
+			b[nb++] = sec->addr + sec->size;
+	}
+	sym_sort_u64(b, nb);
+	for (size_t i = 0; i < nb; i++)
+		if (!m || b[m - 1] != b[i])
+			b[m++] = b[i];
+	s->sec_iv = malloc((m ? m : 1) * sizeof(*s->sec_iv));
+	if (!s->sec_iv) {
+		free(b);
+		return -1;
+	}
+	for (size_t i = 0; i < m; i++)
+		s->sec_iv[i] = section_scan(s, b[i]);
+	s->sec_iv_lo = b;
+	s->nsec_iv = m;
+	return 0;
+}
+
+const struct sym_section *sym_section_at(const struct symbolizer *s, uint64_t addr)
+{
+	size_t i = sym_interval(s->sec_iv_lo, s->nsec_iv, addr);
+	return i == SIZE_MAX ? NULL : s->sec_iv[i];
+}
+
+uint64_t sym_section_span_end(const struct symbolizer *s, uint64_t addr)
+{
+	size_t i = sym_interval(s->sec_iv_lo, s->nsec_iv, addr);
+
+	if (i == SIZE_MAX)
+		return s->nsec_iv ? s->sec_iv_lo[0] : UINT64_MAX;
+	return i + 1 < s->nsec_iv ? s->sec_iv_lo[i + 1] : UINT64_MAX;
 }
 
 /* A symbol that can name code: functions, and untyped labels in executable sections. */
@@ -408,6 +455,10 @@ int sym_elf_load(struct symbolizer *s, char *err, size_t errlen)
 	s->be = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	if (load_sections(s, (uint64_t)st.st_size, err, errlen) < 0)
 		return -1;
+	if (section_intervals(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	find_build_id(s);
 	Elf_Scn *dynsym, *symtab = find_symtab(s->elf, &dynsym);
 	if (!symtab)

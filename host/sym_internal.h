@@ -20,6 +20,8 @@ struct arena {
 	pthread_mutex_t *lock;  /* set while several threads allocate */
 };
 void *arena_alloc(struct arena *a, size_t n);
+/* Move src's memory into dst (src is then empty): what a thread allocated on its own. */
+void arena_adopt(struct arena *dst, struct arena *src);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_join(struct arena *a, const char *dir, const char *name);
 void arena_free(struct arena *a);
@@ -40,8 +42,6 @@ uint32_t *u64map_find(struct u64map *m, uint64_t key);
 /* The slot for key, inserted with value SYM_NONE if absent; NULL when out of memory. */
 uint32_t *u64map_slot(struct u64map *m, uint64_t key);
 void u64map_remove(struct u64map *m, uint64_t key);
-/* Start loading the slot key would probe first (for lookups a few iterations ahead). */
-void u64map_prefetch(const struct u64map *m, uint64_t key);
 void u64map_free(struct u64map *m);
 
 /* Growable array of fixed-size elements. */
@@ -49,8 +49,16 @@ struct vec {
 	void *data;
 	size_t n, cap, elem;
 };
-void *vec_push(struct vec *v);
+void *vec_grow_push(struct vec *v);
 void vec_free(struct vec *v);
+
+/* Room for one more element at the end: a pointer to it, NULL when out of memory. */
+static inline void *vec_push(struct vec *v)
+{
+	if (v->n < v->cap)
+		return (char *)v->data + v->elem * v->n++;
+	return vec_grow_push(v);
+}
 
 /* Little- or big-endian reader over a bounded buffer; out-of-range reads set err. Inline:
  * the DIE and line-program decoders spend most of their time here. */
@@ -231,6 +239,12 @@ struct symbolizer {
 
 	struct sym_section *secs;
 	size_t nsecs;
+	/* The allocated sections cut at every start and end into intervals, each with the
+	 * section sym_section_at gives there (the first in header order; NULL: none):
+	 * interval i is [sec_iv_lo[i], sec_iv_lo[i + 1]). */
+	uint64_t *sec_iv_lo;
+	const struct sym_section **sec_iv;
+	size_t nsec_iv;
 
 	struct sym_func *funcs;         /* sorted by address */
 	size_t nfuncs;
@@ -248,6 +262,8 @@ struct symbolizer {
 	size_t debug_info_len, debug_abbrev_len, debug_ranges_len, debug_rnglists_len,
 		debug_addr_len, debug_str_offsets_len;
 	bool no_scan;                    /* use the libdw walk only (tests compare both) */
+	size_t slice_min;                /* new addresses per resolving thread (0: default;
+					    tests make it small) */
 	struct u64map abbrev_cache;      /* .debug_abbrev offset -> index into abbrevs */
 	struct vec abbrevs;              /* struct sym_abbrev_table * */
 
@@ -256,6 +272,13 @@ struct symbolizer {
 	struct sym_cu_range *cu_ranges;  /* sorted by lo */
 	uint64_t *cu_range_maxhi;        /* running maximum of hi, to bound overlap scans */
 	size_t ncu_ranges;
+	/* The CU ranges cut at every range start and end into intervals, each with the CUs
+	 * whose ranges hold it as addr2line tries them (unit order, at most
+	 * SYM_MAX_CANDIDATES): interval i is [cu_iv_lo[i], cu_iv_lo[i + 1]), its CUs
+	 * cu_iv_cus[cu_iv_first[i] .. cu_iv_first[i + 1]). */
+	uint64_t *cu_iv_lo;
+	uint32_t *cu_iv_first, *cu_iv_cus;
+	size_t ncu_iv;
 	uint32_t *cu_norange;            /* CUs without address ranges, tried last */
 	size_t ncu_norange;
 	bool cus_indexed;
@@ -269,7 +292,10 @@ struct symbolizer {
 	bool parallel;
 	pthread_mutex_t lock;
 
-	struct u64map cache;             /* address -> index into results */
+	struct u64map cache;             /* address -> index into results (single lookups) */
+	struct sym_run { uint32_t first; size_t n; } *runs;   /* batches: results[first..+n)
+							  in address order */
+	size_t nruns;
 	struct vec results;              /* struct sym_result */
 };
 
@@ -278,6 +304,8 @@ struct symbolizer {
 int sym_elf_check(int fd, char *err, size_t errlen);
 int sym_elf_load(struct symbolizer *s, char *err, size_t errlen);
 const struct sym_section *sym_section_at(const struct symbolizer *s, uint64_t addr);
+/* The end of the interval of sections holding addr: where sym_section_at may change. */
+uint64_t sym_section_span_end(const struct symbolizer *s, uint64_t addr);
 const struct sym_func *sym_func_at(const struct symbolizer *s, uint64_t addr);
 /* addr2line's symbol-table answer for addr in section shndx, or NULL. */
 const struct sym_fallback *sym_fallback_at(const struct symbolizer *s, uint64_t addr,
@@ -340,6 +368,49 @@ void sym_sort_keys(struct sym_key *a, size_t n);
 void sym_sort_ranges(struct fn_range *a, size_t n);
 /* Best-fit function DIE for addr (addr2line's rule), or SYM_NONE. */
 uint32_t sym_die_find(const struct sym_cu *cu, uint64_t addr);
+/* sym_cuiv.c: the CUs to try for addr, in addr2line's order (CUs whose ranges hold it in
+ * unit order, then those without ranges); at most max. */
+#define SYM_MAX_CANDIDATES 64
+size_t sym_candidate_cus(const struct symbolizer *s, uint64_t addr, uint32_t *out, size_t max);
+/* Build the intervals of the CU ranges (after sym_cu_index sorted them). 0 or -1. */
+int sym_cu_intervals(struct symbolizer *s);
+/* Where the CUs to try for addr may change: the end of its interval. */
+uint64_t sym_cu_span_end(const struct symbolizer *s, uint64_t addr);
+/* Interval i of sorted boundaries lo[0..n) holding addr: the last lo at or below it, or
+ * SIZE_MAX when addr is below them all. */
+size_t sym_interval(const uint64_t *lo, size_t n, uint64_t addr);
+/* sym_span.c: the end of the span from addr over which lookups give addr's answer (the
+ * CUs the lookup of addr tried must have been decoded by it). */
+uint64_t sym_span_end(struct symbolizer *s, uint64_t addr);
+/* symbolize.c: an answer's frames: from DWARF (line row li, function DIE fi of cu), or
+ * the symbol table's name addr2line falls back to. Frames in arena a. 0 or -1. */
+int sym_dwarf_frames(struct symbolizer *s, struct arena *a, const struct sym_cu *cu,
+		     uint32_t li, uint32_t fi, uint64_t addr, const struct sym_section *sec,
+		     struct sym_result *r);
+int sym_symtab_frame(struct symbolizer *s, struct arena *a, uint64_t addr,
+		     const struct sym_section *sec, struct sym_result *r);
+
+/* sym_walk.c: answers for addresses in increasing order, with cursors into the sorted
+ * tables that only move forward: each address costs a few steps, and one with the makings
+ * of the last answer shares its frames. The CUs the addresses need must be decoded. */
+struct sym_walk {
+	size_t fn, sec, cuiv;
+	uint32_t cand[SYM_MAX_CANDIDATES];   /* the CUs to try in interval cuiv */
+	size_t ncand;
+	int have_cand;
+	size_t *row, *seg;               /* per CU */
+	const struct sym_cu *cu;         /* the last DWARF answer, when its frames can be shared */
+	uint32_t li, fi;
+	const struct sym_section *last_sec;
+	unsigned nframes;
+	const struct sym_frame *frames;
+};
+int sym_walk_init(struct sym_walk *w, const struct symbolizer *s);
+void sym_walk_free(struct sym_walk *w);
+/* The answer for addr (not below the last one) into r, whose addr and id are set. */
+int sym_walk_answer(struct symbolizer *s, struct sym_walk *w, struct arena *a, uint64_t addr,
+		    struct sym_result *r);
+
 /* sym_decode.c: ensure a CU is decoded: 0 or -1. */
 int sym_cu_decode(struct symbolizer *s, struct sym_cu *cu);
 /* Decode the listed CUs, on several threads when there are enough of them. */

@@ -25,19 +25,46 @@ struct seq {
 	size_t index;
 };
 
-struct tmp_row {
-	uint64_t addr;
-	struct sym_row r;
-};
-
 struct decoder {
 	struct symbolizer *s;
 	struct sym_cu *cu;
 	struct vec dirs;        /* const char * */
 	struct vec files;       /* const char * (paths) */
-	struct vec rows;        /* struct tmp_row */
+	/* The rows as decoded, their addresses and values apart (so a sequence copies out
+	 * in two block moves), both in the scratch buffer rows: cap of each. */
+	struct vec rows;
+	uint64_t *addr;
+	struct sym_row *val;
 	struct vec seqs;        /* struct seq */
 };
+
+#define ROW_BYTES (sizeof(uint64_t) + sizeof(struct sym_row))
+
+/* Lay the two arrays over the buffer (of rows.cap rows). */
+static void place_rows(struct decoder *d)
+{
+	d->addr = d->rows.data;
+	d->val = (struct sym_row *)((char *)d->rows.data + d->rows.cap * sizeof(uint64_t));
+}
+
+/* Room for cap rows, keeping the n there are. 0 or -1. */
+static int reserve_rows(struct decoder *d, size_t cap)
+{
+	if (cap <= d->rows.cap)
+		return 0;
+	char *p = malloc(cap * ROW_BYTES);
+	if (!p)
+		return -1;
+	if (d->rows.n) {
+		memcpy(p, d->addr, d->rows.n * sizeof(uint64_t));
+		memcpy(p + cap * sizeof(uint64_t), d->val, d->rows.n * sizeof(struct sym_row));
+	}
+	free(d->rows.data);
+	d->rows.data = p;
+	d->rows.cap = cap;
+	place_rows(d);
+	return 0;
+}
 
 static const char *section_str(const uint8_t *sec, size_t len, uint64_t off)
 {
@@ -266,17 +293,6 @@ struct state {
 	struct seq *seq;
 };
 
-static int grow_rows(struct decoder *d)
-{
-	size_t cap = d->rows.cap ? d->rows.cap * 2 : 1024;
-	void *p = realloc(d->rows.data, cap * d->rows.elem);
-	if (!p)
-		return -1;
-	d->rows.data = p;
-	d->rows.cap = cap;
-	return 0;
-}
-
 static int new_seq(struct decoder *d, struct state *st)
 {
 	struct seq *q = vec_push(&d->seqs);
@@ -287,22 +303,23 @@ static int new_seq(struct decoder *d, struct state *st)
 	return 0;
 }
 
-static inline int emit(struct decoder *d, struct state *st)
+static inline __attribute__((always_inline)) int emit(struct decoder *d, struct state *st)
 {
 	if (!st->seq && new_seq(d, st) < 0)
 		return -1;
 	struct seq *q = st->seq;
-	struct tmp_row *rows = d->rows.data;
 	struct sym_row row = { st->line, st->file, st->discr,
 			       st->column > 0xffff ? 0xffff : (uint16_t)st->column, 0 };
-	if (q->n && rows[q->first + q->n - 1].addr == st->addr) {
-		rows[q->first + q->n - 1].r = row; /* the last row at an address wins */
+	size_t n = d->rows.n;
+	if (q->n && d->addr[n - 1] == st->addr) {
+		d->val[n - 1] = row; /* the last row at an address wins */
 		return 0;
 	}
-	if (d->rows.n == d->rows.cap && grow_rows(d) < 0)
+	if (n == d->rows.cap && reserve_rows(d, 2 * n) < 0)
 		return -1;
-	rows = d->rows.data;
-	rows[d->rows.n++] = (struct tmp_row){ st->addr, row };
+	d->addr[n] = st->addr;
+	d->val[n] = row;
+	d->rows.n = n + 1;
 	q->n++;
 	return 0;
 }
@@ -384,36 +401,62 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 		line_adv[op] = h->line_base + (int)((op - h->opcode_base) % h->line_range);
 	}
 	/* about one row per three program bytes */
-	size_t guess = (size_t)(h->end - h->prog) / 3 + 16;
-	if (d->rows.cap < guess) {
-		void *p = realloc(d->rows.data, guess * d->rows.elem);
-		if (!p)
-			return -1;
-		d->rows.data = p;
-		d->rows.cap = guess;
-	}
-	while (r.p < r.end && !r.err) {
-		unsigned op = *r.p++;
-		if (op >= h->opcode_base) {
+	if (reserve_rows(d, (size_t)(h->end - h->prog) / 3 + 1024) < 0)
+		return -1;
+	/* The loop keeps the read position in a register: the reader goes to memory only
+	 * around the rare extended opcodes. A failed read sets r.err, which ends the
+	 * decode as failed once the program is through (every opcode moves past a byte). */
+	const uint8_t *p = r.p, *end = r.end;
+	uint8_t base = (uint8_t)h->opcode_base;
+	while (p < end) {
+		unsigned op = *p++;
+		if (op >= base) {
 			if (h->max_ops == 1)
 				st.addr += addr_adv[op];
 			else
-				advance(&st, h, (op - h->opcode_base) / h->line_range);
+				advance(&st, h, (op - base) / h->line_range);
 			st.line += (uint32_t)line_adv[op];
 			if (emit(d, &st) < 0)
 				return -1;
 			st.discr = 0;
 			continue;
 		}
+		/* one-byte operands, the common case, read here; longer ones by the reader */
 		switch (op) {
-		case 0:
-			if (extended_op(d, &r, &st, h, addr_size) < 0)
-				return -1;
+		case DW_LNS_set_column:
+			if (p < end && !(*p & 0x80)) {
+				st.column = *p++;
+				continue;
+			}
 			break;
+		case DW_LNS_negate_stmt:
+		case DW_LNS_set_basic_block:
+		case DW_LNS_set_prologue_end:
+		case DW_LNS_set_epilogue_begin:
+			continue;
 		case DW_LNS_copy:
 			if (emit(d, &st) < 0)
 				return -1;
 			st.discr = 0;
+			continue;
+		case DW_LNS_advance_line:
+			if (p < end && !(*p & 0x80)) {
+				int v = *p++;
+				st.line += (uint32_t)(v & 0x40 ? v - 0x80 : v);
+				continue;
+			}
+			break;
+		case DW_LNS_const_add_pc:
+			advance(&st, h, (255 - base) / h->line_range);
+			continue;
+		default:
+			break;
+		}
+		r.p = p;
+		switch (op) {
+		case 0:
+			if (extended_op(d, &r, &st, h, addr_size) < 0)
+				return -1;
 			break;
 		case DW_LNS_advance_pc:
 			advance(&st, h, rd_uleb(&r));
@@ -427,16 +470,6 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 		case DW_LNS_set_column:
 			st.column = (uint32_t)rd_uleb(&r);
 			break;
-		case DW_LNS_negate_stmt:
-		case DW_LNS_set_basic_block:
-		case DW_LNS_set_prologue_end:
-		case DW_LNS_set_epilogue_begin:
-			break;
-		case DW_LNS_const_add_pc:
-			if (!h->line_range)
-				return -1;
-			advance(&st, h, (255 - h->opcode_base) / h->line_range);
-			break;
 		case DW_LNS_fixed_advance_pc:
 			st.addr += rd_uN(&r, 2);
 			st.op_index = 0;
@@ -446,6 +479,7 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 				rd_uleb(&r);
 			break;
 		}
+		p = r.p > end ? end : r.p;
 	}
 	/* A sequence left open at the end of the program is dropped, as binutils does. */
 	if (st.seq)
@@ -465,29 +499,34 @@ static int cmp_seq(const void *a, const void *b)
 
 /* Rows of a sequence that went backwards are put in order (stable), keeping the last row
  * at each address. */
-static void order_seq(struct tmp_row *rows, struct seq *q)
+static void order_seq(struct decoder *d, struct seq *q)
 {
-	struct tmp_row *r = rows + q->first;
+	uint64_t *a = d->addr + q->first;
+	struct sym_row *v = d->val + q->first;
 	size_t i;
-	for (i = 1; i < q->n && r[i - 1].addr <= r[i].addr; i++)
+	for (i = 1; i < q->n && a[i - 1] <= a[i]; i++)
 		;
 	if (i >= q->n)
 		return;
 	/* insertion sort: stable, and such sequences are rare */
 	for (i = 1; i < q->n; i++) {
-		struct tmp_row t = r[i];
+		uint64_t ta = a[i];
+		struct sym_row tv = v[i];
 		size_t j = i;
-		while (j > 0 && r[j - 1].addr > t.addr) {
-			r[j] = r[j - 1];
+		while (j > 0 && a[j - 1] > ta) {
+			a[j] = a[j - 1];
+			v[j] = v[j - 1];
 			j--;
 		}
-		r[j] = t;
+		a[j] = ta;
+		v[j] = tv;
 	}
 	size_t w = 0;
 	for (i = 0; i < q->n; i++) {
-		if (w && r[w - 1].addr == r[i].addr)
+		if (w && a[w - 1] == a[i])
 			w--;
-		r[w++] = r[i];
+		a[w] = a[i];
+		v[w++] = v[i];
 	}
 	q->n = w;
 }
@@ -495,11 +534,10 @@ static void order_seq(struct tmp_row *rows, struct seq *q)
 static int merge(struct decoder *d)
 {
 	struct seq *seqs = d->seqs.data;
-	struct tmp_row *rows = d->rows.data;
 	size_t ns = d->seqs.n;
 	for (size_t i = 0; i < ns; i++)
-		order_seq(rows, &seqs[i]);
-	if (ns)
+		order_seq(d, &seqs[i]);
+	if (ns > 1)
 		qsort(seqs, ns, sizeof(*seqs), cmp_seq);
 	struct sym_cu *cu = d->cu;
 	size_t cap = d->rows.n + 2 * ns + 1;
@@ -522,16 +560,18 @@ static int merge(struct decoder *d)
 		}
 		any = true;
 		last_high = q->high;
-		struct tmp_row *r = rows + q->first;
-		size_t k = 0;
-		while (k + 1 < q->n && r[k + 1].addr <= low)
+		const uint64_t *a = d->addr + q->first;
+		const struct sym_row *v = d->val + q->first;
+		size_t k = 0, e;
+		while (k + 1 < q->n && a[k + 1] <= low)
 			k++;
 		cu->row_addr[n] = low;
-		cu->rows[n++] = r[k++].r;
-		for (; k < q->n && r[k].addr < q->high; k++) {
-			cu->row_addr[n] = r[k].addr;
-			cu->rows[n++] = r[k].r;
-		}
+		cu->rows[n++] = v[k++];
+		for (e = k; e < q->n && a[e] < q->high; e++)
+			;
+		memcpy(cu->row_addr + n, a + k, (e - k) * sizeof(*a));
+		memcpy(cu->rows + n, v + k, (e - k) * sizeof(*v));
+		n += e - k;
 		cu->row_addr[n] = q->high;
 		cu->rows[n++] = (struct sym_row){ .end = 1 };
 	}
@@ -552,9 +592,10 @@ int sym_line_decode(struct symbolizer *s, struct sym_cu *cu, struct sym_scratch 
 		.rows = scr->rows,
 		.seqs = scr->seqs,
 	};
-	d.rows.elem = sizeof(struct tmp_row);
+	d.rows.elem = ROW_BYTES;
 	d.seqs.elem = sizeof(struct seq);
 	d.rows.n = d.seqs.n = 0;
+	place_rows(&d);
 	struct hdr h;
 	int rc = -1;
 	if (read_header(&d, &h) < 0)

@@ -17,6 +17,7 @@ enum { K_OTHER, K_FN, K_CONTAINER };
 struct attr_spec {
 	uint32_t name, form;
 	int64_t implicit;
+	int32_t size;           /* the value's size when fixed for the table's units, else -1 */
 };
 
 struct abbrev {
@@ -194,10 +195,10 @@ static struct sym_abbrev_table *parse_abbrevs(struct symbolizer *s, const struct
 			struct attr_spec *sp = vec_push(&specs);
 			if (!sp)
 				goto out;
-			*sp = (struct attr_spec){ (uint32_t)name, (uint32_t)form, implicit };
 			int n = form_size((unsigned)form, u);
 			if (n == -2)
 				goto out;
+			*sp = (struct attr_spec){ (uint32_t)name, (uint32_t)form, implicit, n };
 			fixed = fixed < 0 || n < 0 ? -1 : fixed + n;
 			a.sibling |= name == DW_AT_sibling;
 		}
@@ -533,7 +534,9 @@ static bool read_fn_attrs(struct rd *r, const struct abbrev *ab, const struct at
 				return false;
 			break;
 		default:
-			if (!skip_form(r, sp->form, u))
+			if (sp->size >= 0)
+				rd_skip(r, (uint64_t)sp->size);
+			else if (!skip_form(r, sp->form, u))
 				return false;
 			continue;
 		}
@@ -644,10 +647,21 @@ static bool skip_attrs(struct rd *r, const struct abbrev *ab, const struct attr_
 		rd_skip(r, (uint64_t)ab->fixed);
 		return !r->err;
 	}
-	for (uint32_t i = 0; i < ab->nattr; i++)
-		if (!skip_form(r, specs[ab->first + i].form, u))
+	/* runs of fixed-size values are skipped at once */
+	uint64_t run = 0;
+	for (uint32_t i = 0; i < ab->nattr; i++) {
+		const struct attr_spec *sp = &specs[ab->first + i];
+		if (sp->size >= 0) {
+			run += (uint64_t)sp->size;
+			continue;
+		}
+		rd_skip(r, run);
+		run = 0;
+		if (!skip_form(r, sp->form, u))
 			return false;
-	return true;
+	}
+	rd_skip(r, run);
+	return !r->err;
 }
 
 /* Skip a DIE's attributes; its DW_AT_sibling target (0 if none). */
@@ -658,7 +672,9 @@ static bool sibling_of(struct rd *r, const struct abbrev *ab, const struct attr_
 	for (uint32_t i = 0; i < ab->nattr; i++) {
 		const struct attr_spec *sp = &specs[ab->first + i];
 		if (sp->name != DW_AT_sibling) {
-			if (!skip_form(r, sp->form, u))
+			if (sp->size >= 0)
+				rd_skip(r, (uint64_t)sp->size);
+			else if (!skip_form(r, sp->form, u))
 				return false;
 			continue;
 		}

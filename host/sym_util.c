@@ -92,6 +92,22 @@ char *arena_join(struct arena *a, const char *dir, const char *name)
 	return p;
 }
 
+void arena_adopt(struct arena *dst, struct arena *src)
+{
+	struct arena_chunk *c = src->head;
+
+	if (!c)
+		return;
+	while (c->next)
+		c = c->next;
+	c->next = dst->head ? dst->head->next : NULL;
+	if (dst->head)
+		dst->head->next = src->head;
+	else
+		dst->head = src->head;
+	src->head = NULL;
+}
+
 void arena_free(struct arena *a)
 {
 	struct arena_chunk *c = a->head;
@@ -171,12 +187,6 @@ uint32_t *u64map_slot(struct u64map *m, uint64_t key)
 	return &m->e[i].val;
 }
 
-void u64map_prefetch(const struct u64map *m, uint64_t key)
-{
-	if (m->cap)
-		__builtin_prefetch(&m->e[hash64(key) & (m->cap - 1)]);
-}
-
 void u64map_remove(struct u64map *m, uint64_t key)
 {
 	if (key == UINT64_MAX) {
@@ -213,7 +223,7 @@ void u64map_free(struct u64map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void *vec_push(struct vec *v)
+void *vec_grow_push(struct vec *v)
 {
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 16;

@@ -108,6 +108,11 @@ void symbolizer_close(struct symbolizer *s)
 	free(s->cus);
 	free(s->cu_ranges);
 	free(s->cu_range_maxhi);
+	free(s->cu_iv_lo);
+	free(s->cu_iv_first);
+	free(s->cu_iv_cus);
+	free(s->sec_iv_lo);
+	free(s->sec_iv);
 	free(s->cu_norange);
 	u64map_free(&s->name_cache);
 	u64map_free(&s->abbrev_cache);
@@ -117,6 +122,7 @@ void symbolizer_close(struct symbolizer *s)
 	vec_free(&s->scratch.seqs);
 	pthread_mutex_destroy(&s->lock);
 	u64map_free(&s->cache);
+	free(s->runs);
 	vec_free(&s->results);
 	arena_free(&s->arena);
 	free(s);
@@ -155,39 +161,6 @@ static int ensure_index(struct symbolizer *s)
 	return sym_cu_index(s);
 }
 
-/* CUs whose ranges hold addr, in unit order, then the CUs without ranges. */
-static size_t candidate_cus(const struct symbolizer *s, uint64_t addr, uint32_t *out,
-			    size_t max)
-{
-	size_t lo = 0, hi = s->ncu_ranges, n = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->cu_ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t j = lo; j-- > 0 && s->cu_range_maxhi[j] > addr;) {
-		const struct sym_cu_range *r = &s->cu_ranges[j];
-		if (addr >= r->hi || n == max)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < n; k++)
-			dup |= out[k] == r->cu;
-		if (!dup)
-			out[n++] = r->cu;
-	}
-	/* insertion sort by unit order; n is tiny */
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && out[k - 1] > out[k]; k--) {
-			uint32_t t = out[k];
-			out[k] = out[k - 1];
-			out[k - 1] = t;
-		}
-	for (size_t i = 0; i < s->ncu_norange && n < max; i++)
-		out[n++] = s->cu_norange[i];
-	return n;
-}
 
 static const char *cu_file(const struct sym_cu *cu, uint32_t idx)
 {
@@ -196,13 +169,11 @@ static const char *cu_file(const struct sym_cu *cu, uint32_t idx)
 	return idx < cu->nfiles ? cu->files[idx] : "<unknown>";
 }
 
-#define MAX_CANDIDATES 64
-
 /* The first CU, in addr2line's order, with a line row or a function at addr. */
 static struct sym_cu *find_cu(struct symbolizer *s, uint64_t addr, uint32_t *li, uint32_t *fi)
 {
-	uint32_t cand[MAX_CANDIDATES];
-	size_t nc = s->dw ? candidate_cus(s, addr, cand, MAX_CANDIDATES) : 0;
+	uint32_t cand[SYM_MAX_CANDIDATES];
+	size_t nc = s->dw ? sym_candidate_cus(s, addr, cand, SYM_MAX_CANDIDATES) : 0;
 	for (size_t i = 0; i < nc; i++) {
 		struct sym_cu *c = &s->cus[cand[i]];
 		if (sym_cu_decode(s, c) < 0)
@@ -216,13 +187,13 @@ static struct sym_cu *find_cu(struct symbolizer *s, uint64_t addr, uint32_t *li,
 }
 
 /* No DWARF at addr: addr2line names the symbol-table function it falls in, if any. */
-static int symtab_frame(struct symbolizer *s, uint64_t addr, const struct sym_section *sec,
-			struct sym_result *r)
+int sym_symtab_frame(struct symbolizer *s, struct arena *a, uint64_t addr,
+		     const struct sym_section *sec, struct sym_result *r)
 {
 	const struct sym_fallback *fb = sym_fallback_at(s, addr, sec->index);
 	if (!fb)
 		return 0;
-	struct sym_frame *f = arena_alloc(&s->arena, sizeof(*f));
+	struct sym_frame *f = arena_alloc(a, sizeof(*f));
 	if (!f)
 		return -1;
 	*f = (struct sym_frame){ fb->name[0] ? fb->name : "??", fb->file ? fb->file : "??", 0, 0,
@@ -233,14 +204,15 @@ static int symtab_frame(struct symbolizer *s, uint64_t addr, const struct sym_se
 }
 
 /* The innermost function (line row li, function DIE fi) and its inlining callers. */
-static int dwarf_frames(struct symbolizer *s, const struct sym_cu *cu, uint32_t li, uint32_t fi,
-			uint64_t addr, const struct sym_section *sec, struct sym_result *r)
+int sym_dwarf_frames(struct symbolizer *s, struct arena *a, const struct sym_cu *cu,
+		     uint32_t li, uint32_t fi, uint64_t addr, const struct sym_section *sec,
+		     struct sym_result *r)
 {
 	unsigned n = 1;
 	for (uint32_t x = fi; x != SYM_NONE && cu->fns[x].inlined && cu->fns[x].parent != SYM_NONE;
 	     x = cu->fns[x].parent)
 		n++;
-	struct sym_frame *f = arena_alloc(&s->arena, n * sizeof(*f));
+	struct sym_frame *f = arena_alloc(a, n * sizeof(*f));
 	if (!f)
 		return -1;
 	/* addr2line takes the symbol table's name where DWARF has no function or no linkage
@@ -278,7 +250,8 @@ static int dwarf_frames(struct symbolizer *s, const struct sym_cu *cu, uint32_t 
 }
 
 /* What addr2line -f -i prints for addr, as frames (nframes 0: "??" / "??:0"). */
-static int resolve_frames(struct symbolizer *s, uint64_t addr, struct sym_result *r)
+static int resolve_frames(struct symbolizer *s, struct arena *a, uint64_t addr,
+			  struct sym_result *r)
 {
 	const struct sym_section *sec = sym_section_at(s, addr);
 	if (!sec)
@@ -287,7 +260,8 @@ static int resolve_frames(struct symbolizer *s, uint64_t addr, struct sym_result
 		return -1;
 	uint32_t li = SYM_NONE, fi = SYM_NONE;
 	const struct sym_cu *cu = find_cu(s, addr, &li, &fi);
-	return cu ? dwarf_frames(s, cu, li, fi, addr, sec, r) : symtab_frame(s, addr, sec, r);
+	return cu ? sym_dwarf_frames(s, a, cu, li, fi, addr, sec, r) :
+		    sym_symtab_frame(s, a, addr, sec, r);
 }
 
 /* A new, unresolved result for addr: its id, or SYM_NONE when out of memory. */
@@ -302,31 +276,73 @@ static uint32_t new_result(struct symbolizer *s, uint64_t addr)
 	return r->id;
 }
 
+/* The answer for addr into r (frames in arena a). */
+static int answer(struct symbolizer *s, struct arena *a, uint64_t addr, struct sym_result *r)
+{
+	const struct sym_func *fn = sym_func_at(s, addr);
+	if (fn) {
+		r->symbol = fn->name;
+		r->sym_start = fn->addr;
+		r->sym_size = fn->size;
+	}
+	return resolve_frames(s, a, addr, r);
+}
+
 /* Fill result id for addr (passed in: reading the result first would be a cache miss). */
 static int resolve(struct symbolizer *s, uint32_t id, uint64_t addr)
 {
 	struct sym_result r = { .addr = addr, .id = id };
-	const struct sym_func *fn = sym_func_at(s, r.addr);
-	if (fn) {
-		r.symbol = fn->name;
-		r.sym_start = fn->addr;
-		r.sym_size = fn->size;
-	}
-	if (resolve_frames(s, r.addr, &r) < 0)
+	if (answer(s, &s->arena, addr, &r) < 0)
 		return -1;
 	((struct sym_result *)s->results.data)[id] = r;
+	return 0;
+}
+
+int symbolizer_lookup_span(struct symbolizer *s, uint64_t addr, struct sym_result *out,
+			   uint64_t *until)
+{
+	*out = (struct sym_result){ .addr = addr, .id = SYM_NONE };
+	if (answer(s, &s->arena, addr, out) < 0)
+		return -1;
+	*until = sym_span_end(s, addr);
+	return 0;
+}
+
+/* The id of a result for addr, if one was made: in the cache of single lookups, or in a
+ * batch's sorted run of results. */
+static int known_id(const struct symbolizer *s, uint64_t addr, uint32_t *id)
+{
+	const struct sym_result *res = s->results.data;
+	uint32_t *slot = s->cache.n || s->cache.has_max ? u64map_find((struct u64map *)&s->cache,
+								     addr) : NULL;
+
+	if (slot) {
+		*id = *slot;
+		return 1;
+	}
+	for (size_t i = 0; i < s->nruns; i++) {
+		size_t lo = s->runs[i].first, hi = lo + s->runs[i].n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (res[mid].addr < addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < s->runs[i].first + s->runs[i].n && res[lo].addr == addr) {
+			*id = (uint32_t)lo;
+			return 1;
+		}
+	}
 	return 0;
 }
 
 /* The cache maps each address looked up to its result id. */
 static int lookup_one(struct symbolizer *s, uint64_t addr, uint32_t *id)
 {
-	uint32_t *slot = u64map_find(&s->cache, addr);
-	if (slot) {
-		*id = *slot;
+	if (known_id(s, addr, id))
 		return 0;
-	}
-	slot = u64map_slot(&s->cache, addr);
+	uint32_t *slot = u64map_slot(&s->cache, addr);
 	uint32_t nid = slot ? new_result(s, addr) : SYM_NONE;
 	if (nid == SYM_NONE || resolve(s, nid, addr) < 0) {
 		if (nid != SYM_NONE) {
@@ -349,8 +365,9 @@ int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_result *ou
 	return 0;
 }
 
-/* Decode, in parallel, the CUs whose ranges hold any of the n sorted new addresses. */
-static int decode_needed(struct symbolizer *s, const struct sym_key *k, size_t n)
+/* Decode, in parallel, the CUs the lookups of the n sorted new addresses may try: those
+ * whose ranges hold any of them, and those without ranges. */
+static int decode_needed(struct symbolizer *s, const uint64_t *addr, size_t n)
 {
 	if (!s->dw || !n)
 		return 0;
@@ -369,14 +386,21 @@ static int decode_needed(struct symbolizer *s, const struct sym_key *k, size_t n
 		size_t lo = 0, hi = n;
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (k[mid].key < r->lo)
+			if (addr[mid] < r->lo)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		if (lo < n && k[lo].key < r->hi && !want[r->cu] && !s->cus[r->cu].decoded) {
+		if (lo < n && addr[lo] < r->hi && !want[r->cu] && !s->cus[r->cu].decoded) {
 			want[r->cu] = true;
 			list[nl++] = r->cu;
+		}
+	}
+	for (size_t i = 0; i < s->ncu_norange; i++) {
+		uint32_t cu = s->cu_norange[i];
+		if (!want[cu] && !s->cus[cu].decoded) {
+			want[cu] = true;
+			list[nl++] = cu;
 		}
 	}
 	sym_decode_cus(s, list, nl);
@@ -385,70 +409,154 @@ static int decode_needed(struct symbolizer *s, const struct sym_key *k, size_t n
 	return 0;
 }
 
-/* Undo a failed batch: results from first on were added by it. */
-static void drop_results(struct symbolizer *s, size_t first, const struct sym_key *k, size_t n)
+/* Resolving a slice of a batch's new addresses, sorted, one span of like answers at a
+ * time, into results first.. (frames in the slice's own arena). */
+struct slice {
+	struct symbolizer *s;
+	const uint64_t *addr;
+	size_t n;
+	uint32_t first;
+	struct arena arena;
+	int rc;
+};
+
+static void resolve_slice(struct slice *sl)
 {
-	for (size_t i = 0; i < n; i++)
-		u64map_remove(&s->cache, k[i].key);
-	s->results.n = first;
+	struct sym_result *res = (struct sym_result *)sl->s->results.data + sl->first;
+	struct sym_walk w;
+
+	sl->rc = sym_walk_init(&w, sl->s);
+	for (size_t i = 0; i < sl->n && !sl->rc; i++) {
+		res[i] = (struct sym_result){ .addr = sl->addr[i], .id = sl->first + (uint32_t)i };
+		sl->rc = sym_walk_answer(sl->s, &w, &sl->arena, sl->addr[i], &res[i]);
+	}
+	sym_walk_free(&w);
+}
+
+static void *slice_worker(void *arg)
+{
+	resolve_slice(arg);
+	return NULL;
+}
+
+#define MAX_SLICES 8
+#define SLICE_MIN 20000
+
+/* Resolve the n new sorted addresses into results first..: on several threads when there
+ * are many (the CUs they need are decoded: nothing shared is written but the results,
+ * each thread its own). 0 or -1. */
+static int resolve_sorted(struct symbolizer *s, const uint64_t *addr, size_t n, uint32_t first)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t ns = cpus > 1 ? (size_t)cpus : 1;
+	struct slice sl[MAX_SLICES];
+	pthread_t tid[MAX_SLICES];
+	size_t started = 0;
+	int rc = 0;
+
+	size_t per = s->slice_min ? s->slice_min : SLICE_MIN;
+	ns = ns > MAX_SLICES ? MAX_SLICES : ns;
+	ns = ns > n / per ? (n / per ? n / per : 1) : ns;
+	for (size_t i = 0; i < ns; i++) {
+		size_t from = n * i / ns, to = n * (i + 1) / ns;
+		sl[i] = (struct slice){ s, addr + from, to - from, first + (uint32_t)from, { 0 }, 0 };
+	}
+	for (size_t i = 1; i < ns; i++, started++)
+		if (pthread_create(&tid[i], NULL, slice_worker, &sl[i]))
+			break;
+	resolve_slice(&sl[0]);
+	for (size_t i = 1; i <= started; i++)
+		pthread_join(tid[i], NULL);
+	for (size_t i = started + 1; i < ns; i++)
+		resolve_slice(&sl[i]);   /* a thread that did not start */
+	for (size_t i = 0; i < ns; i++) {
+		rc |= sl[i].rc;
+		arena_adopt(&s->arena, &sl[i].arena);
+	}
+	return rc;
+}
+
+/* Results for a batch of new addresses are kept in address order as a run the lookups
+ * search; a small batch's go into the hash map instead. */
+#define RUN_MIN 4096
+
+static int remember(struct symbolizer *s, uint32_t first, size_t n)
+{
+	const struct sym_result *res = s->results.data;
+
+	if (n >= RUN_MIN) {
+		struct sym_run *r = realloc(s->runs, (s->nruns + 1) * sizeof(*r));
+		if (!r)
+			return -1;
+		s->runs = r;
+		s->runs[s->nruns++] = (struct sym_run){ first, n };
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *slot = u64map_slot(&s->cache, res[first + i].addr);
+		if (!slot) {
+			for (size_t k = 0; k < i; k++)
+				u64map_remove(&s->cache, res[first + k].addr);
+			return -1;
+		}
+		*slot = first + (uint32_t)i;
+	}
+	return 0;
 }
 
 int symbolizer_lookup_ids(struct symbolizer *s, const uint64_t *addrs, size_t n,
 			  uint32_t *ids)
 {
-	/* New addresses are numbered in order of appearance, then sorted, given ids in
-	 * address order and resolved in that order: each CU is decoded once, its tables stay
-	 * warm, and results sit in memory in the order they are filled. */
-	size_t first = s->results.n;
-	struct vec miss = { .elem = sizeof(struct sym_key) };
-	uint32_t *rank = NULL;
+	/* The addresses are sorted (with their places), those not looked up before get ids
+	 * in address order and are resolved in that order, a span of like answers at a time:
+	 * each CU is decoded once, its tables stay warm, and results sit in memory in the
+	 * order they are filled. */
+	size_t first = s->results.n, nfresh = 0;
+	struct sym_key *k = malloc((n ? n : 1) * sizeof(*k));
+	uint64_t *fresh = malloc((n ? n : 1) * sizeof(*fresh));
 	int rc = -1;
+
+	if (!k || !fresh)
+		goto out;
+	bool sorted = true, seen = s->cache.n || s->cache.has_max || s->nruns;
 	for (size_t i = 0; i < n; i++) {
-		if (i + 16 < n)
-			u64map_prefetch(&s->cache, addrs[i + 16]);
-		uint32_t *slot = u64map_slot(&s->cache, addrs[i]);
-		if (!slot)
-			goto fail;
-		if (*slot == SYM_NONE) {
-			struct sym_key *k = first + miss.n < SYM_NONE - 1 ? vec_push(&miss) : NULL;
-			if (!k) {
-				u64map_remove(&s->cache, addrs[i]);
-				goto fail;
-			}
-			*k = (struct sym_key){ addrs[i], (uint32_t)(miss.n - 1) };
-			*slot = (uint32_t)(first + miss.n - 1);
+		k[i] = (struct sym_key){ addrs[i], (uint32_t)i };
+		sorted &= !i || addrs[i - 1] <= addrs[i];
+	}
+	if (!sorted)
+		sym_sort_keys(k, n);
+	for (size_t i = 0, j; i < n; i = j) {
+		uint32_t id;
+		if (!seen || !known_id(s, k[i].key, &id)) {
+			if (first + nfresh >= SYM_NONE - 1)
+				goto out;
+			id = (uint32_t)(first + nfresh);
+			fresh[nfresh++] = k[i].key;
 		}
-		ids[i] = *slot;
+		for (j = i; j < n && k[j].key == k[i].key; j++)
+			ids[k[j].val] = id;
 	}
-	struct sym_key *k = miss.data;
-	rank = malloc((miss.n ? miss.n : 1) * sizeof(*rank));
-	if (!rank)
-		goto fail;
-	sym_sort_keys(k, miss.n);
-	for (size_t r = 0; r < miss.n; r++) {
-		uint32_t id = new_result(s, k[r].key);
-		if (id == SYM_NONE)
-			goto fail;
-		rank[k[r].val] = id;
-		if (r + 16 < miss.n)
-			u64map_prefetch(&s->cache, k[r + 16].key);
-		*u64map_find(&s->cache, k[r].key) = id;
+	free(k);
+	k = NULL;
+	if (nfresh && first + nfresh > s->results.cap) {
+		void *d = realloc(s->results.data, (first + nfresh) * sizeof(struct sym_result));
+		if (!d)
+			goto out;
+		s->results.data = d;
+		s->results.cap = first + nfresh;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] >= first)
-			ids[i] = rank[ids[i] - first];
-	if (decode_needed(s, k, miss.n) < 0)
-		goto fail;
-	for (size_t r = 0; r < miss.n; r++)
-		if (resolve(s, (uint32_t)(first + r), k[r].key) < 0)
-			goto fail;
+	if (decode_needed(s, fresh, nfresh) < 0)
+		goto out;
+	s->results.n = first + nfresh;
+	if (resolve_sorted(s, fresh, nfresh, (uint32_t)first) < 0 ||
+	    remember(s, (uint32_t)first, nfresh) < 0) {
+		s->results.n = first;
+		goto out;
+	}
 	rc = 0;
-	goto out;
-fail:
-	drop_results(s, first, miss.data, miss.n);
 out:
-	free(rank);
-	vec_free(&miss);
+	free(k);
+	free(fresh);
 	return rc;
 }
 

@@ -54,6 +54,11 @@ int symbolizer_machine(const struct symbolizer *s);
  * address costs one hash probe and no allocation. Returns 0 (out filled, maybe with nothing
  * known) or -1 on error (out of memory). */
 int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_result *out);
+/* The answer for addr (as symbolizer_lookup, but not cached: id is UINT32_MAX) and the end
+ * of the span it holds for: every address in [addr, *until) has the same symbol and frames.
+ * For resolving sorted addresses one span at a time. 0 or -1 (out of memory). */
+int symbolizer_lookup_span(struct symbolizer *s, uint64_t addr, struct sym_result *out,
+			   uint64_t *until);
 /* Many at once: deduplicates and sorts internally; out[i] is for addrs[i]. */
 int symbolizer_lookup_batch(struct symbolizer *s, const uint64_t *addrs, size_t n,
 			    struct sym_result *out);

@@ -42,20 +42,6 @@ static int events_of(const struct profile *p, struct td_func_event *ev, char nam
 	return 0;
 }
 
-static const struct flat_pcinfo *info_of(const struct resolved *r, uint64_t pc)
-{
-	size_t lo = 0, hi = r->ninfo;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (r->info[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->ninfo && r->info[lo].pc == pc ? &r->info[lo] : NULL;
-}
-
 static int by_cycles(const void *a, const void *b)
 {
 	const struct func *x = a, *y = b;
@@ -113,7 +99,7 @@ int topdown_functions_print(FILE *f, const struct td_model *m, const struct prof
 		goto out;
 	}
 	for (size_t i = 0; i < p->nsamples; i++) {
-		const struct flat_pcinfo *in = info_of(&r, p->samples[i].pc);
+		const struct flat_pcinfo *in = flat_info_find(r.info, r.ninfo, p->samples[i].pc);
 		const char *name = in && in->symbol ? in->symbol : "[unknown]";
 		uint64_t lo = in && in->symbol ? in->sym_lo : 0;
 		unsigned k;

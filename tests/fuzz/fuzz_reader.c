@@ -292,6 +292,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	profile_stream_encode(&u.r.st, st);
 	append_frame(&u.file, BMPROF_FRAME_HOST_STREAM, st, sizeof(st));
 	CHECK(profile_apply_frame(&u.prof, BMPROF_FRAME_HOST_STREAM, st, sizeof(st)) == 0);
+	CHECK(profile_settle(&u.prof) == 0);
 
 	CHECK(u.frames == u.r.st.frames_ok);
 	CHECK(u.text.n == u.r.st.text_bytes);

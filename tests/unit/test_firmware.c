@@ -123,15 +123,16 @@ static void test_log_without_debug(void **state)
 /* The image at link 0x1000..0x3000; two modules that both have "Entry" at link 0x240;
  * and firmware code nothing names, on two pages. */
 static const struct flat_pcinfo info[] = {
-	/* pc, addr, symbol, sym_lo, sym_hi, function, file, line, outside, module */
-	{ 0x101000, 0x1000, "main", 0x1000, 0x1100, NULL, "a.c", 1, 0, NULL },
-	{ 0x102f00, 0x2f00, NULL, 0, 0, NULL, NULL, 0, 0, NULL },
-	{ 0x7ea1234, 0x7ea1234, NULL, 0, 0, NULL, NULL, 0, 1, NULL },
-	{ 0x7ea1f00, 0x7ea1f00, NULL, 0, 0, NULL, NULL, 0, 1, NULL },
-	{ 0x7eb0010, 0x7eb0010, NULL, 0, 0, NULL, NULL, 0, 1, NULL },
-	{ 0x7e000244, 0x244, "Entry", 0x240, 0x280, NULL, "m.c", 7, 1, "ModA.efi" },
-	{ 0x7e100248, 0x248, "Entry", 0x240, 0x280, NULL, "m.c", 7, 1, "ModB.efi" },
-	{ 0x7e100900, 0x900, NULL, 0, 0, NULL, "m.c", 9, 1, "ModB.efi" },   /* a line, no symbol */
+	/* pc, addr, symbol, sym_lo, sym_hi, function, file, line, outside, module,
+	   pc_last */
+	{ 0x101000, 0x1000, "main", 0x1000, 0x1100, NULL, "a.c", 1, 0, NULL, 0 },
+	{ 0x102f00, 0x2f00, NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0 },
+	{ 0x7ea1234, 0x7ea1234, NULL, 0, 0, NULL, NULL, 0, 1, NULL, 0 },
+	{ 0x7ea1f00, 0x7ea1f00, NULL, 0, 0, NULL, NULL, 0, 1, NULL, 0 },
+	{ 0x7eb0010, 0x7eb0010, NULL, 0, 0, NULL, NULL, 0, 1, NULL, 0 },
+	{ 0x7e000244, 0x244, "Entry", 0x240, 0x280, NULL, "m.c", 7, 1, "ModA.efi", 0 },
+	{ 0x7e100248, 0x248, "Entry", 0x240, 0x280, NULL, "m.c", 7, 1, "ModB.efi", 0 },
+	{ 0x7e100900, 0x900, NULL, 0, 0, NULL, "m.c", 9, 1, "ModB.efi", 0 },   /* a line, no symbol */
 };	/* sorted by pc, as flat_compute wants */
 #define NINFO (sizeof info / sizeof info[0])
 

@@ -13,18 +13,19 @@
 #define BIAS 0x100000u    /* runtime pc = link address + BIAS */
 
 static const struct flat_pcinfo info[] = {
-	/* pc, addr, symbol, sym_lo, sym_hi, function, file, line, outside, module */
-	{ BIAS + 0x1000, 0x1000, "main", 0x1000, 0x1100, NULL, "a.c", 10, 0, NULL },
-	{ BIAS + 0x1004, 0x1004, "main", 0x1000, 0x1100, NULL, "a.c", 11, 0, NULL },
-	{ BIAS + 0x1008, 0x1008, "main", 0x1000, 0x1100, "inl", "b.h", 3, 0, NULL },
-	{ BIAS + 0x2000, 0x2000, "foo", 0x2000, 0x2040, NULL, "a.c", 20, 0, NULL },
-	{ BIAS + 0x2010, 0x2010, "foo", 0x2000, 0x2040, NULL, "a.c", 21, 0, NULL },
-	{ BIAS + 0x2020, 0x2020, "foo", 0x2000, 0x2040, "inl", "b.h", 3, 0, NULL },
-	{ BIAS + 0x3000, 0x3000, "helper", 0x3000, 0x3010, NULL, "c.c", 5, 0, NULL },
-	{ BIAS + 0x4000, 0x4000, "helper", 0x4000, 0x4010, NULL, "d.c", 5, 0, NULL },
-	{ BIAS + 0x6000, 0x6000, "bar", 0x6000, 0x6020, NULL, NULL, 0, 0, NULL },
-	{ BIAS + 0x9000, 0x9000, NULL, 0, 0, NULL, NULL, 0, 0, NULL },
-	{ BIAS + 0x9100, 0x9100, NULL, 0, 0, NULL, NULL, 0, 0, NULL },
+	/* pc, addr, symbol, sym_lo, sym_hi, function, file, line, outside, module,
+	   pc_last */
+	{ BIAS + 0x1000, 0x1000, "main", 0x1000, 0x1100, NULL, "a.c", 10, 0, NULL, 0 },
+	{ BIAS + 0x1004, 0x1004, "main", 0x1000, 0x1100, NULL, "a.c", 11, 0, NULL, 0 },
+	{ BIAS + 0x1008, 0x1008, "main", 0x1000, 0x1100, "inl", "b.h", 3, 0, NULL, 0 },
+	{ BIAS + 0x2000, 0x2000, "foo", 0x2000, 0x2040, NULL, "a.c", 20, 0, NULL, 0 },
+	{ BIAS + 0x2010, 0x2010, "foo", 0x2000, 0x2040, NULL, "a.c", 21, 0, NULL, 0 },
+	{ BIAS + 0x2020, 0x2020, "foo", 0x2000, 0x2040, "inl", "b.h", 3, 0, NULL, 0 },
+	{ BIAS + 0x3000, 0x3000, "helper", 0x3000, 0x3010, NULL, "c.c", 5, 0, NULL, 0 },
+	{ BIAS + 0x4000, 0x4000, "helper", 0x4000, 0x4010, NULL, "d.c", 5, 0, NULL, 0 },
+	{ BIAS + 0x6000, 0x6000, "bar", 0x6000, 0x6020, NULL, NULL, 0, 0, NULL, 0 },
+	{ BIAS + 0x9000, 0x9000, NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0 },
+	{ BIAS + 0x9100, 0x9100, NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0 },
 };
 #define NINFO (sizeof info / sizeof info[0])
 #define MISSING_PC (BIAS + 0x5000)    /* sampled but absent from info */

@@ -196,12 +196,15 @@ static void free_profile(struct profile *p)
 	free(p);
 }
 
+/* The samples of a key: the counts of its entries (one once settled) added up. */
 static uint64_t count_of(const struct profile *p, unsigned cpu, uint64_t pc, unsigned ev)
 {
+	uint64_t n = 0;
+
 	for (size_t i = 0; i < p->nsamples; i++)
 		if (p->samples[i].cpu == cpu && p->samples[i].pc == pc && p->samples[i].event == ev)
-			return p->samples[i].count;
-	return 0;
+			n += p->samples[i].count;
+	return n;
 }
 
 /* ---- the model ---- */
@@ -216,6 +219,7 @@ static void test_sample_aggregation(void **state)
 		for (unsigned i = 0; i < N; i++)
 			assert_int_equal(profile_add(p, (uint16_t)(i % 3), (uint16_t)(i % 5),
 						     0x400000 + (uint64_t)(i / 15) * 4, round), 0);
+	assert_int_equal(profile_settle(p), 0);
 	assert_int_equal(p->nsamples, N);
 	assert_int_equal(p->total, (uint64_t)N * 6);
 	for (unsigned i = 0; i < N; i += 997)
@@ -225,6 +229,7 @@ static void test_sample_aggregation(void **state)
 	assert_int_equal(profile_add(p, 1, 0, 7, 1), 0);
 	assert_int_equal(profile_add(p, 0, 1, 7, 1), 0);
 	assert_int_equal(profile_add(p, 0, 0, 7, 2), 0);
+	assert_int_equal(profile_settle(p), 0);
 	assert_int_equal(p->nsamples, N + 3);
 	assert_int_equal(count_of(p, 0, 7, 0), 3);
 	/* a total that would overflow is refused */
@@ -246,6 +251,7 @@ static void test_samples_frame_decoded(void **state)
 
 	samples_payload(&b, 3, 0, e, 4);
 	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	assert_int_equal(profile_settle(p), 0);
 	assert_int_equal(p->nsamples, 3);
 	assert_int_equal(count_of(p, 3, 0xffffffff80001000ull, 0), 5);
 	assert_int_equal(count_of(p, 3, 0x1000, 0), 6);
@@ -1126,6 +1132,150 @@ static void test_load_bounds(void **state)
 	(void)state;
 }
 
+/* Key k of the store test: pcs scattered over the whole 64-bit space (0 and the top
+ * included), or (narrow) a few bytes apart, several events and CPUs at one pc. */
+static struct profile_sample store_key(uint64_t k, int narrow)
+{
+	struct profile_sample s = {
+		.pc = narrow ? 0x400000 + (k / 6) * 4 : k == 0 ? 0 : k == 1 ? UINT64_MAX :
+		      (k / 6) * 0x9e3779b97f4a7c15ull,
+		.event = (uint16_t)(k % 3),
+		.cpu = (uint16_t)(k % 6 / 3 * 200),
+	};
+	return s;
+}
+
+static int key_less(const struct profile_sample *a, const struct profile_sample *b)
+{
+	if (a->pc != b->pc)
+		return a->pc < b->pc;
+	if (a->event != b->event)
+		return a->event < b->event;
+	return a->cpu < b->cpu;
+}
+
+/* Enough entries that the pending tail is merged many times, repeats within a tail and
+ * across merges, in an order that is neither sorted nor reversed: every key ends up once,
+ * in order, with exactly the samples added. Keys over all 64 bits sort byte by byte,
+ * narrow ones by the bits that differ. */
+static void check_store(int narrow)
+{
+	const uint64_t N = 300000, STEP = 7919;   /* STEP is prime to N: every key in a round */
+	struct profile *p = new_profile();
+	uint64_t total = 0;
+
+	for (unsigned round = 0; round < 4; round++) {
+		for (uint64_t i = 0; i < N; i++) {
+			uint64_t k = (i * STEP + round) % N;
+			struct profile_sample key = store_key(k, narrow);
+
+			if (round > k % 4)
+				continue;
+			assert_int_equal(profile_add(p, key.cpu, key.event, key.pc, 1 + k % 5), 0);
+			total += 1 + k % 5;
+		}
+		/* before settling, the counts are all there */
+		uint64_t sum = 0;
+		for (size_t i = 0; i < p->nsamples; i++)
+			sum += p->samples[i].count;
+		assert_int_equal(sum, total);
+		assert_true(p->nsamples >= N / 4);
+	}
+	assert_int_equal(profile_settle(p), 0);
+	assert_int_equal(p->nsamples, N);
+	assert_int_equal(p->total, total);
+	for (size_t i = 1; i < p->nsamples; i++)
+		assert_true(key_less(&p->samples[i - 1], &p->samples[i]));
+	for (uint64_t k = 0; k < N; k++) {
+		struct profile_sample want = store_key(k, narrow);
+		size_t lo = 0, hi = p->nsamples;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (key_less(&p->samples[mid], &want))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		assert_true(lo < p->nsamples && !key_less(&want, &p->samples[lo]));
+		assert_int_equal(p->samples[lo].count, (1 + k % 4) * (1 + k % 5));
+	}
+	/* settling again changes nothing; more samples after it merge in */
+	assert_int_equal(profile_settle(p), 0);
+	assert_int_equal(p->nsamples, N);
+	struct profile_sample k0 = store_key(0, narrow);
+	assert_int_equal(profile_add(p, k0.cpu, k0.event, k0.pc, 5), 0);
+	assert_int_equal(profile_settle(p), 0);
+	assert_int_equal(p->nsamples, N);
+	assert_int_equal(count_of(p, k0.cpu, k0.pc, k0.event), 5 + 1);
+	free_profile(p);
+}
+
+static void test_store_merges_exactly(void **state)
+{
+	check_store(0);
+	check_store(1);
+	(void)state;
+}
+
+/* A profile with more distinct entries than its bound is over it, exactly: repeats of
+ * kept keys do not count; loading one is refused with the bound and how to raise it. */
+static void test_store_bound(void **state)
+{
+	static struct buf s, pl;
+	struct entry e[400];
+	struct profile *p = new_profile();
+	char path[128], err[512];
+
+	p->max_entries = 1000;
+	for (unsigned round = 0; round < 3; round++)
+		for (uint64_t pc = 0; pc < 1000; pc++)
+			assert_int_equal(profile_add(p, 0, 0, 0x1000 + 4 * pc, 1), 0);
+	assert_int_equal(profile_settle(p), 0);
+	assert_false(p->over_cap);
+	assert_int_equal(p->nsamples, 1000);
+	assert_int_equal(profile_add(p, 1, 0, 0x1000, 1), 0);      /* another CPU: a new key */
+	assert_int_equal(profile_settle(p), 0);
+	assert_true(p->over_cap);
+	free_profile(p);
+
+	/* a file of 1200 distinct pcs against a bound of 1000, then 2k */
+	s.n = 0;
+	pl.n = 0;
+	meta_entry(&pl, "format", PROFILE_FORMAT);
+	frame(&s, BMPROF_FRAME_HOST_META, &pl);
+	for (unsigned f = 0; f < 3; f++) {
+		for (unsigned i = 0; i < 400; i++)
+			e[i] = (struct entry){ 0, 0x100000 + 16 * (400 * f + i), 1 };
+		samples_payload(&pl, 0, f, e, 400);
+		frame(&s, BMPROF_FRAME_SAMPLES, &pl);
+	}
+	pl.n = 0;
+	b_put(&pl, (uint8_t[40]){ 0 }, 40);
+	frame(&s, BMPROF_FRAME_HOST_STREAM, &pl);
+	write_file(in_dir(path, "many.data"), s.p, s.n);
+	setenv("BMPROF_MAX_ENTRIES", "1000", 1);
+	p = new_profile();
+	assert_int_equal(profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 1000 distinct"));
+	assert_non_null(strstr(err, "--max-entries"));
+	assert_non_null(strstr(err, "BMPROF_MAX_ENTRIES"));
+	assert_null(strchr(err, '\n'));
+	free_profile(p);
+	setenv("BMPROF_MAX_ENTRIES", "2k", 1);
+	p = new_profile();
+	assert_int_equal(profile_load(path, p, err, sizeof(err)), 0);
+	assert_int_equal(p->nsamples, 1200);
+	free_profile(p);
+	setenv("BMPROF_MAX_ENTRIES", "lots", 1);
+	p = new_profile();
+	assert_int_equal(profile_load(path, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "BMPROF_MAX_ENTRIES takes a positive number"));
+	free_profile(p);
+	unsetenv("BMPROF_MAX_ENTRIES");
+	(void)state;
+}
+
 /* HELLO's core clock (appended in wire 1.2) and TOTALS' sampled ticks give a timer's
  * cycles per sample; a PMU cycles event's is its mean period; anything else is unknown. */
 static void test_cycles_per_sample(void **state)
@@ -1253,6 +1403,8 @@ int main(void)
 		cmocka_unit_test(test_sample_rate),
 		cmocka_unit_test(test_sample_aggregation),
 		cmocka_unit_test(test_samples_frame_decoded),
+		cmocka_unit_test(test_store_merges_exactly),
+		cmocka_unit_test(test_store_bound),
 		cmocka_unit_test(test_malformed_samples_rejected_whole),
 		cmocka_unit_test(test_seq_gaps),
 		cmocka_unit_test(test_unknown_type_skipped),

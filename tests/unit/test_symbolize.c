@@ -14,6 +14,7 @@
 
 #include "sym_internal.h"
 #include "symbolize.h"
+#include "sym_share.h"
 
 static const char *fixtures(void)
 {
@@ -180,6 +181,7 @@ static void check_against_addr2line(const char *name, bool libdw_walk, bool batc
 	struct symbolizer *s = symbolizer_open(elf, err, sizeof(err));
 	assert_non_null(s);
 	s->no_scan = libdw_walk;
+	s->slice_min = 64;      /* a batch resolves on several threads where there are CPUs */
 	struct text got = { 0 };
 	add(&got, "", 0);
 	struct sym_result *res = calloc(n, sizeof(*res));
@@ -288,6 +290,98 @@ static void test_cache_and_ids(void **state)
 	assert_int_equal(symbolizer_result(s, 3, &c), -1);
 	assert_int_equal(s->results.n, 3);
 	symbolizer_close(s);
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_answer(const struct sym_result *a, const struct sym_result *b)
+{
+	if (!same_str(a->symbol, b->symbol) || a->sym_start != b->sym_start ||
+	    a->sym_size != b->sym_size || a->nframes != b->nframes)
+		return 0;
+	for (unsigned i = 0; i < a->nframes; i++) {
+		const struct sym_frame *x = &a->frames[i], *y = &b->frames[i];
+		if (!same_str(x->function, y->function) || !same_str(x->file, y->file) ||
+		    x->line != y->line || x->column != y->column ||
+		    x->discriminator != y->discriminator)
+			return 0;
+	}
+	return 1;
+}
+
+/* Every byte address around the code, walked in order one span at a time, gets the
+ * answer a lookup of that address gives; and spans do cover many addresses. */
+static void check_spans(const char *name)
+{
+	char err[256];
+	struct symbolizer *one = symbolizer_open(fixture(name), err, sizeof(err));
+	struct symbolizer *span = symbolizer_open(fixture(name), err, sizeof(err));
+	assert_non_null(one);
+	assert_non_null(span);
+	size_t nf = symbolizer_nfunctions(one), nspans = 0, n = 0;
+	const char *fn;
+	uint64_t lo, hi, size, until = 0;
+	assert_true(nf > 0);
+	assert_int_equal(symbolizer_function(one, 0, &fn, &lo, &size), 0);
+	assert_int_equal(symbolizer_function(one, nf - 1, &fn, &hi, &size), 0);
+	hi += size + 64;
+	lo = lo > 64 ? lo - 64 : 0;
+	struct sym_result cur = { 0 };
+	for (uint64_t a = lo; a < hi; a++, n++) {
+		struct sym_result want;
+		if (a >= until || !nspans) {
+			assert_int_equal(symbolizer_lookup_span(span, a, &cur, &until), 0);
+			assert_true(until > a);
+			nspans++;
+		}
+		assert_int_equal(symbolizer_lookup(one, a, &want), 0);
+		if (!same_answer(&want, &cur))
+			fprintf(stderr, "%s: 0x%" PRIx64 " differs from its span's answer\n", name, a);
+		assert_true(same_answer(&want, &cur));
+	}
+	assert_true(nspans * 2 < n);
+	/* the ends of the address space */
+	const uint64_t edge[] = { 0, 1, UINT64_MAX - 1, UINT64_MAX };
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+		struct sym_result want;
+		assert_int_equal(symbolizer_lookup_span(span, edge[i], &cur, &until), 0);
+		assert_true(until > edge[i] || edge[i] == UINT64_MAX);
+		assert_int_equal(symbolizer_lookup(one, edge[i], &want), 0);
+		assert_true(same_answer(&want, &cur));
+	}
+	symbolizer_close(one);
+	symbolizer_close(span);
+}
+
+static void test_spans_match_lookups(void **state)
+{
+	(void)state;
+	check_spans("sym_dw5.elf");
+	check_spans("sym_dw4.elf");
+	check_spans("sym_multi.elf");
+}
+
+/* One symbolizer per file while it has users; another file has its own. */
+static void test_shared_per_file(void **state)
+{
+	(void)state;
+	char err[256];
+	struct symbolizer *a = sym_share_open(fixture("sym_dw5.elf"), err, sizeof(err));
+	struct symbolizer *b = sym_share_open(fixture("sym_dw5.elf"), err, sizeof(err));
+	struct symbolizer *c = sym_share_open(fixture("sym_dw4.elf"), err, sizeof(err));
+	assert_non_null(a);
+	assert_ptr_equal(a, b);
+	assert_non_null(c);
+	assert_ptr_not_equal(a, c);
+	sym_share_close(a);
+	struct sym_result r;
+	assert_int_equal(symbolizer_lookup(b, 0x1000, &r), 0);   /* still open for b */
+	sym_share_close(b);
+	sym_share_close(c);
+	assert_null(sym_share_open(fixture("no-such-file.elf"), err, sizeof(err)));
 }
 
 static void expect_error(const char *path, const char *what)
@@ -519,6 +613,8 @@ int main(void)
 		cmocka_unit_test(test_many_cus_match_addr2line),
 		cmocka_unit_test(test_fixture_has_inlines_and_discriminators),
 		cmocka_unit_test(test_cache_and_ids),
+		cmocka_unit_test(test_spans_match_lookups),
+		cmocka_unit_test(test_shared_per_file),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_build_id),

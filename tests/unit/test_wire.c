@@ -74,10 +74,12 @@ static struct host *host_new(void)
 	return h;
 }
 
+/* Feed b and settle the samples, as profile_load does. */
 static void host_feed(struct host *h, const struct bytes *b)
 {
 	reader_push(&h->r, b->p, b->n);
 	reader_finish(&h->r);
+	assert_int_equal(profile_settle(&h->p), 0);
 }
 
 static void host_free(struct host *h)
