@@ -170,6 +170,8 @@ static void snapshot(struct scen *s, int in_flight)
 	assert_int_equal(pc->received, t[BMPROF_TOTAL_DELIVERED]);
 	assert_int_equal(pc->seq_gaps, 0);
 	assert_int_equal(pc->next_seq, t[BMPROF_TOTAL_FRAMES]);
+	assert_int_equal(profile_settle(&p), 0);   /* one entry per (pc, event, cpu) */
+	assert_int_equal(profile_settle(&s->truth), 0);
 	assert_int_equal(p.total, s->truth.total);
 	assert_int_equal(p.nsamples, s->truth.nsamples);
 	for (size_t i = 0; i < s->truth.nsamples; i++) {
