@@ -1,5 +1,5 @@
 /* One machine instruction as the CPI analysis sees it, whatever the architecture.
- * host/insn_decode.c fills these from capstone; the analyses (cfg.h, sched.h, dcpi.h) read
+ * host/decode/insn_decode.c fills these from capstone; the analyses (cfg.h, sched.h, dcpi.h) read
  * them and never decode bytes themselves. */
 #ifndef BMPROF_INSN_H
 #define BMPROF_INSN_H

@@ -16,7 +16,7 @@
  *      that counts no starts (QEMU 7.2's CF_MEMI_ONLY): nothing to correct, checked by
  *      tests/e2e/test_count.sh.
  * Parsing and correcting are pure (this file's functions); running QEMU is
- * host/truth_qemu.c. */
+ * host/run/truth_qemu.c. */
 #ifndef BMPROF_TRUTH_H
 #define BMPROF_TRUTH_H
 

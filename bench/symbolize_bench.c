@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "symbolize.h"
+#include "symbol/symbolize.h"
 
 static double now(void)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "util.h"
+#include "util/util.h"
 #include "wire.h"
 
 #define BMPROF_VERSION "0.1.0"

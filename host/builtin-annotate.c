@@ -11,13 +11,14 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "disasm.h"
-#include "firmware.h"
+#include "report/report.h"
+#include "symbol/disasm.h"
+#include "report/firmware.h"
 #include "flat.h"
-#include "profile_io.h"
-#include "resolve.h"
-#include "run_notes.h"
-#include "util.h"
+#include "profile/profile_io.h"
+#include "report/resolve.h"
+#include "report/run_notes.h"
+#include "util/util.h"
 
 #define EXIT_USAGE 2
 #define MAX_FUNCTION_BYTES (4u << 20)

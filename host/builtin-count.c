@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "insn_decode.h"
-#include "json.h"
-#include "run_opts.h"
-#include "truth_qemu.h"
-#include "util.h"
+#include "run/image_run.h"
+#include "decode/insn_decode.h"
+#include "util/json.h"
+#include "run/run_opts.h"
+#include "run/truth_qemu.h"
+#include "util/util.h"
 
 #define MAX_FUNCS 64
 

@@ -1,4 +1,4 @@
-/* bmprof db: the profile database (host/db.h). docs/bmprof-db.md is its manual. */
+/* bmprof db: the profile database (host/profile/db.h). docs/bmprof-db.md is its manual. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "db.h"
-#include "diff_load.h"
-#include "profile_io.h"
-#include "util.h"
+#include "profile/db.h"
+#include "profile/diff_load.h"
+#include "profile/profile_io.h"
+#include "util/util.h"
 
 static const char usage[] =
 	"usage: bmprof db [--db DIR] init\n"
@@ -97,7 +97,7 @@ static int add_one(struct db *db, const char *path, const char *elf, const struc
 	return 0;
 }
 
-static int cmd_add(struct db *db, int argc, char **argv)
+static int add_profiles(struct db *db, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "tag", required_argument, NULL, 't' },
@@ -189,7 +189,7 @@ int cmd_db(int argc, char **argv)
 		printf("profile database in %s\n", db_dir(dir));
 		rc = 0;
 	} else if (!strcmp(sub, "add")) {
-		rc = cmd_add(db, sargc, sargv);
+		rc = add_profiles(db, sargc, sargv);
 	} else if (!strcmp(sub, "ls")) {
 		int64_t *ids = NULL;
 		size_t n;

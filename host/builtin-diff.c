@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "db.h"
+#include "profile/db.h"
 #include "diff.h"
-#include "diff_load.h"
-#include "json.h"
-#include "profile_bound.h"
-#include "profile_set.h"
-#include "util.h"
+#include "profile/diff_load.h"
+#include "util/json.h"
+#include "profile/profile_bound.h"
+#include "profile/profile_set.h"
+#include "util/util.h"
 
 #define EXIT_REGRESSION 3
 #define DEFAULT_MIN_COUNT 10

@@ -1,4 +1,4 @@
-/* bmprof export: a profile in another tool's format: pprof (host/export_pprof.h), folded
+/* bmprof export: a profile in another tool's format: pprof (host/profile/export_pprof.h), folded
  * stacks, or JSON (bmprof report's). docs/bmprof-export.md is its manual. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -8,12 +8,13 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "diff_load.h"
-#include "export_pprof.h"
-#include "outfile.h"
-#include "profile_bound.h"
-#include "profile_io.h"
-#include "util.h"
+#include "report/report.h"
+#include "profile/diff_load.h"
+#include "profile/export_pprof.h"
+#include "util/outfile.h"
+#include "profile/profile_bound.h"
+#include "profile/profile_io.h"
+#include "util/util.h"
 
 static const char usage[] =
 	"usage: bmprof export --format pprof|folded|json [-o FILE] [-i PROFILE] [--elf ELF]\n"
@@ -41,61 +42,40 @@ static int export_folded(FILE *f, const struct loaded_run *lr)
 	return 0;
 }
 
-/* json: bmprof report's JSON, every row. */
+/* json: bmprof report's JSON, every row; the file whole or not at all. */
 static int export_json(const char *input, const char *elf, const char *event, const char *out)
 {
-	char *args[12];
-	int n = 0, rc;
-
-	args[n++] = (char *)"report";
-	args[n++] = (char *)"--format";
-	args[n++] = (char *)"json";
-	args[n++] = (char *)"--all";
-	args[n++] = (char *)"-i";
-	args[n++] = (char *)input;
-	if (elf) {
-		args[n++] = (char *)"--elf";
-		args[n++] = (char *)elf;
-	}
-	if (event) {
-		args[n++] = (char *)"--event";
-		args[n++] = (char *)event;
-	}
-	args[n] = NULL;
-	/* report prints to stdout: point it at a temporary file that replaces out only when
-	 * the report was whole */
+	struct profile prof;
+	struct report rp = { .input = input, .p = &prof };
+	enum flat_sort sort = FLAT_BY_FUNCTION;
 	struct outfile of;
 	char err[512];
-	int saved = -1;
+	int rc = 1, lr;
 
-	if (out) {
-		if (outfile_open(&of, out, err, sizeof err)) {
-			bm_err("export: %s", err);
-			return 1;
-		}
-		fflush(stdout);
-		saved = dup(1);
-		if (saved < 0 || dup2(fileno(of.f), 1) < 0) {
-			bm_err("export: cannot redirect the output: %m");
-			outfile_abort(&of);
-			return 1;
-		}
+	profile_init(&prof);
+	lr = profile_load(input, &prof, rp.load_warning, sizeof rp.load_warning);
+	if (lr < 0) {
+		bm_err("%s", rp.load_warning);
+		profile_free(&prof);
+		return 1;
 	}
-	rc = cmd_report(n, args);
-	if (out) {
-		int bad = fflush(stdout) != 0;
-
-		dup2(saved, 1);
-		close(saved);
-		if (rc || bad) {
-			outfile_abort(&of);
-			return rc ? rc : 1;
-		}
-		if (outfile_commit(&of, err, sizeof err)) {
-			bm_err("export: %s", err);
-			return 1;
-		}
+	if (lr == 0)
+		rp.load_warning[0] = 0;
+	if (report_build(&rp, elf, event, &sort))
+		goto out;
+	if (outfile_open(&of, out, err, sizeof err)) {
+		bm_err("export: %s", err);
+		goto out;
 	}
+	if (report_print_json(of.f, &rp, sort, -1, 0))
+		outfile_abort(&of);
+	else if (outfile_commit(&of, err, sizeof err))
+		bm_err("export: %s", err);
+	else
+		rc = 0;
+out:
+	report_free(&rp);
+	profile_free(&prof);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,10 +14,11 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "capture.h"
-#include "summary.h"
-#include "target_log.h"
-#include "util.h"
+#include "run/qemu.h"
+#include "profile/capture.h"
+#include "report/summary.h"
+#include "profile/target_log.h"
+#include "util/util.h"
 
 static const char usage[] =
 	"usage: bmprof record [-o FILE] [--elf ELF] [--baud N] --from PATH|-\n"

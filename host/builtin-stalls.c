@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "cpi_cli.h"
-#include "cpi_print.h"
-#include "cpi_run.h"
-#include "json.h"
-#include "profile_io.h"
-#include "util.h"
+#include "cpi/cpi_cli.h"
+#include "cpi/cpi_print.h"
+#include "cpi/cpi_run.h"
+#include "util/json.h"
+#include "profile/profile_io.h"
+#include "util/util.h"
 
 static const char usage[] =
 	"usage: bmprof stalls [-i FILE] [--elf ELF] [--event NAME] [-n N] [--uarch NAME]\n"

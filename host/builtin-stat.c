@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "run/image_run.h"
 #include "events.h"
-#include "json.h"
-#include "outfile.h"
+#include "util/json.h"
+#include "util/outfile.h"
 #include "run_mode.h"
-#include "run_opts.h"
-#include "summary.h"
-#include "util.h"
+#include "run/run_opts.h"
+#include "report/summary.h"
+#include "util/util.h"
 #include "wire_text.h"
 
 #define DEFAULT_EVENTS "cycles,instructions,branches,branch-misses"

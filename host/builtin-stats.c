@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "db.h"
-#include "json.h"
-#include "profile_bound.h"
-#include "profile_set.h"
+#include "profile/db.h"
+#include "util/json.h"
+#include "profile/profile_bound.h"
+#include "profile/profile_set.h"
 #include "stats.h"
-#include "util.h"
+#include "util/util.h"
 
 #define DEFAULT_MIN_COUNT 10
 #define DEFAULT_LIMIT 30

@@ -8,15 +8,16 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "profile_io.h"
+#include "run/image_run.h"
+#include "profile/profile_io.h"
 #include "events.h"
-#include "outfile.h"
-#include "run_opts.h"
+#include "util/outfile.h"
+#include "run/run_opts.h"
 #include "topdown.h"
-#include "topdown_functions.h"
-#include "topdown_input.h"
-#include "topdown_print.h"
-#include "util.h"
+#include "topdown/topdown_functions.h"
+#include "topdown/topdown_input.h"
+#include "topdown/topdown_print.h"
+#include "util/util.h"
 
 #define ROTATE_HZ 1000         /* the multiplexing tick, as bmprof stat */
 #define DEFAULT_LEVEL 3

@@ -12,13 +12,15 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "cpi_run.h"
-#include "insn_decode.h"
-#include "json.h"
-#include "qemu.h"
-#include "run_opts.h"
-#include "truth_qemu.h"
-#include "util.h"
+#include "dcpi_validate.h"
+#include "run/image_run.h"
+#include "cpi/cpi_run.h"
+#include "decode/insn_decode.h"
+#include "util/json.h"
+#include "run/qemu.h"
+#include "run/run_opts.h"
+#include "run/truth_qemu.h"
+#include "util/util.h"
 
 #define KVM_FREQ 1000
 /* TCG: -icount shift=0 makes a guest nanosecond one instruction, so at 100 kHz a sample
@@ -406,12 +408,6 @@ static int analyze(struct validate *v, const struct profile *p, const char *elf)
 
 /* ---- the truth ---- */
 
-static int is_branch(const struct insn *in)
-{
-	return in->flow == INSN_FLOW_JUMP || in->flow == INSN_FLOW_COND ||
-	       in->flow == INSN_FLOW_INDIRECT || in->flow == INSN_FLOW_RETURN;
-}
-
 static void add_fixes(struct truth_fixes *a, const struct truth_fixes *b)
 {
 	a->rep_iterations += b->rep_iterations;
@@ -448,27 +444,6 @@ static int count_run(struct validate *v, const struct truth_range *rs, unsigned 
 	return 0;
 }
 
-static size_t mismatch_in(const struct truth *a, const struct truth *b, uint64_t lo,
-			  uint64_t hi)
-{
-	size_t bad = 0;
-
-	for (size_t i = 0; i < a->npcs; i++)
-		if (a->pcs[i].pc >= lo && a->pcs[i].pc < hi)
-			bad += a->pcs[i].count != truth_count(b, a->pcs[i].pc);
-	for (size_t i = 0; i < b->npcs; i++)
-		if (b->pcs[i].pc >= lo && b->pcs[i].pc < hi)
-			bad += !truth_count(a, b->pcs[i].pc);
-	for (size_t i = 0; i < a->nedges; i++)
-		if (a->edges[i].from >= lo && a->edges[i].from < hi)
-			bad += a->edges[i].count !=
-				truth_edge_count(b, a->edges[i].from, a->edges[i].to);
-	for (size_t i = 0; i < b->nedges; i++)
-		if (b->edges[i].from >= lo && b->edges[i].from < hi)
-			bad += !truth_edge_count(a, b->edges[i].from, b->edges[i].to);
-	return bad;
-}
-
 /* The functions whose counts at the later points are off the line through the first two
  * (the runtime's, whose work follows time, such as its clock calibration) are left out,
  * each named; an error if none is left. pred[i] is the line at fit_at[i + 2], t[i] the
@@ -482,7 +457,7 @@ static int drop_not_affine(struct validate *v, const struct truth *pred, const s
 		size_t bad = 0;
 
 		for (size_t k = 0; k + 2 < NFIT; k++)
-			bad += mismatch_in(&pred[k], &t[k], vf->cf.fn.start, vf->cf.fn.end);
+			bad += truth_mismatches(&pred[k], &t[k], vf->cf.fn.start, vf->cf.fn.end);
 		if (!bad) {
 			v->f[kept++] = *vf;
 			continue;
@@ -555,64 +530,13 @@ out:
 
 /* ---- the comparison ---- */
 
-/* The true count of a CFG edge between real blocks: the transitions from the block's last
- * instruction to the next block's first when the last is a branch (jump, conditional,
- * indirect), else every execution of the last (it falls through, or a call returns). */
-static uint64_t edge_truth(const struct truth *t, const struct cfg *g, const struct cfg_edge *e)
-{
-	const struct cfg_block *a = &g->blocks[e->from], *b = &g->blocks[e->to];
-	const struct insn *last = &g->insns[a->first + a->n - 1];
-	uint64_t to = g->insns[b->first].addr;
-
-	if (is_branch(last))
-		return truth_edge_count(t, last->addr, to);
-	return truth_count(t, last->addr);
-}
-
-/* The samples behind an estimate of class c (dcpi.h's basis): 0 when it has none. */
-static double basis_of(const struct dcpi_result *res, uint32_t c)
-{
-	return c == CFG_NO_CLASS ? 0 : res->classes[c].basis;
-}
-
-static void add(struct vfunc *vf, struct validate *v, int edge, double est, double truth,
-		double weight, double basis)
-{
-	struct dcpi_accuracy *a = edge ? &vf->edge : &vf->insn, *all = edge ? &v->edge : &v->insn;
-
-	dcpi_accuracy_add(a, est, truth, weight);
-	dcpi_accuracy_add(all, est, truth, weight);
-	dcpi_accuracy_add_noise(a, basis, weight);
-	dcpi_accuracy_add_noise(all, basis, weight);
-}
-
 static void compare(struct validate *v)
 {
 	for (size_t i = 0; i < v->nf; i++) {
 		struct vfunc *vf = &v->f[i];
-		const struct cfg *g = &vf->cf.cfg;
-		const struct dcpi_result *res = &vf->cf.res;
 
-		for (size_t k = 0; k < g->ninsns; k++) {
-			const struct dcpi_insn *d = &res->insns[k];
-			if (!d->samples)
-				continue;
-			double tr = (double)truth_count(&v->truth, g->insns[k].addr);
-			add(vf, v, 0, d->execs, tr, (double)d->samples,
-			    basis_of(res, g->blocks[g->block_of[k]].cls));
-		}
-		for (size_t k = 0; k < g->nedges; k++) {
-			const struct cfg_edge *e = &g->edges[k];
-			if (e->kind != CFG_EDGE_FALL && e->kind != CFG_EDGE_TAKEN &&
-			    e->kind != CFG_EDGE_TABLE)
-				continue;
-			if ((g->blocks[e->from].flags | g->blocks[e->to].flags) & CFG_BLOCK_VIRTUAL)
-				continue;
-			uint64_t tr = edge_truth(&v->truth, g, e);
-			if (!tr)
-				continue;
-			add(vf, v, 1, res->edges[k].execs, (double)tr, (double)tr, basis_of(res, e->cls));
-		}
+		dcpi_validate(&vf->cf.cfg, &vf->cf.res, &v->truth, &vf->insn, &vf->edge,
+			      &v->insn, &v->edge);
 	}
 }
 

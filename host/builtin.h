@@ -1,13 +1,8 @@
-/* The bmprof subcommands. Each takes the arguments after the tool name (argv[0] is the
- * subcommand) and returns the process exit status. */
+/* The bmprof subcommands (host/builtin-*.c, over the host library in the folders of
+ * host/). Each takes the arguments after the tool name (argv[0] is the subcommand) and
+ * returns the process exit status. A verb calls no other verb. */
 #ifndef BMPROF_BUILTIN_H
 #define BMPROF_BUILTIN_H
-
-#include <limits.h>
-#include <stdio.h>
-#include "capture.h"
-#include "qemu.h"
-#include "recover.h"
 
 int cmd_record(int argc, char **argv);
 int cmd_qemu(int argc, char **argv);
@@ -23,87 +18,5 @@ int cmd_stats(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_topdown(int argc, char **argv);
-
-/* bmprof report's flat table by function, at most limit rows (-1: all), for the end of a
- * run (bmprof qemu). 0, or -1 if the ELF could not be used (the reason is printed). */
-struct profile;
-int report_top_functions(FILE *f, const struct profile *p, const char *profile_path,
-			 const char *elf, long limit);
-/* The event bmprof report and bmprof annotate are about: name (an event's name, an alias
- * of one, or its id) or, when NULL, flat_default_event's choice. 0 with *event set (an id
- * or FLAT_ALL_EVENTS), or -1 with the reason in err. */
-int report_event(const struct profile *p, const char *name, int *event, char *err, size_t n);
-
-/* Exit statuses of bmprof qemu and bmprof stat besides main's own return value
- * (docs/bmprof.md). */
-#define EXIT_USAGE 2
-#define EXIT_TIMEOUT 124
-#define EXIT_FAILED 125        /* bmprof could not do its job */
-#define EXIT_CRASHED 126       /* the image did not end normally */
-#define EXIT_INTERRUPTED 130
-
-/* Booting an image in QEMU and capturing its stream, for bmprof qemu and bmprof stat
- * (builtin-qemu.c). The image's console goes to stdout as it arrives.
- *
- *   struct image_run r = { .image = ..., .accel = ..., ... };
- *   if (image_run(&r)) return EXIT_FAILED;     (the reason is printed)
- *   ... capture_profile(r.cap), r.res ...
- *   rc = image_exit_status(&r);
- *   image_run_free(&r);
- */
-struct image_run {
-	const char *image;       /* the ELF as given */
-	const char *qemu;        /* --qemu PATH, or NULL: from the ELF's machine */
-	const char *out;         /* profile file to write; NULL keeps the stream in memory */
-	enum qemu_accel accel;
-	int icount;
-	int tcg_single;          /* TCG in one thread (qemu_opts.tcg_single) */
-	unsigned smp;            /* CPUs (-smp N, meta "smp"); 0: not given */
-	unsigned timeout;        /* seconds; 0: none */
-	unsigned long freq;      /* the timer's rate (config freq=) */
-	const char *config;      /* the whole opt/bmprof/config text, or NULL: freq= alone */
-	char **extra;            /* QEMU arguments after -- */
-	int nextra;
-	const char *command;     /* meta "command" */
-	const struct bm_kv *meta;  /* more meta keys */
-	size_t nmeta;
-	int shm;                 /* the stream over shared-memory rings (docs/transport-shm.md) */
-	size_t shm_size;         /* 0: SHM_DEFAULT_SIZE */
-	unsigned shm_delay_us;   /* testing knob: the consumer sleeps this long per record */
-	const char *firmware_log;    /* x86-64: the debug console into this file (meta
-				      * firmware_log); NULL or "": none */
-	const char *firmware_debug;  /* meta firmware_debug; NULL or "": none */
-	const char *params;      /* --param NAME=VALUE,... for the meta "params"; NULL or "":
-				  * none (the config carries them) */
-	int user;                /* main in ring 3 (config user=1, meta "user_mode"): x86-64
-				  * images booted directly only */
-	unsigned flush_ms;       /* the periodic flush (config flush_ms=, meta "flush_ms"); 0 off */
-	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
-				  * the first; meta "stall"); 0: never */
-	int recover;             /* when bmprof stops QEMU (timeout, signal, stall), read the
-				  * samples the image still holds from its memory first */
-	/* filled in by image_run */
-	int recovered;           /* the profile holds what was read from the image's memory */
-	struct recover_result rec;
-	int shm_unused;          /* shm asked for, but the image sent over serial (reported) */
-	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */
-	char abs_efi[PATH_MAX];    /* the UEFI application booted (qemu_uefi.h), or "" */
-	const struct qemu_machine *machine;
-	int accel_used;          /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
-	struct qemu_result res;
-	struct capture *cap;     /* finished when image_run returns */
-};
-
-/* Check the image, pick QEMU and the accelerator, write the config to a temporary file
- * (removed afterwards), run QEMU and capture its stream. SIGPIPE is ignored from then on:
- * a closed stdout loses console text, not the profile. 0 when QEMU ran (r->res and r->cap
- * are set; the profile is not saved), or -1 with the reason printed. */
-int image_run(struct image_run *r);
-/* The messages for a run that did not end with the image's END frame. */
-void image_say_how_it_ended(const struct image_run *r);
-/* main()'s return value (low 8 bits) when the image exited normally, else EXIT_TIMEOUT,
- * EXIT_CRASHED or EXIT_INTERRUPTED. */
-int image_exit_status(const struct image_run *r);
-void image_run_free(struct image_run *r);
 
 #endif

@@ -18,7 +18,7 @@ $(SYMB_ELF): | bench/symbolize/gen.py bench/symbolize/Makefile
 $(SYMB_ADDRS): | $(SYMB_ELF)
 	cd $(SYMB_OUT) && python3 $(CURDIR)/bench/symbolize/mkaddrs.py bigelf --out addrs
 
-$(SYMB_DRIVER): bench/symbolize_bench.c host/symbolize.h $(SYMB_LIB)
+$(SYMB_DRIVER): bench/symbolize_bench.c host/symbol/symbolize.h $(SYMB_LIB)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(BENCH_CFLAGS) -Ihost -o $@ bench/symbolize_bench.c $(SYMB_LIB) $(HOST_LDLIBS)
 

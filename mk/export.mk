@@ -14,4 +14,4 @@ HOST_CFLAGS += -I$(PROTO_GEN)
 HOST_LDLIBS += $(shell $(PKG_CONFIG) --libs libprotobuf-c sqlite3 2>/dev/null || echo -lprotobuf-c -lsqlite3)
 
 $(HOST_LIB): $(call host_objs,$(PPROF_GEN_C))
-$(call host_objs,host/export_pprof.c $(PPROF_GEN_C)): $(PPROF_GEN_H)
+$(call host_objs,host/profile/export_pprof.c $(PPROF_GEN_C)): $(PPROF_GEN_H)

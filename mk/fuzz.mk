@@ -42,7 +42,7 @@ $(FUZZ_DIR)/bin/fuzz_recover: $(call fuzz_objs,$(CORE_SRCS))
 $(FUZZ_LIB): $(call fuzz_objs,$(HOST_LIB_SRCS) $(PPROF_GEN_C))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
-$(call fuzz_objs,host/export_pprof.c $(PPROF_GEN_C)): $(PPROF_GEN_H)
+$(call fuzz_objs,host/profile/export_pprof.c $(PPROF_GEN_C)): $(PPROF_GEN_H)
 
 $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_ALL)):
 	@mkdir -p $(dir $@)

@@ -1,6 +1,9 @@
 # The bmprof host tool: host/ (CLI glue), analysis/ (no I/O), transport/host (stream reader).
 
-HOST_LIB_SRCS := $(filter-out host/bmprof.c,$(wildcard host/*.c)) $(wildcard analysis/*.c) \
+# host/*/: the host library, in folders named for what they hold; host/builtin-*.c: the
+# verbs over it (kept in the library archive too, for the tests and fuzzers that drive a
+# verb in-process); host/bmprof.c: the command table.
+HOST_LIB_SRCS := $(wildcard host/*/*.c) $(wildcard host/builtin-*.c) $(wildcard analysis/*.c) \
 	$(wildcard transport/host/*.c) transport/crc32.c
 HOST_LIB := $(HOST_BUILD)/libbmprof-host.a
 BMPROF_BIN := $(HOST_BUILD)/bin/bmprof

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # x86-64 images under hardware-assisted KVM. Runs only where bmprof itself would pick KVM:
-# `bmprof qemu --accel auto` decides (host/qemu.c, qemu_choose_accel: an x86_64 host,
+# `bmprof qemu --accel auto` decides (host/run/qemu.c, qemu_choose_accel: an x86_64 host,
 # /dev/kvm usable, kvm_intel or kvm_amd loaded, not the kvm_pvm software virtualizer), and
 # elsewhere the test is skipped with the reason and bmprof's own words for it.
 #   (a) shares.elf with --event cycles:period=1000000: when the host gives the guest a vPMU

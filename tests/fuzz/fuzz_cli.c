@@ -24,7 +24,8 @@
 
 #include "fuzz_io.h"
 #include "builtin.h"
-#include "db.h"
+#include "util/util.h"
+#include "profile/db.h"
 #include "fixcrc.h"
 
 #define LOG_SEP "\n=log=\n"

@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "fuzz_io.h"
-#include "cpi_print.h"
-#include "cpi_run.h"
+#include "cpi/cpi_print.h"
+#include "cpi/cpi_run.h"
 #include "events.h"
-#include "insn_decode.h"
-#include "json.h"
+#include "decode/insn_decode.h"
+#include "util/json.h"
 #include "profile.h"
 #include "uarch.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer harness for the profile database (host/db.c): the input is the database file,
+/* libFuzzer harness for the profile database (host/profile/db.c): the input is the database file,
  * written as DIR/profiles.sqlite beside stored profiles and an ELF (DIR/profiles/1.data,
  * 2.data, 3.data, DIR/images/BUILDID.elf, fixed files), then read and written as the
  * verbs do: db ls (all, and a query), show, epoch ls; the stored paths of every selected
@@ -20,9 +20,9 @@
 
 #include "fuzz_io.h"
 #include "builtin.h"
-#include "db.h"
-#include "symbolize.h"
-#include "util.h"
+#include "profile/db.h"
+#include "symbol/symbolize.h"
+#include "util/util.h"
 
 static char dir[512], elf_name[300];
 static uint8_t *elf, *run_a, *run_b;

@@ -23,7 +23,7 @@
 #include "builtin.h"
 #include "diff.h"
 #include "fixcrc.h"
-#include "profile_set.h"
+#include "profile/profile_set.h"
 
 #define SEP "\n=next=\n"
 #define MAX_RUNS 6

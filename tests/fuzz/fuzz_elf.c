@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sym_internal.h"
+#include "symbol/sym_internal.h"
 
 #define CHECK(c)                                                                          \
 	do {                                                                              \

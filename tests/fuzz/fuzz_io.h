@@ -238,7 +238,7 @@ static inline void fuzz_check_messages(const char *s, size_t n)
 }
 
 /* A strict JSON reader (RFC 8259), for checking what the verbs write: the position after
- * the value at s[*i], or -1. host/json.h's names clash with jansson's, so not jansson. */
+ * the value at s[*i], or -1. host/util/json.h's names clash with jansson's, so not jansson. */
 static inline long fuzz_json_value(const char *s, size_t n, size_t i, int depth);
 
 static inline size_t fuzz_json_ws(const char *s, size_t n, size_t i)

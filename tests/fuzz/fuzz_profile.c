@@ -11,7 +11,7 @@
 
 #include "fixcrc.h"
 #include "profile.h"
-#include "profile_io.h"
+#include "profile/profile_io.h"
 
 #define CHECK(c)                                                                          \
 	do {                                                                              \

@@ -20,10 +20,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "capture.h"
+#include "profile/capture.h"
 #include "fixcrc.h"
 #include "profile.h"
-#include "profile_io.h"
+#include "profile/profile_io.h"
 #include "host/reader.h"
 
 #define FRAME_MAX (BMPROF_FRAME_HDR + BMPROF_WIRE_MAX_PAYLOAD + BMPROF_FRAME_CRC)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer harness for the recovery reader (host/recover.c): a real target CPU state is
+/* libFuzzer harness for the recovery reader (host/run/recover.c): a real target CPU state is
  * built with the target core (compiled for the host), laid out as a target's memory at
  * made-up addresses (descriptor, CPU state, table and buffers), damaged as the input says,
  * and read back. Any input is read or refused with a reason; reads stay inside the memory
@@ -18,7 +18,7 @@
 #include "bmprof.h"
 #include "bmprof_desc.h"
 #include "profile.h"
-#include "recover.h"
+#include "run/recover.h"
 #include "../../target/core/core.h"
 
 #define CHECK(c)                                                                          \

@@ -16,11 +16,12 @@
 
 #include "fuzz_io.h"
 #include "builtin.h"
+#include "util/util.h"
 #include "fixcrc.h"
-#include "profile_io.h"
+#include "profile/profile_io.h"
 #include "topdown.h"
-#include "topdown_input.h"
-#include "topdown_print.h"
+#include "topdown/topdown_input.h"
+#include "topdown/topdown_print.h"
 
 static void check_tree(const struct td_tree *t)
 {

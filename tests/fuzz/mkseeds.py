@@ -274,7 +274,7 @@ def write_topdown(root):
 
 
 def write_db(path, rows, wal=False, extra_sql=""):
-    """A database as bmprof db writes it (host/db.c's schema), page size 512, with rows
+    """A database as bmprof db writes it (host/profile/db.c's schema), page size 512, with rows
     (id, epoch, file, build_id, samples, elf, tags, functions)."""
     import sqlite3
     if os.path.exists(path):
@@ -311,9 +311,9 @@ def write_db(path, rows, wal=False, extra_sql=""):
 
 
 def db_schema():
-    """host/db.c's schema text, as bmprof db init runs it: bmprof refuses a database whose
+    """host/profile/db.c's schema text, as bmprof db init runs it: bmprof refuses a database whose
     schema objects are not exactly these."""
-    src = open("host/db.c").read()
+    src = open("host/profile/db.c").read()
     version = re.search(r'#define SCHEMA_VERSION "([^"]*)"', src).group(1)
     body = src[src.index("static const char schema[] ="):]
     body = body[body.index("=") + 1: body.index(";\n")]

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cpi_print.h"
-#include "cpi_run.h"
+#include "cpi/cpi_print.h"
+#include "cpi/cpi_run.h"
 #include "profile.h"
 
 /* gcc -O1: for (i = 0; i < n; i++) sink += i; at 0x401000 */

@@ -11,8 +11,8 @@
 #include <elf.h>
 #include <cmocka.h>
 
-#include "disasm.h"
-#include "symbolize.h"
+#include "symbol/disasm.h"
+#include "symbol/symbolize.h"
 
 struct want {
 	uint64_t addr;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "firmware.h"
+#include "report/firmware.h"
 #include "flat.h"
 
 static void test_load_lines(void **state)

@@ -11,7 +11,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "gzip_out.h"
+#include "profile/gzip_out.h"
 
 /* Write n bytes of data through the writer in pieces, read the file back inflated. */
 static void round_trip(const uint8_t *data, size_t n, unsigned threads)

@@ -1,4 +1,4 @@
-/* Instruction records for the CPI analysis (host/insn_decode.c): control flow and targets,
+/* Instruction records for the CPI analysis (host/decode/insn_decode.c): control flow and targets,
  * classes, memory access and registers of hand-assembled x86-64 and AArch64 code (the
  * bytes as GNU as emits them, objdump's disassembly beside them), x86-64 and AArch64 jump
  * tables recovered from synthetic code and read-only data, tail calls, and procedures
@@ -13,9 +13,9 @@
 #include <elf.h>
 #include <cmocka.h>
 
-#include "disasm.h"
-#include "insn_decode.h"
-#include "symbolize.h"
+#include "symbol/disasm.h"
+#include "decode/insn_decode.h"
+#include "symbol/symbolize.h"
 #include "wire.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

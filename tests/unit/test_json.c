@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "json.h"
+#include "util/json.h"
 
 struct buf {
 	char *data;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The declarative options (host/options.c): every spelling of an option, positional
+/* The declarative options (host/util/options.c): every spelling of an option, positional
  * arguments in order, "--", ranges and choices, and the one-line errors that name the
  * offending option and the closest existing one. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "options.h"
+#include "util/options.h"
 
 static struct {
 	int json, verbose, all, cb_calls;

@@ -14,10 +14,10 @@
 #include <cmocka.h>
 #include <dirent.h>
 
-#include "capture.h"
+#include "profile/capture.h"
 #include "profile.h"
-#include "profile_io.h"
-#include "summary.h"
+#include "profile/profile_io.h"
+#include "report/summary.h"
 
 /* ---- payload builders ---- */
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "profile_io.h"
+#include "profile/profile_io.h"
 
 struct bytes {
 	uint8_t *p;

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "qemu.h"
-#include "qmp.h"
+#include "run/qemu.h"
+#include "run/qmp.h"
 
 /* facts: exists, accessible, kvm_intel, kvm_amd, kvm_pvm; an x86-64 image, host_arch
  * not checked */

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "qemu.h"
-#include "qemu_uefi.h"
-#include "shm_qemu.h"
+#include "run/qemu.h"
+#include "run/qemu_uefi.h"
+#include "run/shm_qemu.h"
 
 static char tmp[256];
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Recovery from target memory (host/recover.c) against the real target core compiled for
+/* Recovery from target memory (host/run/recover.c) against the real target core compiled for
  * the host: a CPU samples, drains and flushes into a sink; at every SAMPLES frame the sink
  * "stops the machine" (the frame arrived, or not) and the host reads the state back
  * through a bounded memory image of the descriptor, the CPU's struct and its memory. What
@@ -18,7 +18,7 @@
 #include "bmprof.h"
 #include "bmprof_desc.h"
 #include "profile.h"
-#include "recover.h"
+#include "run/recover.h"
 #include "wire.h"
 #include "core_fixture.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* How a run executed, from its metadata (analysis/run_mode.c), what QEMU's command line
- * says about -icount (host/qemu.c), the handler-time accounting that gives TOTALS
+ * says about -icount (host/run/qemu.c), the handler-time accounting that gives TOTALS
  * sampled_ticks (target/core/timing.c), and the warning for an image whose timer did not
- * run at --freq (host/run_notes.c). */
+ * run at --freq (host/report/run_notes.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include "bmprof.h"
-#include "qemu.h"
+#include "run/qemu.h"
 #include "run_mode.h"
-#include "run_notes.h"
+#include "report/run_notes.h"
 
 static struct profile *with_meta(const char *accel, const char *icount, const char *qemu)
 {

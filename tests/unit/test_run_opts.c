@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "run_opts.h"
+#include "run/run_opts.h"
 
 static void test_check_param(void **state)
 {

@@ -1,5 +1,5 @@
 /* The shared-memory ring protocol: the target's producer (transport/target/ring.c) and the
- * host's consumer (host/shm.c) in one process. Wrap-around, exact fit, records larger than
+ * host's consumer (host/run/shm.c) in one process. Wrap-around, exact fit, records larger than
  * the free space or the ring, frames split over several writes, sequence gaps that agree
  * with the producer's counters, final mode, and a producer thread against the consumer
  * thread with every byte checked. */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "bmprof_ring.h"
-#include "shm.h"
+#include "run/shm.h"
 #include "wire.h"
 
 struct sink {

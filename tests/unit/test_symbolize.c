@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sym_internal.h"
-#include "symbolize.h"
-#include "sym_share.h"
+#include "symbol/sym_internal.h"
+#include "symbol/symbolize.h"
+#include "symbol/sym_share.h"
 
 static const char *fixtures(void)
 {

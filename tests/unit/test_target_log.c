@@ -14,10 +14,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "capture.h"
+#include "profile/capture.h"
 #include "profile.h"
-#include "profile_io.h"
-#include "target_log.h"
+#include "profile/profile_io.h"
+#include "profile/target_log.h"
 
 #include "../../boot/common/log.c"
 

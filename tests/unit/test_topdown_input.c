@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "topdown_input.h"
+#include "topdown/topdown_input.h"
 
 static void test_counts_file(void **state)
 {

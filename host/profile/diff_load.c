@@ -1,0 +1,101 @@
+/* Profiles as buckets (diff_load.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/diff_load.h"
+#include "profile/profile_io.h"
+#include "util/util.h"
+
+char *run_key(const struct flat_row *r, enum flat_sort sort)
+{
+	char buf[1024], safe[1024];
+	const char *mod = r->module ? r->module : "", *bang = r->module ? "!" : "";
+
+	if (r->outside && r->region_hi && !r->symbol)
+		snprintf(buf, sizeof buf, "[%s 0x%" PRIx64 "-0x%" PRIx64 "]",
+			 r->module ? r->module : "firmware", r->region_lo, r->region_hi - 1);
+	else if (sort == FLAT_BY_LINE)
+		if (r->file)
+			snprintf(buf, sizeof buf, "%s:%u", resolve_short_path(r->file), r->line);
+		else
+			snprintf(buf, sizeof buf, "%s%s%s:??", mod, bang,
+				 r->function ? r->function : r->symbol ? r->symbol : "[unknown]");
+	else if (!r->symbol)
+		snprintf(buf, sizeof buf, "[unknown]");
+	else if (sort == FLAT_BY_ADDRESS)
+		snprintf(buf, sizeof buf, "%s%s%s+0x%" PRIx64, mod, bang, r->symbol, r->offset);
+	else
+		snprintf(buf, sizeof buf, "%s%s%s", mod, bang, r->symbol);
+	/* names and paths from the ELF and the firmware's modules, printed as keys */
+	return bm_strdup(bm_safe(safe, sizeof safe, buf));
+}
+
+int run_parse_by(const char *s, enum flat_sort *out)
+{
+	if (!strcmp(s, "function") || !strcmp(s, "func") || !strcmp(s, "sym"))
+		*out = FLAT_BY_FUNCTION;
+	else if (!strcmp(s, "line") || !strcmp(s, "srcline"))
+		*out = FLAT_BY_LINE;
+	else if (!strcmp(s, "address") || !strcmp(s, "addr"))
+		*out = FLAT_BY_ADDRESS;
+	else
+		return -1;
+	return 0;
+}
+
+int run_load(struct loaded_run *lr, const char *path, const char *elf, const char *event,
+	     enum flat_sort sort, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(lr, 0, sizeof *lr);
+	lr->path = bm_strdup(path);
+	profile_init(&lr->prof);
+	rc = profile_load(path, &lr->prof, lr->warning, sizeof lr->warning);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", lr->warning);
+		goto fail;
+	}
+	if (rc == 0)
+		lr->warning[0] = 0;
+	if (resolve_event(&lr->prof, event, &lr->event, err, errlen) ||
+	    resolve_open(&lr->r, &lr->prof, path, elf, err, errlen))
+		goto fail;
+	if (resolve_pcs(&lr->r, &lr->prof) ||
+	    flat_compute(&lr->prof, lr->event, lr->r.info, lr->r.ninfo, sort, &lr->flat)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	lr->n = lr->flat.nrows;
+	lr->keys = bm_calloc(lr->n ? lr->n : 1, sizeof *lr->keys);
+	lr->counts = bm_calloc(lr->n ? lr->n : 1, sizeof *lr->counts);
+	for (size_t i = 0; i < lr->n; i++) {
+		lr->keys[i] = run_key(&lr->flat.rows[i], sort);
+		lr->counts[i] = lr->flat.rows[i].samples;
+	}
+	return 0;
+fail:
+	run_free(lr);
+	return -1;
+}
+
+struct bucket_run run_buckets(const struct loaded_run *lr)
+{
+	struct bucket_run b = { (const char *const *)lr->keys, lr->counts, lr->n, lr->flat.total };
+	return b;
+}
+
+void run_free(struct loaded_run *lr)
+{
+	for (size_t i = 0; i < lr->n; i++)
+		free(lr->keys[i]);
+	free(lr->keys);
+	free(lr->counts);
+	flat_free(&lr->flat);
+	resolve_close(&lr->r);
+	profile_free(&lr->prof);
+	free(lr->path);
+	memset(lr, 0, sizeof *lr);
+}

@@ -1,0 +1,40 @@
+/* Profiles as buckets for bmprof diff, stats and export: load a profile file, symbolize it
+ * against its ELF, group its samples (flat.h) and name each group by a key that survives a
+ * rebuild of the image: the function's symbol, file:line, or symbol+offset.
+ */
+#ifndef BMPROF_DIFF_LOAD_H
+#define BMPROF_DIFF_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "flat.h"
+#include "profile.h"
+#include "report/resolve.h"
+#include "stats.h"
+
+struct loaded_run {
+	char *path;
+	struct profile prof;
+	struct resolved r;
+	int event;                   /* id or FLAT_ALL_EVENTS */
+	struct flat_result flat;
+	char **keys;                 /* one per flat row: the bucket's key */
+	uint64_t *counts;
+	size_t n;
+	char warning[512];           /* the file is damaged but usable; "" if not */
+};
+
+/* Load path and bucket it by sort (FLAT_BY_FUNCTION, _LINE or _ADDRESS); elf and event may
+ * be NULL (the profile's own ELF, the default event). 0, or -1 with a one-line reason in
+ * err (lr is then freed). */
+int run_load(struct loaded_run *lr, const char *path, const char *elf, const char *event,
+	     enum flat_sort sort, char *err, size_t errlen);
+void run_free(struct loaded_run *lr);
+/* lr's buckets, for stats.h. */
+struct bucket_run run_buckets(const struct loaded_run *lr);
+/* The key of a flat row ("[unknown]" for a pc no symbol names). */
+char *run_key(const struct flat_row *r, enum flat_sort sort);
+/* --by function|line|address. 0, or -1 if s names none of them. */
+int run_parse_by(const char *s, enum flat_sort *out);
+
+#endif

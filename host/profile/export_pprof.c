@@ -1,0 +1,522 @@
+/* A profile as gzipped pprof (export_pprof.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "profile/export_pprof.h"
+#include "profile/gzip_out.h"
+#include "profile.pb-c.h"
+#include "util/util.h"
+
+/* The profile's string table (index 0 is ""), with a hash index so each string is stored
+ * once. */
+struct strtab {
+	char **s;
+	size_t n, cap;
+	size_t *slot;                /* string index + 1; 0 empty */
+	size_t nslots;               /* a power of two, kept above 2n */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static void strtab_rehash(struct strtab *t)
+{
+	free(t->slot);
+	t->nslots = t->nslots ? 2 * t->nslots : 256;
+	t->slot = bm_calloc(t->nslots, sizeof *t->slot);
+	for (size_t i = 1; i < t->n; i++) {
+		size_t k = hash_str(t->s[i]) & (t->nslots - 1);
+		while (t->slot[k])
+			k = (k + 1) & (t->nslots - 1);
+		t->slot[k] = i + 1;
+	}
+}
+
+static int64_t str_id(struct strtab *t, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	if (2 * (t->n + 1) >= t->nslots)
+		strtab_rehash(t);
+	size_t k = hash_str(s) & (t->nslots - 1);
+	for (; t->slot[k]; k = (k + 1) & (t->nslots - 1))
+		if (!strcmp(t->s[t->slot[k] - 1], s))
+			return (int64_t)(t->slot[k] - 1);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->s = bm_realloc(t->s, t->cap * sizeof *t->s);
+	}
+	t->s[t->n] = bm_strdup(s);
+	t->slot[k] = t->n + 1;
+	return (int64_t)t->n++;
+}
+
+/* What the messages point at: the string table and the functions, kept to the end. */
+struct pp {
+	struct strtab st;
+	Perftools__Profiles__Function **funcs;
+	size_t nfuncs;
+	size_t *fslot, nfslots;      /* hash index over funcs: function index + 1; 0 empty */
+	const char *last_name, *last_file;   /* the last pair function_id was asked for */
+	uint64_t last_id;
+};
+
+static uint64_t fhash(int64_t name, int64_t file)
+{
+	return ((uint64_t)name * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)file * 0xc2b2ae3d27d4eb4full);
+}
+
+/* The Function of (name, file), made once (a hash index over the pair of string ids; the
+ * last pair asked for, by pointer, first: millions of pcs outside the image are one). */
+static uint64_t function_id(struct pp *pp, const char *name, const char *file)
+{
+	if (pp->last_id && name == pp->last_name && file == pp->last_file)
+		return pp->last_id;
+	pp->last_name = name;
+	pp->last_file = file;
+	int64_t n = str_id(&pp->st, name ? name : "??"), f = str_id(&pp->st, file);
+
+	if (2 * (pp->nfuncs + 1) >= pp->nfslots) {
+		free(pp->fslot);
+		pp->nfslots = pp->nfslots ? 2 * pp->nfslots : 256;
+		pp->fslot = bm_calloc(pp->nfslots, sizeof *pp->fslot);
+		for (size_t i = 0; i < pp->nfuncs; i++) {
+			size_t k = fhash(pp->funcs[i]->name, pp->funcs[i]->filename) & (pp->nfslots - 1);
+			while (pp->fslot[k])
+				k = (k + 1) & (pp->nfslots - 1);
+			pp->fslot[k] = i + 1;
+		}
+	}
+	size_t k = fhash(n, f) & (pp->nfslots - 1);
+	for (; pp->fslot[k]; k = (k + 1) & (pp->nfslots - 1)) {
+		const Perftools__Profiles__Function *fn = pp->funcs[pp->fslot[k] - 1];
+		if (fn->name == n && fn->filename == f)
+			return pp->last_id = fn->id;
+	}
+	pp->funcs = bm_realloc(pp->funcs, (pp->nfuncs + 1) * sizeof *pp->funcs);
+	Perftools__Profiles__Function *fn = bm_malloc(sizeof *fn);
+	perftools__profiles__function__init(fn);
+	fn->id = pp->nfuncs + 1;
+	fn->name = n;
+	fn->system_name = n;
+	fn->filename = f;
+	pp->funcs[pp->nfuncs++] = fn;
+	pp->fslot[k] = pp->nfuncs;
+	return pp->last_id = fn->id;
+}
+
+/* The symbolizer's last answer and the span of addresses it holds for. */
+struct span_cache {
+	uint64_t lo, until;
+	struct sym_result res;
+};
+
+/* The frames of a location at addr: the symbolizer's, innermost first (pprof's order: the
+ * last is the caller the others were inlined into); none (0) when only the symbol is known.
+ * The frames are those of the span of addresses sp holds, looked up again when addr leaves
+ * it. The count, or -1 (out of memory). */
+static long frames_at(const struct loaded_run *lr, struct span_cache *sp,
+		      const struct flat_pcinfo *in, uint64_t addr, const struct sym_frame **fr)
+{
+	if (in->outside || !lr->r.sym)
+		return 0;
+	if (addr < sp->lo || addr >= sp->until) {
+		if (symbolizer_lookup_span(lr->r.sym, addr, &sp->res, &sp->until))
+			return -1;
+		sp->lo = addr;
+	}
+	*fr = sp->res.frames;
+	return sp->res.symbol ? (long)sp->res.nframes : 0;
+}
+
+/* The location's lines, (function id, line), into l[0..max(n, 1)): the n frames, else the
+ * symbol alone. */
+static void fill_lines(struct pp *pp, const struct flat_pcinfo *in, const struct sym_frame *fr,
+		       size_t n, uint64_t (*l)[2])
+{
+	for (size_t i = 0; i < (n ? n : 1); i++) {
+		if (n) {
+			const char *file = strcmp(fr[i].file, "??") ? fr[i].file : NULL;
+			l[i][0] = function_id(pp, strcmp(fr[i].function, "??") ? fr[i].function
+					      : in->symbol, file);
+			l[i][1] = fr[i].line;
+		} else {
+			l[i][0] = function_id(pp, in->symbol ? in->symbol : in->outside
+					      ? "[firmware]" : "[unknown]", in->file);
+			l[i][1] = in->line;
+		}
+	}
+}
+
+/* Nanoseconds per sample when the event is the timer and its rate is known; else 0. */
+static double ns_per_sample(const struct loaded_run *lr)
+{
+	const struct profile *p = &lr->prof;
+	const struct profile_event *e = NULL;
+
+	if (lr->event != FLAT_ALL_EVENTS)
+		e = profile_event(p, (uint16_t)lr->event);
+	else if (p->nevents == 1)
+		e = &p->events[0];
+	if (!e || e->source != BMPROF_SOURCE_TIMER || !e->period || !p->hello.timebase_hz)
+		return 0;
+	return 1e9 * (double)e->period / (double)p->hello.timebase_hz;
+}
+
+/* The gzip stream the message is packed into, part by part. */
+struct gz {
+	ProtobufCBuffer base;
+	struct gzip_out *out;
+	int failed;
+};
+
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz *g = (struct gz *)b;
+
+	if (!g->failed && gzip_out_write(g->out, data, len))
+		g->failed = 1;
+}
+
+/* A Profile message holding some of the fields: the protobuf encoding of a message is
+ * its fields one after the other, so packing the fields in field-number order, a few
+ * repeated elements at a time, gives the bytes one pack of the whole message gives. */
+static void emit(struct gz *g, const Perftools__Profiles__Profile *part)
+{
+	perftools__profiles__profile__pack_to_buffer(part, &g->base);
+}
+
+static void pp_free(struct pp *pp)
+{
+	for (size_t i = 0; i < pp->nfuncs; i++)
+		free(pp->funcs[i]);
+	free(pp->funcs);
+	free(pp->fslot);
+	for (size_t i = 0; i < pp->st.n; i++)
+		free(pp->st.s[i]);
+	free(pp->st.s);
+	free(pp->st.slot);
+}
+
+/* The sampled pcs with samples of the event, in order: each with its count. */
+struct pcs {
+	const struct profile_sample *s;
+	size_t n, i;
+	int event;
+};
+
+/* The next pc with samples of the event: 1 with pc and count, or 0 at the end. */
+static int next_pc(struct pcs *it, uint64_t *pc, uint64_t *count)
+{
+	while (it->i < it->n) {
+		uint64_t c = 0, at = it->s[it->i].pc;
+		for (; it->i < it->n && it->s[it->i].pc == at; it->i++)
+			if (it->event == FLAT_ALL_EVENTS || it->s[it->i].event == it->event)
+				c += it->s[it->i].count;
+		if (c) {
+			*pc = at;
+			*count = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The per-pc messages (Sample, Location) are encoded here rather than by protobuf-c: there
+ * are millions of them, and the encoding is a few varints. Fields in field-number order,
+ * zeros left out, packed repeated scalars: the bytes protobuf-c's pack gives. */
+
+/* Profile's fields, Sample's and Location's, Line's: (number << 3) | wire type. */
+enum {
+	PROFILE_SAMPLE = 2 << 3 | 2, PROFILE_LOCATION = 4 << 3 | 2,
+	SAMPLE_LOCATION_ID = 1 << 3 | 2, SAMPLE_VALUE = 2 << 3 | 2,
+	LOCATION_ID = 1 << 3, LOCATION_MAPPING_ID = 2 << 3, LOCATION_ADDRESS = 3 << 3,
+	LOCATION_LINE = 4 << 3 | 2, LINE_FUNCTION_ID = 1 << 3, LINE_LINE = 2 << 3,
+};
+
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* A varint field, left out when zero. */
+static uint8_t *put_field(uint8_t *p, uint8_t tag, uint64_t v)
+{
+	if (!v)
+		return p;
+	*p++ = tag;
+	return put_varint(p, v);
+}
+
+static size_t field_len(uint64_t v)
+{
+	return v ? 1 + varint_len(v) : 0;
+}
+
+/* Bytes of encoded messages, written out when full. */
+struct chunk {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+#define CHUNK_BYTES ((size_t)1 << 18)
+
+/* Room for need more bytes (the chunk written out first when full). 0 or -1. */
+static int chunk_room(struct gz *g, struct chunk *c, size_t need)
+{
+	if (c->n + need <= c->cap)
+		return 0;
+	if (c->n)
+		gz_append(&g->base, c->n, c->p);
+	c->n = 0;
+	if (need <= c->cap)
+		return 0;
+	size_t cap = need > CHUNK_BYTES ? need : CHUNK_BYTES;
+	uint8_t *p = realloc(c->p, cap);
+	if (!p)
+		return -1;
+	c->p = p;
+	c->cap = cap;
+	return 0;
+}
+
+/* Samples: one per sampled pc, its location's id the pc's rank. 0 or -1. */
+static int emit_samples(struct gz *g, struct pcs *it, size_t nvalues, double ns)
+{
+	struct chunk c = { 0 };
+	uint64_t pc, count, id = 0;
+
+	while (next_pc(it, &pc, &count)) {
+		uint64_t v[2] = { count, (uint64_t)(int64_t)((double)count * ns + 0.5) };
+		size_t lid = varint_len(++id), lv = varint_len(v[0]);
+		if (nvalues > 1)
+			lv += varint_len(v[1]);
+		size_t inner = 1 + varint_len(lid) + lid + 1 + varint_len(lv) + lv;
+		if (chunk_room(g, &c, 1 + 10 + inner))
+			goto fail;
+		uint8_t *p = c.p + c.n;
+		*p++ = PROFILE_SAMPLE;
+		p = put_varint(p, inner);
+		*p++ = SAMPLE_LOCATION_ID;
+		p = put_varint(p, lid);
+		p = put_varint(p, id);
+		*p++ = SAMPLE_VALUE;
+		p = put_varint(p, lv);
+		for (size_t i = 0; i < nvalues; i++)
+			p = put_varint(p, v[i]);
+		c.n = (size_t)(p - c.p);
+	}
+	if (c.n)
+		gz_append(&g->base, c.n, c.p);
+	free(c.p);
+	return 0;
+fail:
+	free(c.p);
+	return -1;
+}
+
+/* The entry of info that stands for pc (cursor *j moves forward only), or one with only pc. */
+static struct flat_pcinfo info_at(const struct resolved *r, size_t *j, uint64_t pc)
+{
+	struct flat_pcinfo in = { .pc = pc, .addr = pc };
+
+	while (*j < r->ninfo && (r->info[*j].pc_last > r->info[*j].pc ? r->info[*j].pc_last :
+				  r->info[*j].pc) < pc)
+		(*j)++;
+	if (*j < r->ninfo && r->info[*j].pc <= pc) {
+		in = r->info[*j];
+		in.addr = flat_info_addr(&r->info[*j], pc);
+		in.pc = pc;
+	}
+	return in;
+}
+
+/* One Location: id, mapping, address, and its lines (function id, line). */
+static int put_location(struct gz *g, struct chunk *c, uint64_t id, uint64_t mapping,
+			uint64_t address, const uint64_t (*lines)[2], size_t nl)
+{
+	size_t inner = field_len(id) + field_len(mapping) + field_len(address);
+
+	for (size_t i = 0; i < nl; i++) {
+		size_t l = field_len(lines[i][0]) + field_len(lines[i][1]);
+		inner += 1 + varint_len(l) + l;
+	}
+	if (chunk_room(g, c, 1 + 10 + inner))
+		return -1;
+	uint8_t *p = c->p + c->n;
+	*p++ = PROFILE_LOCATION;
+	p = put_varint(p, inner);
+	p = put_field(p, LOCATION_ID, id);
+	p = put_field(p, LOCATION_MAPPING_ID, mapping);
+	p = put_field(p, LOCATION_ADDRESS, address);
+	for (size_t i = 0; i < nl; i++) {
+		*p++ = LOCATION_LINE;
+		p = put_varint(p, field_len(lines[i][0]) + field_len(lines[i][1]));
+		p = put_field(p, LINE_FUNCTION_ID, lines[i][0]);
+		p = put_field(p, LINE_LINE, lines[i][1]);
+	}
+	c->n = (size_t)(p - c->p);
+	return 0;
+}
+
+/* Locations: one per sampled pc, with its lines. 0, or -1 (out of memory). */
+static int emit_locations(struct gz *g, struct pp *pp, const struct loaded_run *lr,
+			  struct pcs *it)
+{
+	struct chunk c = { 0 };
+	struct span_cache sp = { 0 };
+	uint64_t pc, count, id = 0, (*lines)[2] = NULL;
+	size_t j = 0, cap = 0;
+	int rc = -1;
+
+	while (next_pc(it, &pc, &count)) {
+		struct flat_pcinfo in = info_at(&lr->r, &j, pc);
+		const struct sym_frame *fr = NULL;
+		long nf = frames_at(lr, &sp, &in, in.addr, &fr);
+		size_t nl = nf > 0 ? (size_t)nf : 1;
+		if (nf < 0)
+			goto out;
+		if (nl > cap) {
+			free(lines);
+			cap = nl;
+			if (!(lines = malloc(cap * sizeof *lines)))
+				goto out;
+		}
+		fill_lines(pp, &in, fr, nf > 0 ? (size_t)nf : 0, lines);
+		if (put_location(g, &c, ++id, in.outside ? 0 : 1, pc,
+				 (const uint64_t (*)[2])lines, nl))
+			goto out;
+	}
+	if (c.n)
+		gz_append(&g->base, c.n, c.p);
+	rc = 0;
+out:
+	free(lines);
+	free(c.p);
+	return rc;
+}
+
+int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
+{
+	const struct profile *p = &lr->prof;
+	const struct resolved *r = &lr->r;
+	struct profile_sample *copy;
+	size_t n;
+	const struct profile_sample *s = profile_ordered(p, &n, &copy);
+	struct pp pp;
+	struct gz gz = { .base = { .append = gz_append } }, *g = &gz;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double ns = ns_per_sample(lr);
+	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2] = { &types[0], &types[1] };
+	Perftools__Profiles__Mapping map, *map_ptr = &map;
+	Perftools__Profiles__Profile part;
+	int rc = -1;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(&pp, 0, sizeof pp);
+	pp.st.cap = 64;
+	pp.st.s = bm_malloc(pp.st.cap * sizeof *pp.st.s);
+	pp.st.s[pp.st.n++] = bm_strdup("");    /* string_table[0] */
+	/* fast compression on every CPU: a profile of millions of pcs packs to hundreds of MB */
+	g->out = gzip_out_open(f, Z_BEST_SPEED, cpus > 1 ? (unsigned)cpus : 1);
+	if (!g->out) {
+		snprintf(err, errlen, "out of memory");
+		pp_free(&pp);
+		free(copy);
+		return -1;
+	}
+	for (int i = 0; i < 2; i++)
+		perftools__profiles__value_type__init(&types[i]);
+	types[0].type = str_id(&pp.st, "samples");
+	types[0].unit = str_id(&pp.st, "count");
+	types[1].type = str_id(&pp.st, "cpu");
+	types[1].unit = str_id(&pp.st, "nanoseconds");
+	perftools__profiles__profile__init(&part);
+	part.sample_type = type_ptrs;
+	part.n_sample_type = ns > 0 ? 2 : 1;
+	emit(g, &part);
+
+	struct pcs it = { s, n, 0, lr->event };
+	if (emit_samples(g, &it, part.n_sample_type, ns)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+
+	/* the image */
+	char id[2 * BMPROF_BUILD_ID_MAX + 1] = "";
+	perftools__profiles__mapping__init(&map);
+	map.id = 1;
+	if (r->have_span) {
+		map.memory_start = r->span_lo + r->load_bias;
+		map.memory_limit = r->span_hi + r->load_bias;
+	}
+	map.filename = str_id(&pp.st, r->elf);
+	if (p->hello.build_id_len)
+		bm_hex(id, sizeof id, p->hello.build_id, p->hello.build_id_len);
+	map.build_id = str_id(&pp.st, id);
+	map.has_functions = r->sym != NULL;
+	map.has_filenames = map.has_line_numbers = map.has_inline_frames = r->has_dwarf;
+	perftools__profiles__profile__init(&part);
+	part.mapping = &map_ptr;
+	part.n_mapping = 1;
+	emit(g, &part);
+
+	it.i = 0;
+	if (emit_locations(g, &pp, lr, &it)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	perftools__profiles__profile__init(&part);
+	part.function = pp.funcs;
+	part.n_function = pp.nfuncs;
+	emit(g, &part);
+	perftools__profiles__profile__init(&part);
+	part.string_table = pp.st.s;
+	part.n_string_table = pp.st.n;
+	emit(g, &part);
+	if (ns > 0) {
+		perftools__profiles__value_type__init(&period_type);
+		period_type.type = types[1].type;
+		period_type.unit = types[1].unit;
+		perftools__profiles__profile__init(&part);
+		part.period_type = &period_type;
+		part.period = (int64_t)(ns + 0.5);
+		emit(g, &part);
+	}
+	rc = 0;
+out:
+	if (gzip_out_close(g->out) || g->failed) {
+		if (!rc)
+			snprintf(err, errlen, "writing the compressed profile failed");
+		rc = -1;
+	}
+	pp_free(&pp);
+	free(copy);
+	return rc;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef BMPROF_IMAGE_RUN_H
+#define BMPROF_IMAGE_RUN_H
+
+#include <limits.h>
+#include "profile/capture.h"
+#include "run/qemu.h"
+#include "run/recover.h"
+#include "util/util.h"
+
+/* Booting an image in QEMU and capturing its stream, for bmprof qemu and bmprof stat
+ * (image_run.c). The image's console goes to stdout as it arrives.
+ *
+ *   struct image_run r = { .image = ..., .accel = ..., ... };
+ *   if (image_run(&r)) return EXIT_FAILED;     (the reason is printed)
+ *   ... capture_profile(r.cap), r.res ...
+ *   rc = image_exit_status(&r);
+ *   image_run_free(&r);
+ */
+struct image_run {
+	const char *image;       /* the ELF as given */
+	const char *qemu;        /* --qemu PATH, or NULL: from the ELF's machine */
+	const char *out;         /* profile file to write; NULL keeps the stream in memory */
+	enum qemu_accel accel;
+	int icount;
+	int tcg_single;          /* TCG in one thread (qemu_opts.tcg_single) */
+	unsigned smp;            /* CPUs (-smp N, meta "smp"); 0: not given */
+	unsigned timeout;        /* seconds; 0: none */
+	unsigned long freq;      /* the timer's rate (config freq=) */
+	const char *config;      /* the whole opt/bmprof/config text, or NULL: freq= alone */
+	char **extra;            /* QEMU arguments after -- */
+	int nextra;
+	const char *command;     /* meta "command" */
+	const struct bm_kv *meta;  /* more meta keys */
+	size_t nmeta;
+	int shm;                 /* the stream over shared-memory rings (docs/transport-shm.md) */
+	size_t shm_size;         /* 0: SHM_DEFAULT_SIZE */
+	unsigned shm_delay_us;   /* testing knob: the consumer sleeps this long per record */
+	const char *firmware_log;    /* x86-64: the debug console into this file (meta
+				      * firmware_log); NULL or "": none */
+	const char *firmware_debug;  /* meta firmware_debug; NULL or "": none */
+	const char *params;      /* --param NAME=VALUE,... for the meta "params"; NULL or "":
+				  * none (the config carries them) */
+	int user;                /* main in ring 3 (config user=1, meta "user_mode"): x86-64
+				  * images booted directly only */
+	unsigned flush_ms;       /* the periodic flush (config flush_ms=, meta "flush_ms"); 0 off */
+	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
+				  * the first; meta "stall"); 0: never */
+	int recover;             /* when bmprof stops QEMU (timeout, signal, stall), read the
+				  * samples the image still holds from its memory first */
+	/* filled in by image_run */
+	int recovered;           /* the profile holds what was read from the image's memory */
+	struct recover_result rec;
+	int shm_unused;          /* shm asked for, but the image sent over serial (reported) */
+	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */
+	char abs_efi[PATH_MAX];    /* the UEFI application booted (qemu_uefi.h), or "" */
+	const struct qemu_machine *machine;
+	int accel_used;          /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
+	struct qemu_result res;
+	struct capture *cap;     /* finished when image_run returns */
+};
+
+/* Check the image, pick QEMU and the accelerator, write the config to a temporary file
+ * (removed afterwards), run QEMU and capture its stream. SIGPIPE is ignored from then on:
+ * a closed stdout loses console text, not the profile. 0 when QEMU ran (r->res and r->cap
+ * are set; the profile is not saved), or -1 with the reason printed. */
+int image_run(struct image_run *r);
+/* The messages for a run that did not end with the image's END frame. */
+void image_say_how_it_ended(const struct image_run *r);
+/* main()'s return value (low 8 bits) when the image exited normally, else EXIT_TIMEOUT,
+ * EXIT_CRASHED or EXIT_INTERRUPTED. */
+int image_exit_status(const struct image_run *r);
+void image_run_free(struct image_run *r);
+
+#endif

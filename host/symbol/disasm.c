@@ -1,0 +1,125 @@
+/* Disassembly through capstone: x86-64 and i386 in AT&T syntax (objdump's default), AArch64.
+ * Capstone's skip-data mode turns undecodable bytes into ".byte" entries, so every byte of a
+ * range lands in exactly one entry. */
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "symbol/disasm.h"
+
+struct disasm {
+	csh cs;
+};
+
+static struct disasm *open_handle(int machine, int detail, char *err, size_t errlen)
+{
+	cs_arch arch;
+	cs_mode mode;
+	switch (machine) {
+	case EM_X86_64:
+		arch = CS_ARCH_X86;
+		mode = CS_MODE_64;
+		break;
+	case EM_386:
+		arch = CS_ARCH_X86;
+		mode = CS_MODE_32;
+		break;
+	case EM_AARCH64:
+		arch = CS_ARCH_ARM64;
+		mode = CS_MODE_ARM;
+		break;
+	default:
+		snprintf(err, errlen, "no disassembler for ELF machine %d (x86-64, i386 and AArch64 "
+				      "are supported)", machine);
+		return NULL;
+	}
+	struct disasm *d = calloc(1, sizeof(*d));
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	cs_err e = cs_open(arch, mode, &d->cs);
+	if (e == CS_ERR_OK && arch == CS_ARCH_X86)
+		e = cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	if (e == CS_ERR_OK)
+		e = cs_option(d->cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	if (e == CS_ERR_OK && detail)
+		e = cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (e != CS_ERR_OK) {
+		snprintf(err, errlen, "capstone: %s", cs_strerror(e));
+		if (d->cs)
+			cs_close(&d->cs);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+struct disasm *disasm_open(int machine, char *err, size_t errlen)
+{
+	return open_handle(machine, 0, err, errlen);
+}
+
+struct disasm *disasm_open_detail(int machine, char *err, size_t errlen)
+{
+	return open_handle(machine, 1, err, errlen);
+}
+
+size_t disasm_handle(const struct disasm *d)
+{
+	return d->cs;
+}
+
+void disasm_close(struct disasm *d)
+{
+	if (!d)
+		return;
+	cs_close(&d->cs);
+	free(d);
+}
+
+long disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		  struct disasm_insn **out)
+{
+	*out = NULL;
+	cs_insn *in = cs_malloc(d->cs);
+	if (!in)
+		return -1;
+	size_t n = 0, cap = 0;
+	struct disasm_insn *v = NULL;
+	while (len) {
+		uint64_t at = addr;
+		const char *mn = ".byte", *ops = NULL;
+		char byte[8];
+		if (cs_disasm_iter(d->cs, &code, &len, &addr, in)) {
+			mn = in->mnemonic;
+			ops = in->op_str;
+		} else {
+			/* a tail shorter than an AArch64 word: skip-data needs whole words */
+			snprintf(byte, sizeof(byte), "0x%02x", *code);
+			ops = byte;
+			code++;
+			len--;
+			addr++;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct disasm_insn *t = realloc(v, cap * sizeof(*v));
+			if (!t) {
+				free(v);
+				cs_free(in, 1);
+				return -1;
+			}
+			v = t;
+		}
+		struct disasm_insn *o = &v[n++];
+		o->addr = at;
+		o->size = (uint16_t)(addr - at);
+		snprintf(o->mnemonic, sizeof(o->mnemonic), "%s", mn);
+		snprintf(o->operands, sizeof(o->operands), "%s", ops);
+	}
+	cs_free(in, 1);
+	*out = v;
+	return (long)n;
+}
