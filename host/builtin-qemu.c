@@ -27,6 +27,7 @@
 #define TOP_FUNCTIONS 10
 #define MAX_FLUSH_MS 3600000      /* the runtimes' limit (boot/common/rt_common.h) */
 #define MAX_STALL (24 * 3600)
+#define MAX_CPU_WAIT_MS 3600000   /* the runtimes' limit (BMRT_CPU_WAIT_MS_MAX) */
 #define DESCRIPTOR "bmprof_descriptor"
 /* QEMU's PMU cycle counter (AArch64 virt) counts virtual nanoseconds: 1 GHz. */
 #define QEMU_CYCLES_HZ 1000000000ull
@@ -36,7 +37,7 @@ static const char usage[] =
 	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH]\n"
 	"                   [--firmware-log FILE [--firmware-debug DIR]]\n"
 	"                   [--param NAME=VALUE]... [--user] [--flush-interval MS]\n"
-	"                   [--stall SEC] IMAGE [-- QEMU-ARGS...]\n"
+	"                   [--stall SEC] [--cpu-wait MS] IMAGE [-- QEMU-ARGS...]\n"
 	"\n"
 	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. A\n"
 	"UEFI application (NAME.efi, or NAME.elf with NAME.efi beside it) boots under the\n"
@@ -61,6 +62,8 @@ static const char usage[] =
 	"                     (default 0: only when a buffer fills and at the end)\n"
 	"      --stall SEC    stop QEMU (and read its memory) when no frame came for SEC\n"
 	"                     seconds: a hang, with --flush-interval (default 0: never)\n"
+	"      --cpu-wait MS  the image waits up to MS milliseconds for another CPU to start\n"
+	"                     and to stop (default: the image's own, 2000)\n"
 	"  -o, --output FILE  profile file (default " PROFILE_DEFAULT_PATH "; an existing one is\n"
 	"                     renamed to FILE.old)\n"
 	"      --qemu PATH    the QEMU binary (default: qemu-system-x86_64 or\n"
@@ -69,6 +72,8 @@ static const char usage[] =
 	"                     (an ivshmem device), one per CPU (docs/transport-shm.md)\n"
 	"      --shm-size N   the shared memory, a power of two (default 4M)\n"
 	"      --shm-consume-delay-us US  testing: the host sleeps US per ring record\n"
+	"      --shm-consume-at-end  testing: the host reads the rings only from the\n"
+	"                     image's final flush on, so small rings overrun\n"
 	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into\n"
 	"                     FILE, named in the profile for bmprof report (an EDK2 DEBUG\n"
 	"                     build logs where it loaded each module there)\n"
@@ -87,10 +92,10 @@ static const char usage[] =
 
 struct qemu_cmd {
 	struct run_opts run;
-	unsigned long freq, flush_ms, stall;
+	unsigned long freq, flush_ms, stall, cpu_wait_ms;
 };
 
-enum { OPT_FLUSH_INTERVAL = 0x200, OPT_STALL };
+enum { OPT_FLUSH_INTERVAL = 0x200, OPT_STALL, OPT_CPU_WAIT };
 
 /* bmprof qemu's own options, --freq, --flush-interval, --stall (run_opts_own_fn). */
 static int own_option(void *cmd, int ch)
@@ -112,6 +117,14 @@ static int own_option(void *cmd, int ch)
 	case OPT_STALL:
 		return run_opts_ulong(&c->run, "--stall", optarg, MAX_STALL, &c->stall) ?
 		       EXIT_USAGE : -1;
+	case OPT_CPU_WAIT:
+		if (run_opts_ulong(&c->run, "--cpu-wait", optarg, MAX_CPU_WAIT_MS, &c->cpu_wait_ms))
+			return EXIT_USAGE;
+		if (!c->cpu_wait_ms) {
+			bm_err("qemu: --cpu-wait must be at least 1 ms");
+			return EXIT_USAGE;
+		}
+		return -1;
 	}
 	return -1;
 }
@@ -123,6 +136,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 		{ "freq", required_argument, NULL, 'f' },
 		{ "flush-interval", required_argument, NULL, OPT_FLUSH_INTERVAL },
 		{ "stall", required_argument, NULL, OPT_STALL },
+		{ "cpu-wait", required_argument, NULL, OPT_CPU_WAIT },
 		RUN_OPTS_LONGOPTS,
 	};
 
@@ -365,6 +379,29 @@ static int write_config(const char *text, char *path, size_t n)
 	return 0;
 }
 
+/* config with the run's own settings after it (flush_ms=, cpu_wait_ms=), as a new string
+ * in *out, or *out NULL when there are none. 0, or -1 (out of memory, reported). */
+static int run_settings(const struct image_run *r, const char *config, char **out)
+{
+	char more[64];
+	int n = 0;
+
+	*out = NULL;
+	if (r->flush_ms)
+		n += snprintf(more + n, sizeof more - (size_t)n, "flush_ms=%u\n", r->flush_ms);
+	if (r->cpu_wait_ms)
+		n += snprintf(more + n, sizeof more - (size_t)n, "cpu_wait_ms=%u\n", r->cpu_wait_ms);
+	if (!n)
+		return 0;
+	if ((config ? asprintf(out, "%s\n%s", config, more) :
+	     asprintf(out, "freq=%lu\n%s", r->freq, more)) < 0) {
+		*out = NULL;
+		bm_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int image_run(struct image_run *r)
 {
 	char qemu_path[PATH_MAX], err[PATH_MAX + 256], cfg[PATH_MAX] = "";
@@ -375,8 +412,8 @@ int image_run(struct image_run *r)
 	struct qemu_uefi uefi = { .dir = "" };
 	struct feed feed = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct stopper stop = { .r = r, .feed = &feed };
-	char *shm_config = NULL, *flush_config = NULL, **extra = r->extra;
-	char flush[16], stall[32];
+	char *shm_config = NULL, *run_config = NULL, **extra = r->extra;
+	char flush[16], cpu_wait[16], stall[32];
 	const char *config;
 	int rc = -1, nextra = r->nextra;
 	uint64_t size;
@@ -413,15 +450,10 @@ int image_run(struct image_run *r)
 		}
 	}
 	config = shm_config ? shm_config : r->config;
-	if (r->flush_ms) {
-		if ((config ? asprintf(&flush_config, "%s\nflush_ms=%u\n", config, r->flush_ms) :
-		     asprintf(&flush_config, "freq=%lu\nflush_ms=%u\n", r->freq, r->flush_ms)) < 0) {
-			flush_config = NULL;
-			bm_err("out of memory");
-			goto out;
-		}
-		config = flush_config;
-	}
+	if (run_settings(r, config, &run_config))
+		goto out;
+	if (run_config)
+		config = run_config;
 	if (config && write_config(config, cfg, sizeof cfg))
 		goto out;
 	if (r->recover && elf_symbol(r->abs_image, DESCRIPTOR, &stop.desc, &size, stop.why,
@@ -438,7 +470,7 @@ int image_run(struct image_run *r)
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 13, sizeof *meta);
+	meta = calloc(r->nmeta + 14, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -470,6 +502,9 @@ int image_run(struct image_run *r)
 	snprintf(stall, sizeof stall, "%g", r->stall);
 	if (r->flush_ms)
 		meta[nmeta++] = (struct bm_kv){ "flush_ms", flush };
+	snprintf(cpu_wait, sizeof cpu_wait, "%u", r->cpu_wait_ms);
+	if (r->cpu_wait_ms)
+		meta[nmeta++] = (struct bm_kv){ "cpu_wait_ms", cpu_wait };
 	if (r->stall > 0)
 		meta[nmeta++] = (struct bm_kv){ "stall", stall };
 	if (r->nmeta)
@@ -489,6 +524,7 @@ int image_run(struct image_run *r)
 	if (con) {
 		shm_consumer_init(con, shm.base, shm.size, on_ring, &feed);
 		con->delay_us = r->shm_delay_us;
+		con->hold = r->shm_at_end;
 		if (shm_consumer_start(con)) {
 			bm_err("cannot start the shared-memory consumer thread");
 			goto out;
@@ -526,7 +562,7 @@ out:
 	free(con);
 	shm_file_destroy(&shm);
 	free(shm_config);
-	free(flush_config);
+	free(run_config);
 	recover_free(&stop.rr.rec);
 	if (extra != r->extra)
 		shm_qemu_args_free(extra);
@@ -627,9 +663,11 @@ static int run(struct qemu_cmd *c)
 		.icount = o->icount, .smp = o->smp, .timeout = o->timeout, .freq = c->freq,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = o->events.n ? 2 : 0, .shm = o->shm, .shm_size = o->shm_size,
-		.shm_delay_us = o->shm_delay_us, .firmware_log = o->firmware_log,
+		.shm_delay_us = o->shm_delay_us, .shm_at_end = o->shm_at_end,
+		.firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
 		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
+		.cpu_wait_ms = (unsigned)c->cpu_wait_ms,
 	};
 	int rc;
 

@@ -40,8 +40,25 @@ bench-transport: $(BMPROF)
 bench: bench-transport
 .PHONY: bench-transport
 
+# AArch64 CPU_CYCLES sampling without -icount: how its shares follow the work, against
+# --icount in the same run.
+bench-a64-cycles: $(BMPROF)
+	@$(MAKE) --no-print-directory test-images-aarch64
+	BMPROF=$(BMPROF) IMG=$(BUILD)/test-images-aarch64/shares.elf bash bench/a64_cycles.sh
+
+bench: bench-a64-cycles
+.PHONY: bench-a64-cycles
+
+# Natively timed ring-3 samples under KVM: their accuracy, against TCG --icount.
+bench-usermode: $(BMPROF)
+	@$(MAKE) --no-print-directory test-images
+	BMPROF=$(BMPROF) IMG=$(BUILD)/test-images/usermode.elf bash bench/usermode_kvm.sh
+
+bench: bench-usermode
+.PHONY: bench-usermode
+
 # llvm-symbolizer, a peer in the symbolization benchmark, is an optional dependency.
 bench-deps:
 	@BMPROF_DEPS_EXTRA=1 bash scripts/deps.sh
-bench-core bench-irq bench-symbolize bench-transport: | bench-deps
+bench-core bench-irq bench-symbolize bench-transport bench-a64-cycles bench-usermode: | bench-deps
 .PHONY: bench-deps
