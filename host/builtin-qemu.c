@@ -166,12 +166,15 @@ struct feed {
 	double last_frame;
 };
 
-static void feed_push(struct feed *f, const void *buf, size_t n)
+/* Bytes from the serial port (whole = 0), or one whole frame from a ring record. */
+static void feed_push(struct feed *f, const void *buf, size_t n, int whole)
 {
 	static int reported;
+	int rc;
 
 	pthread_mutex_lock(&f->lock);
-	if (capture_push(f->cap, buf, n) && !reported) {
+	rc = whole ? capture_push_frame(f->cap, buf, n) : capture_push(f->cap, buf, n);
+	if (rc && !reported) {
 		bm_err("writing the profile file failed; still running");
 		reported = 1;
 	}
@@ -266,13 +269,16 @@ static void recover_conclude(struct stopper *s)
 
 static void on_serial(void *ctx, const void *buf, size_t n)
 {
-	feed_push(ctx, buf, n);
+	feed_push(ctx, buf, n, 0);
 	fflush(stdout);
 }
 
+/* A ring record is one whole frame: it must not be spliced into the serial bytes, which
+ * the reader may be holding in the middle of a frame (the runtime's messages before the
+ * rings are set up travel on the serial port). */
 static void on_ring(void *ctx, const void *buf, size_t n)
 {
-	feed_push(ctx, buf, n);
+	feed_push(ctx, buf, n, 1);
 }
 
 /* QEMU binary for this image: 0 with the path, or -1 (reported). */
