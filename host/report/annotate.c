@@ -470,7 +470,7 @@ static void print_listing(struct annotate *a)
 {
 	const struct line_row *prev = NULL;
 	uint64_t max_insn = 0, max_line = 0;
-	char safe_name[1024], safe_elf[8192];
+	char safe_name[1024], safe_elf[8192], shown[512];
 	const struct profile_event *e = a->event == FLAT_ALL_EVENTS ? NULL :
 		profile_event(a->p, (uint16_t)a->event);
 
@@ -479,7 +479,7 @@ static void print_listing(struct annotate *a)
 		max_line = a->line_sum[i] > max_line ? a->line_sum[i] : max_line;
 	}
 	fprintf(a->out, "bmprof annotate: %s [0x%" PRIx64 ", 0x%" PRIx64 "), %" PRIu64 " bytes, in %s\n",
-	       bm_safe(safe_name, sizeof safe_name, a->name), a->lo, a->hi, a->hi - a->lo,
+	       bm_safe(safe_name, sizeof safe_name, symname_display(shown, sizeof shown, a->name)), a->lo, a->hi, a->hi - a->lo,
 	       bm_safe(safe_elf, sizeof safe_elf, a->elf));
 	fprintf(a->out, "%" PRIu64 " samples%s%s in this function: %.2f%% of %" PRIu64 "\n", a->fn_samples,
 	       e ? " of event " : "", e ? e->name : "", pct(a->fn_samples, a->all_samples),
