@@ -23,6 +23,32 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+char *markup_plain(char *buf, size_t n, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)(text ? text : "");
+	size_t o = 0, k;
+
+	if (!n)
+		return buf;
+	while (*s && o + 1 < n) {
+		if ((*s >= 0x20 && *s < 0x7f) || *s == '\t') {
+			buf[o++] = (char)*s++;
+		} else if (*s >= 0x80 && (k = utf8_len(s))) {
+			if (o + k >= n)
+				break;
+			memcpy(buf + o, s, k);
+			o += k;
+			s += k;
+		} else if (o + 4 < n) {
+			o += (size_t)snprintf(buf + o, n - o, "\\x%02x", *s++);
+		} else {
+			break;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
 void markup_escape(FILE *f, const char *text)
 {
 	const unsigned char *s = (const unsigned char *)(text ? text : "");

@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 void markup_escape(FILE *f, const char *s);
+/* The same bytes written as \xNN into buf, but no entities: text for a plain-text format
+ * (folded stacks) that the markup escaping then leaves alike. Returns buf. */
+char *markup_plain(char *buf, size_t n, const char *s);
 /* printf-style, the formatted text escaped. */
 void markup_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/markup.h"
 #include "report/stacks.h"
 #include "symbol/symname.h"
 #include "util/util.h"
@@ -174,9 +175,15 @@ static void flush(struct stack_list *sl, const struct report *rp, struct run *r,
 
 	if (!r->count)
 		return;
+	char safe[NAME_MAX_LEN];
+
 	n = frames_of(rp, r->in, r->pc, names);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		/* names from the ELF: control bytes and bytes that are not UTF-8 as \xNN */
+		markup_plain(safe, sizeof safe, names[i]);
+		memcpy(names[i], safe, strlen(safe) + 1);
 		ptrs[i] = names[i];
+	}
 	stacks_add(sl, ptrs, n, r->count);
 	r->count = 0;
 }
