@@ -297,7 +297,7 @@ static int next_pc(struct pcs *it, uint64_t *pc, uint64_t *count)
 enum {
 	PROFILE_SAMPLE = 2 << 3 | 2, PROFILE_LOCATION = 4 << 3 | 2,
 	SAMPLE_LOCATION_ID = 1 << 3 | 2, SAMPLE_VALUE = 2 << 3 | 2, SAMPLE_LABEL = 3 << 3 | 2,
-	LABEL_KEY = 1 << 3, LABEL_STR = 2 << 3,
+	LABEL_KEY = 1 << 3, LABEL_NUM = 3 << 3, LABEL_NUM_UNIT = 4 << 3,
 	LOCATION_ID = 1 << 3, LOCATION_MAPPING_ID = 2 << 3, LOCATION_ADDRESS = 3 << 3,
 	LOCATION_LINE = 4 << 3 | 2, LINE_FUNCTION_ID = 1 << 3, LINE_LINE = 2 << 3,
 };
@@ -363,28 +363,12 @@ static int chunk_room(struct gz *g, struct chunk *c, size_t need)
 	return 0;
 }
 
-/* The string ids of the label "cpu" and of the CPUs' numbers. */
-struct cpu_labels {
-	int64_t key;
-	int64_t *value;              /* by CPU; 0: not made yet */
-};
-
-static int64_t cpu_label(struct pp *pp, struct cpu_labels *l, uint16_t cpu)
-{
-	char num[8];
-
-	if (!l->value[cpu]) {
-		snprintf(num, sizeof num, "%u", cpu);
-		l->value[cpu] = str_id(&pp->st, num);
-	}
-	return l->value[cpu];
-}
-
 /* One Sample: the location, the values, the label cpu=N. */
 static int put_sample(struct gz *g, struct chunk *c, uint64_t id, const uint64_t *v,
-		      size_t nvalues, int64_t key, int64_t cpu)
+		      size_t nvalues, int64_t key, uint16_t cpu, int64_t unit)
 {
-	size_t lid = varint_len(id), lv = 0, ll = field_len((uint64_t)key) + field_len((uint64_t)cpu);
+	size_t lid = varint_len(id), lv = 0;
+	size_t ll = field_len((uint64_t)key) + field_len(cpu) + field_len((uint64_t)unit);
 
 	for (size_t i = 0; i < nvalues; i++)
 		lv += varint_len(v[i]);
@@ -404,7 +388,8 @@ static int put_sample(struct gz *g, struct chunk *c, uint64_t id, const uint64_t
 	*p++ = SAMPLE_LABEL;
 	p = put_varint(p, ll);
 	p = put_field(p, LABEL_KEY, (uint64_t)key);
-	p = put_field(p, LABEL_STR, (uint64_t)cpu);
+	p = put_field(p, LABEL_NUM, cpu);
+	p = put_field(p, LABEL_NUM_UNIT, (uint64_t)unit);
 	c->n = (size_t)(p - c->p);
 	return 0;
 }
@@ -415,7 +400,7 @@ static int emit_samples(struct gz *g, struct pp *pp, struct pcs *it, size_t nval
 			double per_sample)
 {
 	struct chunk c = { 0 };
-	struct cpu_labels l = { str_id(&pp->st, "cpu"), bm_calloc(UINT16_MAX + 1u, sizeof *l.value) };
+	int64_t key = str_id(&pp->st, "cpu"), unit = str_id(&pp->st, "cpu");
 	uint64_t pc, count, id = 0;
 	int rc = -1;
 
@@ -424,7 +409,7 @@ static int emit_samples(struct gz *g, struct pp *pp, struct pcs *it, size_t nval
 		for (unsigned k = 0; k < it->ncpus; k++) {
 			uint64_t n = it->cpu_count[it->cpus[k]];
 			uint64_t v[2] = { n, (uint64_t)((double)n * per_sample + 0.5) };
-			if (put_sample(g, &c, id, v, nvalues, l.key, cpu_label(pp, &l, it->cpus[k])))
+			if (put_sample(g, &c, id, v, nvalues, key, it->cpus[k], unit))
 				goto out;
 		}
 	}
@@ -432,7 +417,6 @@ static int emit_samples(struct gz *g, struct pp *pp, struct pcs *it, size_t nval
 		gz_append(&g->base, c.n, c.p);
 	rc = 0;
 out:
-	free(l.value);
 	free(c.p);
 	return rc;
 }
