@@ -37,7 +37,8 @@ static const char style[] =
 	"</style>\n";
 
 /* Interaction: the frames' geometry is recomputed from data-s/-n/-d on zoom; a search
- * (the Search control, Ctrl-F or '/', or #search=REGEX in the URL) marks the frames whose
+ * (the Search control, '/', Ctrl-F when the SVG is the page, or #search=REGEX in the URL)
+ * and the frame zoomed into (a click, or #zoom=NAME in the URL: the first frame so named) marks the frames whose
  * name matches and adds up the samples under the marked frames, each sample once. */
 static const char script[] =
 	"<script type=\"text/ecmascript\"><![CDATA[\n"
@@ -112,11 +113,14 @@ static const char script[] =
 	"  reset.addEventListener('click', function () { zoom(null); });\n"
 	"  search.addEventListener('click', ask);\n"
 	"  window.addEventListener('keydown', function (e) {\n"
-	"    if ((e.ctrlKey && e.key === 'f') || (e.key === '/' && !e.ctrlKey)) { e.preventDefault(); ask(); }\n"
+	"    var ctrlf = e.ctrlKey && e.key === 'f' && document.documentElement === svg;\n"
+	"    if (ctrlf || (e.key === '/' && !e.ctrlKey)) { e.preventDefault(); ask(); }\n"
 	"    else if (e.key === 'Escape') zoom(null);\n"
 	"  });\n"
 	"  zoom(null);\n"
-	"  var h = /[#&]search=([^&]*)/.exec(window.location.hash || '');\n"
+	"  var hash = window.location.hash || '', h = /[#&]search=([^&]*)/.exec(hash);\n"
+	"  var zm = /[#&]zoom=([^&]*)/.exec(hash);\n"
+	"  if (zm) zoom(frames.filter(function (g) { return g.fg.name === decodeURIComponent(zm[1]); })[0] || null);\n"
 	"  if (h) find(decodeURIComponent(h[1]));\n"
 	"})();\n"
 	"]]></script>\n";

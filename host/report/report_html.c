@@ -32,6 +32,7 @@ static const char style[] =
 	"th.sort:after { content: ' \\2195'; color: #999; }\n"
 	"tr.warn td { color: #a00; }\n"
 	"p.note { color: #555; }\n"
+	"div.flame { overflow-x: auto; }\n"
 	"</style>\n";
 
 /* Click a column head to sort its table by it (numbers by data-v), again to reverse. */

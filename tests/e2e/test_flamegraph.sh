@@ -133,7 +133,13 @@ p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
 assert p.tags.get("script") == 2, p.tags          # the page's and the flame graph's
 assert not p.tags.get("img") and not p.tags.get("iframe"), p.tags
 assert any(x.startswith("<script>alert(1)</script>&\"'\\x01\\xff]]>") for x in p.fn), p.fn
-print("hostile name ok in the HTML")
+# the per-CPU split: f_b's samples on each CPU
+page = open(sys.argv[1], encoding="utf-8").read()
+split = page[page.index('id="cpu-table"'):]
+assert '<th class="n">cpu 0</th><th class="n">cpu 1</th>' in split, split[:300]
+assert '<tr><td>f_b</td><td class="n" data-v="65">65</td><td class="n" data-v="40">40</td>' \
+       '<td class="n" data-v="25">25</td></tr>' in split, split[:800]
+print("hostile name ok in the HTML, per-CPU split ok")
 PY
 
 # --cpu: one CPU's samples

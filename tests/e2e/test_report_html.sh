@@ -95,6 +95,27 @@ assert "bmprof annotate: work_a" in ann and "shares.c:16" in ann, ann[:400]
 print("html ok:", len(flat), "rows,", len(frames), "frames, search matched", want)
 PY
 
+# the flame graph on its own: a click's zoom (#zoom=) fills the width with the frame, hides
+# its siblings, fades its callers; the search (#search=) marks frames and adds them up
+"$BMPROF" flamegraph -i "$T/p.data" -o "$T/f.svg" || fail "flamegraph"
+chrome --dump-dom "file://$T/f.svg#zoom=work_b&search=work_" >"$T/dom-zoom.svg" ||
+	fail "chromium --dump-dom of the SVG"
+python3 - "$T/dom-zoom.svg" "$T/r.json" <<'PY' || fail "zoom and search in the SVG"
+import json, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+r = json.load(open(sys.argv[2]))
+g = {m.group(2): m.group(1) for m in re.finditer(r'<g ([^>]*data-name="([^"]*)"[^>]*)>', dom)}
+rect = {n: re.search(r'data-name="%s"[^>]*>.*?<rect ([^>]*)>' % re.escape(n), dom, re.S).group(1) for n in g}
+def attr(s, a):
+    return re.search(r'\b%s="([^"]*)"' % a, s).group(1)
+assert attr(rect["work_b"], "width") == "1200.00" and attr(rect["work_b"], "x") == "10.00", rect["work_b"]
+assert "display: none" in g["work_a"] and "display: none" in g["work_c"], g
+assert "fg-parent" in g["all"] and "display: none" not in g["all"], g["all"]
+assert all("fg-match" in g[n] for n in ("work_a", "work_b", "work_c")), g
+assert 'data-zoom="work_b"' in dom and 'data-matched="%d"' % r["meta"]["samples"]["reported"] in dom
+print("svg zoom and search ok")
+PY
+
 # a screenshot: a PNG of the page
 chrome --screenshot="$T/shot.png" --window-size=1280,2000 "file://$T/r.html" >/dev/null ||
 	{ tail -5 "$T/chrome.log"; fail "chromium --screenshot"; }
