@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "stats", cmd_stats, "the spread of each function's samples over repeated runs" },
 	{ "db", cmd_db, "a database of profiles: add, list, select, group into epochs" },
 	{ "export", cmd_export, "a profile as pprof, folded stacks or JSON" },
+	{ "flamegraph", cmd_flamegraph, "a profile as an interactive SVG flame graph" },
 	{ "topdown", cmd_topdown, "Top-Down: which part of the pipeline bounds the run" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -40,8 +41,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "A sampling profiler for code with no OS under it. Commands:\n", f);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
-	fputs("  help      help on a command (bmprof help COMMAND, or bmprof COMMAND --help)\n"
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fputs("  help       help on a command (bmprof help COMMAND, or bmprof COMMAND --help)\n"
 	      "\n"
 	      "Typical use:\n"
 	      "  bmprof qemu build/x86_64/demo.elf     run it, write bmprof.data, show the top\n"

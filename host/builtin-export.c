@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "report/report.h"
+#include "report/stacks.h"
 #include "profile/diff_load.h"
 #include "profile/export_pprof.h"
 #include "util/outfile.h"
@@ -23,7 +24,8 @@ static const char usage[] =
 	"Write a recorded profile in another tool's format:\n"
 	"  pprof   gzipped profile.proto (go tool pprof, speedscope, ...): one location per\n"
 	"          sampled address, with its function and file:line\n"
-	"  folded  \"function count\" lines, the input of flamegraph.pl and speedscope\n"
+	"  folded  \"root;...;leaf count\" stack lines (today the function and the functions\n"
+	"          inlined at the pc), the input of flamegraph.pl and speedscope\n"
 	"  json    bmprof report --format json --all (docs/report-json.md)\n"
 	"\n"
 	"  -f, --format FMT     pprof, folded or json\n"
@@ -35,15 +37,21 @@ static const char usage[] =
 	PROFILE_BOUND_USAGE
 	"  -h, --help           this text\n";
 
-static int export_folded(FILE *f, const struct loaded_run *lr)
+/* folded: the stacks (report/stacks.h), "root;...;leaf count". */
+static int export_folded(FILE *f, const struct report *rp)
 {
-	for (size_t i = 0; i < lr->n; i++)
-		fprintf(f, "%s %" PRIu64 "\n", lr->keys[i], lr->counts[i]);
-	return 0;
+	struct stack_list sl;
+	int rc;
+
+	stacks_init(&sl);
+	rc = stacks_from_report(&sl, rp, -1) || stacks_write_folded(f, &sl) ? -1 : 0;
+	stacks_free(&sl);
+	return rc;
 }
 
-/* json: bmprof report's JSON, every row; the file whole or not at all. */
-static int export_json(const char *input, const char *elf, const char *event, const char *out)
+/* json: bmprof report's JSON, every row; folded: its stacks. The file whole or not at all. */
+static int export_report(const char *input, const char *elf, const char *event, const char *out,
+			 int folded)
 {
 	struct profile prof;
 	struct report rp = { .input = input, .p = &prof };
@@ -67,8 +75,10 @@ static int export_json(const char *input, const char *elf, const char *event, co
 		bm_err("export: %s", err);
 		goto out;
 	}
-	if (report_print_json(of.f, &rp, sort, -1, 0))
+	if (folded ? export_folded(of.f, &rp) : report_print_json(of.f, &rp, sort, -1, 0)) {
+		bm_err("export: writing %s failed", folded ? "the stacks" : "the JSON");
 		outfile_abort(&of);
+	}
 	else if (outfile_commit(&of, err, sizeof err))
 		bm_err("export: %s", err);
 	else
@@ -128,8 +138,8 @@ int cmd_export(int argc, char **argv)
 		       format ? format : "", format ? "'" : "");
 		return 2;
 	}
-	if (!strcmp(format, "json"))
-		return export_json(input, elf, event, out);
+	if (!strcmp(format, "json") || !strcmp(format, "folded"))
+		return export_report(input, elf, event, out, !strcmp(format, "folded"));
 	if (!strcmp(format, "pprof") && !out && isatty(STDOUT_FILENO)) {
 		bm_err("export: pprof is binary: name a file with -o FILE, or redirect the output");
 		return 2;
@@ -145,10 +155,7 @@ int cmd_export(int argc, char **argv)
 		bm_err("export: %s", err);
 		goto done;
 	}
-	if (!strcmp(format, "folded"))
-		rc = export_folded(of.f, &lr);
-	else
-		rc = export_pprof(of.f, &lr, err, sizeof err);
+	rc = export_pprof(of.f, &lr, err, sizeof err);
 	if (rc) {
 		bm_err("export: %s", err);
 		outfile_abort(&of);

@@ -16,6 +16,7 @@
 #include "report/firmware.h"
 #include "flat.h"
 #include "util/json.h"
+#include "util/outfile.h"
 #include "profile/profile_bound.h"
 #include "profile/profile_io.h"
 #include "report/resolve.h"
@@ -28,10 +29,11 @@
 
 
 #define DEFAULT_LIMIT 20
+#define HTML_TOP_FUNCTIONS 5     /* functions the HTML report annotates */
 
 static const char usage[] =
 	"usage: bmprof report [-i FILE] [--elf ELF] [--sort function|line|address|cpu]\n"
-	"                     [--format text|json] [--event NAME] [--min-percent P]\n"
+	"                     [--format text|json|html] [-o FILE] [--event NAME] [--min-percent P]\n"
 	"                     [--limit N | --all] [--firmware-sym FILE[@ADDR]]...\n"
 	"                     [--firmware-log LOG [--firmware-debug DIR]]\n"
 	"\n"
@@ -44,7 +46,11 @@ static const char usage[] =
 	"                       source line; line: one row per source line; address: one row\n"
 	"                       per sampled address; cpu: one row per CPU and function,\n"
 	"                       grouped by CPU\n"
-	"  -F, --format FMT     text (default) or json (docs/report-json.md)\n"
+	"  -F, --format FMT     text (default), json (docs/report-json.md) or html (one\n"
+	"                       self-contained page: the header, the sortable table, the\n"
+	"                       flame graph, the per-CPU split, the hottest functions\n"
+	"                       annotated)\n"
+	"  -o, --output FILE    write to FILE (replaced whole) instead of standard output\n"
 	"  -e, --event NAME     report this event, by name or id (default: the first event\n"
 	"                       with samples)\n"
 	"      --min-percent P  leave out rows below P percent\n"
@@ -66,10 +72,10 @@ static const char usage[] =
 	"([firmware 0x7ea1000-0x7ea1fff]) unless a firmware module's ELF names them.\n";
 
 struct report_opts {
-	const char *input, *elf, *event;
+	const char *input, *elf, *event, *output;
 	struct report_fw_opts fw;
 	enum flat_sort sort;
-	int json;
+	int json, html, sort_given;
 	double min_percent;
 	long limit;              /* -1: every row */
 };
@@ -96,6 +102,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		{ "elf", required_argument, NULL, 'E' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "min-percent", required_argument, NULL, 'm' },
 		{ "limit", required_argument, NULL, 'n' },
@@ -112,12 +119,14 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 	optind = 0;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":i:s:F:e:n:ah", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":i:s:F:o:e:n:ah", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'i': o->input = optarg; break;
 		case 'E': o->elf = optarg; break;
 		case 'e': o->event = optarg; break;
+		case 'o': o->output = optarg; break;
 		case 's':
+			o->sort_given = 1;
 			if (parse_sort(optarg, &o->sort)) {
 				bm_err("report: --sort takes function, line, address or cpu, not '%s'",
 				       optarg);
@@ -125,11 +134,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			}
 			break;
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				bm_err("report: --format takes text or json, not '%s'", optarg);
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "html")) {
+				bm_err("report: --format takes text, json or html, not '%s'", optarg);
 				return 2;
 			}
 			o->json = !strcmp(optarg, "json");
+			o->html = !strcmp(optarg, "html");
 			break;
 		case 'm':
 			errno = 0;
@@ -169,9 +179,42 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		bm_err("report: unexpected argument '%s' (the profile is named with -i)", argv[optind]);
 		return 2;
 	}
+	if (o->html && o->sort_given && o->sort != FLAT_BY_FUNCTION) {
+		bm_err("report: --format html shows functions (with a per-CPU split): leave out --sort");
+		return 2;
+	}
 	if (!limit_given)
 		o->limit = o->json ? -1 : DEFAULT_LIMIT;
 	return -1;
+}
+
+/* The report in its format, to standard output or replacing the -o file whole. */
+static int write_report(const struct report *rp, const struct report_opts *o)
+{
+	struct outfile of;
+	char err[512];
+	int rc;
+
+	if (outfile_open(&of, o->output, err, sizeof err)) {
+		bm_err("report: %s", err);
+		return 1;
+	}
+	if (o->html)
+		rc = report_print_html(of.f, rp, HTML_TOP_FUNCTIONS);
+	else if (o->json)
+		rc = report_print_json(of.f, rp, o->sort, o->limit, o->min_percent);
+	else
+		rc = report_print_text(of.f, rp, o->sort, o->limit, o->min_percent);
+	if (rc) {
+		bm_err("report: writing the report failed");
+		outfile_abort(&of);
+		return 1;
+	}
+	if (outfile_commit(&of, err, sizeof err)) {
+		bm_err("report: %s", err);
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -199,10 +242,7 @@ int cmd_report(int argc, char **argv)
 	rc = 1;
 	if (report_build(&rp, o.elf, o.event, &o.sort))
 		goto out;
-	if (o.json)
-		rc = report_print_json(stdout, &rp, o.sort, o.limit, o.min_percent) ? 1 : 0;
-	else
-		rc = report_print_text(stdout, &rp, o.sort, o.limit, o.min_percent) ? 1 : 0;
+	rc = write_report(&rp, &o);
 out:
 	report_free(&rp);
 	profile_free(&prof);

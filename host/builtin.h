@@ -17,6 +17,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 int cmd_topdown(int argc, char **argv);
 
 #endif

@@ -7,6 +7,12 @@ HOST_WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 HOST_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
 	-Itransport -Itarget/include -Ihost -iquote analysis -D_GNU_SOURCE
 HOST_LDLIBS := $(shell $(PKG_CONFIG) --libs libdw libelf capstone 2>/dev/null || echo -ldw -lelf -lcapstone) -lz -lm -ljansson
+# C++ names demangled with libiberty's cplus_demangle when it is there (libiberty-dev);
+# without it, names are shown as the ELF has them.
+ifneq ($(wildcard /usr/include/libiberty/demangle.h),)
+HOST_CFLAGS += -DBMPROF_HAVE_LIBIBERTY
+HOST_LDLIBS += -liberty
+endif
 
 ifeq ($(SAN),1)
 HOST_BUILD := $(BUILD)/san

@@ -6,7 +6,9 @@
 
 #include "profile/export_pprof.h"
 #include "profile/gzip_out.h"
+#include "symbol/elf_segments.h"
 #include "profile.pb-c.h"
+#include "symbol/symname.h"
 #include "util/util.h"
 
 /* The profile's string table (index 0 is ""), with a hash index so each string is stored
@@ -75,7 +77,10 @@ static uint64_t fhash(int64_t name, int64_t file)
 }
 
 /* The Function of (name, file), made once (a hash index over the pair of string ids; the
- * last pair asked for, by pointer, first: millions of pcs outside the image are one). */
+ * last pair asked for, by pointer, first: millions of pcs outside the image are one). Its
+ * system_name is the symbol as the ELF has it; its name the function as a reader knows it
+ * (symname.h): demangled, and a GCC clone (foo.constprop.0) named as its function (foo),
+ * so pprof, which groups by name, adds a function's clones to it. */
 static uint64_t function_id(struct pp *pp, const char *name, const char *file)
 {
 	if (pp->last_id && name == pp->last_name && file == pp->last_file)
@@ -83,13 +88,15 @@ static uint64_t function_id(struct pp *pp, const char *name, const char *file)
 	pp->last_name = name;
 	pp->last_file = file;
 	int64_t n = str_id(&pp->st, name ? name : "??"), f = str_id(&pp->st, file);
+	char shown[1024];
 
 	if (2 * (pp->nfuncs + 1) >= pp->nfslots) {
 		free(pp->fslot);
 		pp->nfslots = pp->nfslots ? 2 * pp->nfslots : 256;
 		pp->fslot = bm_calloc(pp->nfslots, sizeof *pp->fslot);
 		for (size_t i = 0; i < pp->nfuncs; i++) {
-			size_t k = fhash(pp->funcs[i]->name, pp->funcs[i]->filename) & (pp->nfslots - 1);
+			size_t k = fhash(pp->funcs[i]->system_name, pp->funcs[i]->filename) &
+				   (pp->nfslots - 1);
 			while (pp->fslot[k])
 				k = (k + 1) & (pp->nfslots - 1);
 			pp->fslot[k] = i + 1;
@@ -98,15 +105,15 @@ static uint64_t function_id(struct pp *pp, const char *name, const char *file)
 	size_t k = fhash(n, f) & (pp->nfslots - 1);
 	for (; pp->fslot[k]; k = (k + 1) & (pp->nfslots - 1)) {
 		const Perftools__Profiles__Function *fn = pp->funcs[pp->fslot[k] - 1];
-		if (fn->name == n && fn->filename == f)
+		if (fn->system_name == n && fn->filename == f)
 			return pp->last_id = fn->id;
 	}
 	pp->funcs = bm_realloc(pp->funcs, (pp->nfuncs + 1) * sizeof *pp->funcs);
 	Perftools__Profiles__Function *fn = bm_malloc(sizeof *fn);
 	perftools__profiles__function__init(fn);
 	fn->id = pp->nfuncs + 1;
-	fn->name = n;
 	fn->system_name = n;
+	fn->name = name ? str_id(&pp->st, symname_base(shown, sizeof shown, name)) : n;
 	fn->filename = f;
 	pp->funcs[pp->nfuncs++] = fn;
 	pp->fslot[k] = pp->nfuncs;
@@ -156,19 +163,42 @@ static void fill_lines(struct pp *pp, const struct flat_pcinfo *in, const struct
 	}
 }
 
-/* Nanoseconds per sample when the event is the timer and its rate is known; else 0. */
-static double ns_per_sample(const struct loaded_run *lr)
+/* The second sample value and the profile's period: for the timer at a known rate, the time
+ * (cpu/nanoseconds, the period the nanoseconds between samples); for a PMU event sampled
+ * every N events, the events (NAME/events, N; samples of a multiplexed event count for
+ * enabled / running as many); else none (per_sample 0). */
+struct measure {
+	const char *type, *unit;
+	double per_sample;
+	int64_t period;
+};
+
+static struct measure measured(const struct loaded_run *lr)
 {
 	const struct profile *p = &lr->prof;
 	const struct profile_event *e = NULL;
+	struct measure m = { 0 };
 
 	if (lr->event != FLAT_ALL_EVENTS)
 		e = profile_event(p, (uint16_t)lr->event);
 	else if (p->nevents == 1)
 		e = &p->events[0];
-	if (!e || e->source != BMPROF_SOURCE_TIMER || !e->period || !p->hello.timebase_hz)
-		return 0;
-	return 1e9 * (double)e->period / (double)p->hello.timebase_hz;
+	if (!e || !e->period || (e->flags & BMPROF_EVENT_COUNTING))
+		return m;
+	if (e->source == BMPROF_SOURCE_TIMER) {
+		if (!p->hello.timebase_hz)
+			return m;
+		m.type = "cpu";
+		m.unit = "nanoseconds";
+		m.per_sample = 1e9 * (double)e->period / (double)p->hello.timebase_hz;
+		m.period = (int64_t)(m.per_sample + 0.5);
+	} else if (e->name[0]) {
+		m.type = e->name;
+		m.unit = "events";
+		m.per_sample = (double)e->period * profile_event_scale(p, e->id);
+		m.period = (int64_t)e->period;
+	}
+	return m;
 }
 
 /* The gzip stream the message is packed into, part by part. */
@@ -206,21 +236,50 @@ static void pp_free(struct pp *pp)
 	free(pp->st.slot);
 }
 
-/* The sampled pcs with samples of the event, in order: each with its count. */
+/* The sampled pcs with samples of the event, in order: each with its count, and its count
+ * on each CPU that has some (cpus[0..ncpus), ascending; cpu_count by CPU). */
 struct pcs {
 	const struct profile_sample *s;
 	size_t n, i;
 	int event;
+	uint64_t *cpu_count;         /* UINT16_MAX + 1 */
+	uint16_t *cpus;
+	unsigned ncpus;
 };
+
+static void pcs_open(struct pcs *it, const struct profile_sample *s, size_t n, int event)
+{
+	*it = (struct pcs){ s, n, 0, event, bm_calloc(UINT16_MAX + 1u, sizeof *it->cpu_count),
+			    bm_calloc(UINT16_MAX + 1u, sizeof *it->cpus), 0 };
+}
+
+static void pcs_close(struct pcs *it)
+{
+	free(it->cpu_count);
+	free(it->cpus);
+}
 
 /* The next pc with samples of the event: 1 with pc and count, or 0 at the end. */
 static int next_pc(struct pcs *it, uint64_t *pc, uint64_t *count)
 {
 	while (it->i < it->n) {
 		uint64_t c = 0, at = it->s[it->i].pc;
-		for (; it->i < it->n && it->s[it->i].pc == at; it->i++)
-			if (it->event == FLAT_ALL_EVENTS || it->s[it->i].event == it->event)
-				c += it->s[it->i].count;
+		for (unsigned k = 0; k < it->ncpus; k++)
+			it->cpu_count[it->cpus[k]] = 0;
+		it->ncpus = 0;
+		for (; it->i < it->n && it->s[it->i].pc == at; it->i++) {
+			const struct profile_sample *x = &it->s[it->i];
+			if ((it->event != FLAT_ALL_EVENTS && x->event != it->event) || !x->count)
+				continue;
+			if (!it->cpu_count[x->cpu]) {
+				unsigned k = it->ncpus++;
+				for (; k && it->cpus[k - 1] > x->cpu; k--)
+					it->cpus[k] = it->cpus[k - 1];
+				it->cpus[k] = x->cpu;
+			}
+			it->cpu_count[x->cpu] += x->count;
+			c += x->count;
+		}
 		if (c) {
 			*pc = at;
 			*count = c;
@@ -237,7 +296,8 @@ static int next_pc(struct pcs *it, uint64_t *pc, uint64_t *count)
 /* Profile's fields, Sample's and Location's, Line's: (number << 3) | wire type. */
 enum {
 	PROFILE_SAMPLE = 2 << 3 | 2, PROFILE_LOCATION = 4 << 3 | 2,
-	SAMPLE_LOCATION_ID = 1 << 3 | 2, SAMPLE_VALUE = 2 << 3 | 2,
+	SAMPLE_LOCATION_ID = 1 << 3 | 2, SAMPLE_VALUE = 2 << 3 | 2, SAMPLE_LABEL = 3 << 3 | 2,
+	LABEL_KEY = 1 << 3, LABEL_NUM = 3 << 3, LABEL_NUM_UNIT = 4 << 3,
 	LOCATION_ID = 1 << 3, LOCATION_MAPPING_ID = 2 << 3, LOCATION_ADDRESS = 3 << 3,
 	LOCATION_LINE = 4 << 3 | 2, LINE_FUNCTION_ID = 1 << 3, LINE_LINE = 2 << 3,
 };
@@ -303,39 +363,62 @@ static int chunk_room(struct gz *g, struct chunk *c, size_t need)
 	return 0;
 }
 
-/* Samples: one per sampled pc, its location's id the pc's rank. 0 or -1. */
-static int emit_samples(struct gz *g, struct pcs *it, size_t nvalues, double ns)
+/* One Sample: the location, the values, the label cpu=N. */
+static int put_sample(struct gz *g, struct chunk *c, uint64_t id, const uint64_t *v,
+		      size_t nvalues, int64_t key, uint16_t cpu, int64_t unit)
+{
+	size_t lid = varint_len(id), lv = 0;
+	size_t ll = field_len((uint64_t)key) + field_len(cpu) + field_len((uint64_t)unit);
+
+	for (size_t i = 0; i < nvalues; i++)
+		lv += varint_len(v[i]);
+	size_t inner = 1 + varint_len(lid) + lid + 1 + varint_len(lv) + lv + 1 + varint_len(ll) + ll;
+	if (chunk_room(g, c, 1 + 10 + inner))
+		return -1;
+	uint8_t *p = c->p + c->n;
+	*p++ = PROFILE_SAMPLE;
+	p = put_varint(p, inner);
+	*p++ = SAMPLE_LOCATION_ID;
+	p = put_varint(p, lid);
+	p = put_varint(p, id);
+	*p++ = SAMPLE_VALUE;
+	p = put_varint(p, lv);
+	for (size_t i = 0; i < nvalues; i++)
+		p = put_varint(p, v[i]);
+	*p++ = SAMPLE_LABEL;
+	p = put_varint(p, ll);
+	p = put_field(p, LABEL_KEY, (uint64_t)key);
+	p = put_field(p, LABEL_NUM, cpu);
+	p = put_field(p, LABEL_NUM_UNIT, (uint64_t)unit);
+	c->n = (size_t)(p - c->p);
+	return 0;
+}
+
+/* Samples: one per sampled pc and CPU, its location's id the pc's rank, labelled with the
+ * CPU. 0 or -1. */
+static int emit_samples(struct gz *g, struct pp *pp, struct pcs *it, size_t nvalues,
+			double per_sample)
 {
 	struct chunk c = { 0 };
+	int64_t key = str_id(&pp->st, "cpu"), unit = str_id(&pp->st, "cpu");
 	uint64_t pc, count, id = 0;
+	int rc = -1;
 
 	while (next_pc(it, &pc, &count)) {
-		uint64_t v[2] = { count, (uint64_t)(int64_t)((double)count * ns + 0.5) };
-		size_t lid = varint_len(++id), lv = varint_len(v[0]);
-		if (nvalues > 1)
-			lv += varint_len(v[1]);
-		size_t inner = 1 + varint_len(lid) + lid + 1 + varint_len(lv) + lv;
-		if (chunk_room(g, &c, 1 + 10 + inner))
-			goto fail;
-		uint8_t *p = c.p + c.n;
-		*p++ = PROFILE_SAMPLE;
-		p = put_varint(p, inner);
-		*p++ = SAMPLE_LOCATION_ID;
-		p = put_varint(p, lid);
-		p = put_varint(p, id);
-		*p++ = SAMPLE_VALUE;
-		p = put_varint(p, lv);
-		for (size_t i = 0; i < nvalues; i++)
-			p = put_varint(p, v[i]);
-		c.n = (size_t)(p - c.p);
+		id++;
+		for (unsigned k = 0; k < it->ncpus; k++) {
+			uint64_t n = it->cpu_count[it->cpus[k]];
+			uint64_t v[2] = { n, (uint64_t)((double)n * per_sample + 0.5) };
+			if (put_sample(g, &c, id, v, nvalues, key, it->cpus[k], unit))
+				goto out;
+		}
 	}
 	if (c.n)
 		gz_append(&g->base, c.n, c.p);
+	rc = 0;
+out:
 	free(c.p);
-	return 0;
-fail:
-	free(c.p);
-	return -1;
+	return rc;
 }
 
 /* The entry of info that stands for pc (cursor *j moves forward only), or one with only pc. */
@@ -382,9 +465,52 @@ static int put_location(struct gz *g, struct chunk *c, uint64_t id, uint64_t map
 	return 0;
 }
 
+/* The image's Mappings: one per loadable segment that holds code, as a process's memory map
+ * would have it (start and file offset rounded down to the page), so an address maps to the
+ * ELF's file as pprof's own symbolizer expects; the image's whole loaded range when its
+ * segments cannot be read. How many (at most MAX_MAPPINGS). */
+#define MAX_MAPPINGS 8
+#define PAGE 0x1000u
+
+static size_t mappings(const struct resolved *r, Perftools__Profiles__Mapping *m)
+{
+	struct elf_segment seg[MAX_MAPPINGS];
+	long n = elf_code_segments(r->elf, seg, MAX_MAPPINGS);
+	size_t k = 0;
+
+	for (long i = 0; i < n; i++) {
+		uint64_t skew = seg[i].vaddr % PAGE == seg[i].offset % PAGE ? seg[i].vaddr % PAGE : 0;
+		perftools__profiles__mapping__init(&m[k]);
+		m[k].memory_start = seg[i].vaddr - skew + r->load_bias;
+		m[k].memory_limit = seg[i].vaddr + seg[i].memsz + r->load_bias;
+		m[k].file_offset = seg[i].offset - skew;
+		k++;
+	}
+	if (!k) {
+		perftools__profiles__mapping__init(&m[0]);
+		if (r->have_span) {
+			m[0].memory_start = r->span_lo + r->load_bias;
+			m[0].memory_limit = r->span_hi + r->load_bias;
+		}
+		k = 1;
+	}
+	for (size_t i = 0; i < k; i++)
+		m[i].id = i + 1;
+	return k;
+}
+
+/* The mapping of a pc in the image: the one that holds it, else the first. */
+static uint64_t mapping_of(const Perftools__Profiles__Mapping *m, size_t n, uint64_t pc)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pc >= m[i].memory_start && pc < m[i].memory_limit)
+			return m[i].id;
+	return 1;
+}
+
 /* Locations: one per sampled pc, with its lines. 0, or -1 (out of memory). */
 static int emit_locations(struct gz *g, struct pp *pp, const struct loaded_run *lr,
-			  struct pcs *it)
+			  struct pcs *it, const Perftools__Profiles__Mapping *map, size_t nmap)
 {
 	struct chunk c = { 0 };
 	struct span_cache sp = { 0 };
@@ -406,7 +532,7 @@ static int emit_locations(struct gz *g, struct pp *pp, const struct loaded_run *
 				goto out;
 		}
 		fill_lines(pp, &in, fr, nf > 0 ? (size_t)nf : 0, lines);
-		if (put_location(g, &c, ++id, in.outside ? 0 : 1, pc,
+		if (put_location(g, &c, ++id, in.outside ? 0 : mapping_of(map, nmap, pc), pc,
 				 (const uint64_t (*)[2])lines, nl))
 			goto out;
 	}
@@ -424,15 +550,16 @@ int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 	const struct profile *p = &lr->prof;
 	const struct resolved *r = &lr->r;
 	struct profile_sample *copy;
-	size_t n;
+	size_t n, nmap;
 	const struct profile_sample *s = profile_ordered(p, &n, &copy);
 	struct pp pp;
 	struct gz gz = { .base = { .append = gz_append } }, *g = &gz;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	double ns = ns_per_sample(lr);
+	struct measure ms = measured(lr);
 	Perftools__Profiles__ValueType types[2], period_type, *type_ptrs[2] = { &types[0], &types[1] };
-	Perftools__Profiles__Mapping map, *map_ptr = &map;
+	Perftools__Profiles__Mapping map[MAX_MAPPINGS], *map_ptr[MAX_MAPPINGS];
 	Perftools__Profiles__Profile part;
+	struct pcs it;
 	int rc = -1;
 
 	if (!s) {
@@ -451,44 +578,45 @@ int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 		free(copy);
 		return -1;
 	}
+	pcs_open(&it, s, n, lr->event);
 	for (int i = 0; i < 2; i++)
 		perftools__profiles__value_type__init(&types[i]);
 	types[0].type = str_id(&pp.st, "samples");
 	types[0].unit = str_id(&pp.st, "count");
-	types[1].type = str_id(&pp.st, "cpu");
-	types[1].unit = str_id(&pp.st, "nanoseconds");
+	if (ms.type) {
+		types[1].type = str_id(&pp.st, ms.type);
+		types[1].unit = str_id(&pp.st, ms.unit);
+	}
 	perftools__profiles__profile__init(&part);
 	part.sample_type = type_ptrs;
-	part.n_sample_type = ns > 0 ? 2 : 1;
+	part.n_sample_type = ms.type ? 2 : 1;
 	emit(g, &part);
 
-	struct pcs it = { s, n, 0, lr->event };
-	if (emit_samples(g, &it, part.n_sample_type, ns)) {
+	if (emit_samples(g, &pp, &it, part.n_sample_type, ms.per_sample)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 
 	/* the image */
 	char id[2 * BMPROF_BUILD_ID_MAX + 1] = "";
-	perftools__profiles__mapping__init(&map);
-	map.id = 1;
-	if (r->have_span) {
-		map.memory_start = r->span_lo + r->load_bias;
-		map.memory_limit = r->span_hi + r->load_bias;
-	}
-	map.filename = str_id(&pp.st, r->elf);
+	nmap = mappings(r, map);
 	if (p->hello.build_id_len)
 		bm_hex(id, sizeof id, p->hello.build_id, p->hello.build_id_len);
-	map.build_id = str_id(&pp.st, id);
-	map.has_functions = r->sym != NULL;
-	map.has_filenames = map.has_line_numbers = map.has_inline_frames = r->has_dwarf;
+	for (size_t i = 0; i < nmap; i++) {
+		map[i].filename = str_id(&pp.st, r->elf);
+		map[i].build_id = str_id(&pp.st, id);
+		map[i].has_functions = r->sym != NULL;
+		map[i].has_filenames = map[i].has_line_numbers = map[i].has_inline_frames =
+			r->has_dwarf;
+		map_ptr[i] = &map[i];
+	}
 	perftools__profiles__profile__init(&part);
-	part.mapping = &map_ptr;
-	part.n_mapping = 1;
+	part.mapping = map_ptr;
+	part.n_mapping = nmap;
 	emit(g, &part);
 
 	it.i = 0;
-	if (emit_locations(g, &pp, lr, &it)) {
+	if (emit_locations(g, &pp, lr, &it, map, nmap)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -500,13 +628,13 @@ int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 	part.string_table = pp.st.s;
 	part.n_string_table = pp.st.n;
 	emit(g, &part);
-	if (ns > 0) {
+	if (ms.type) {
 		perftools__profiles__value_type__init(&period_type);
 		period_type.type = types[1].type;
 		period_type.unit = types[1].unit;
 		perftools__profiles__profile__init(&part);
 		part.period_type = &period_type;
-		part.period = (int64_t)(ns + 0.5);
+		part.period = ms.period;
 		emit(g, &part);
 	}
 	rc = 0;
@@ -516,6 +644,7 @@ out:
 			snprintf(err, errlen, "writing the compressed profile failed");
 		rc = -1;
 	}
+	pcs_close(&it);
 	pp_free(&pp);
 	free(copy);
 	return rc;

@@ -16,6 +16,7 @@
 #include "report/report_int.h"
 #include "report/run_notes.h"
 #include "report/summary.h"
+#include "symbol/symname.h"
 #include "run_mode.h"
 #include "util/util.h"
 #include "wire_text.h"
@@ -265,7 +266,7 @@ static void print_target_log(FILE *f, const struct profile *p)
 			"messages kept)\n", more, p->logs_dropped ? ", and messages not kept" : "");
 }
 
-static void print_header(FILE *f, const struct report *rp)
+void report_print_header(FILE *f, const struct report *rp)
 {
 	char safe_elf[2 * PATH_MAX];
 	const struct profile *p = rp->p;
@@ -377,12 +378,16 @@ const char *region_name(char *buf, size_t n, const struct flat_row *r, enum flat
 	return buf;
 }
 
-/* A function name, with its firmware module when it has one: "DxeCore.efi!CoreTimerTick". */
+/* A function name as shown (demangled, a clone's suffix noted: symname.h), with its firmware
+ * module when it has one: "DxeCore.efi!CoreTimerTick". */
 static const char *qualified(char *buf, size_t n, const struct flat_row *r, const char *name)
 {
-	if (!r->module)
-		return name;
-	snprintf(buf, n, "%s!%s", r->module, name ? name : "??");
+	char shown[512];
+
+	if (name && strcmp(name, "??"))
+		name = symname_display(shown, sizeof shown, name);
+	snprintf(buf, n, "%s%s%s", r->module ? r->module : "", r->module ? "!" : "",
+		 name ? name : "??");
 	return buf;
 }
 
@@ -620,7 +625,7 @@ int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, lon
 {
 	const struct profile *p = rp->p;
 
-	print_header(f, rp);
+	report_print_header(f, rp);
 	fprintf(f, "#\n# %" PRIu64 " samples", rp->flat.total);
 	if (rp->event != FLAT_ALL_EVENTS) {
 		const struct profile_event *e = profile_event(p, (uint16_t)rp->event);

@@ -37,6 +37,9 @@ int report_event(const struct profile *p, const char *name, int *event, char *er
  * of *sort (by address when the ELF has no symbols). 0, or -1 with the reason printed. */
 int report_build(struct report *rp, const char *elf, const char *event, enum flat_sort *sort);
 void report_free(struct report *rp);
+/* The header: the profile, the image, the target, events, samples taken, delivered and lost
+ * (per CPU), how the run ended, warnings and notes; "# "-prefixed lines. */
+void report_print_header(FILE *f, const struct report *rp);
 /* The header, the title and at most limit rows (-1: all) at min_percent or above. 0, or -1
  * if writing failed. */
 int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, long limit,
@@ -44,6 +47,11 @@ int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, lon
 /* The same as JSON (docs/report-json.md). 0, or -1 (reported). */
 int report_print_json(FILE *f, const struct report *rp, enum flat_sort sort, long limit,
 		      double min_percent);
+/* One self-contained HTML page (docs/bmprof-report.md, "The HTML report"): the header, the
+ * loss accounting per CPU, the function table (sortable), the flame graph, the per-CPU
+ * split and the annotated listings of the top_functions hottest functions. rp built by
+ * function. 0, or -1 if writing failed. */
+int report_print_html(FILE *f, const struct report *rp, unsigned top_functions);
 /* The flat table by function, at most limit rows, with the resolver's notes: the end of a
  * run. 0, or -1 if the ELF could not be used (the reason is printed). */
 int report_top_functions(FILE *f, const struct profile *p, const char *profile_path,

@@ -9,6 +9,7 @@
 #include "profile/target_log.h"
 #include "report/report.h"
 #include "report/report_int.h"
+#include "symbol/symname.h"
 #include "report/run_notes.h"
 #include "report/summary.h"
 #include "run_mode.h"
@@ -305,6 +306,8 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 	json_begin_object(j);
 	json_kv_string(j, "symbol", is_unknown(r, sort) ? "[unknown]" : is_region(r) ?
 		       region_name(name, sizeof name, r, FLAT_BY_FUNCTION) : r->symbol);
+	json_kv_string(j, "name", is_unknown(r, sort) ? "[unknown]" : is_region(r) ? name :
+		       symname_display(name, sizeof name, r->symbol));
 	json_kv_u64(j, "samples", r->samples);
 	json_kv_double(j, "percent", r->percent);
 	json_kv_string(j, "file", r->file);

@@ -111,11 +111,20 @@ assert strings[ints(msg(p[11][0][1]), 1)[0]] == "cpu" and ints(p, 12) == [10**6]
 print("pprof ok:", total, per_fn)
 PY
 
-# --- folded: "function count" lines adding up to the samples
+# --- folded: "root;...;leaf count" stacks adding up to the samples: each function at the
+# root, with what was inlined into it at the sampled pc (inner, into f_b) above it
 "$BMPROF" export --format folded -i "$T/p.data" >"$T/f.txt" || fail "export folded"
 cat "$T/f.txt"
-grep -qx "f_a 150" "$T/f.txt" && grep -qx "f_b 150" "$T/f.txt" && grep -qx "\[firmware 0x0-0xfff\] 7" "$T/f.txt" ||
-	fail "folded lines"
+python3 - "$T/f.txt" <<'PY' || fail "folded stacks by root"
+import sys
+roots = {}
+for line in open(sys.argv[1]):
+    stack, n = line.rstrip("\n").rsplit(" ", 1)
+    roots[stack.split(";")[0]] = roots.get(stack.split(";")[0], 0) + int(n)
+assert roots == {"f_a": 150, "f_b": 150, "[firmware 0x0-0xfff]": 7}, roots
+PY
+grep -Eq '^f_a [0-9]+$' "$T/f.txt" || fail "no f_a stack"
+! grep -v '^f_b' "$T/f.txt" | grep -q ';' || fail "only f_b has inlined code"
 [ "$(awk '{s+=$NF} END {print s}' "$T/f.txt")" = 307 ] || fail "folded total"
 "$BMPROF" export --format folded -i "$T/p.data" -o "$T/f2.txt" && cmp -s "$T/f.txt" "$T/f2.txt" || fail "folded -o"
 

@@ -62,6 +62,9 @@ for x in "${HOSTILE[@]}"; do
 	expect_fail "cpi --elf $name" "$BMPROF" cpi -i "$T/good.data" --elf "$x" f_a
 	expect_fail "stalls -i $name" "$BMPROF" stalls -i "$x"
 	expect_fail "export -i $name" "$BMPROF" export -i "$x" --format folded
+	expect_fail "flamegraph -i $name" "$BMPROF" flamegraph -i "$x" -o "$T/fg.svg"
+	expect_fail "flamegraph --elf $name" "$BMPROF" flamegraph -i "$T/good.data" --elf "$x" -o "$T/fg.svg"
+	expect_fail "report --format html -i $name" "$BMPROF" report --format html -i "$x" -o "$T/r.html"
 	expect_fail "export --elf $name" "$BMPROF" export -i "$T/good.data" --elf "$x" --format json
 	expect_fail "diff $name" "$BMPROF" diff "$x" "$T/good.data"
 	expect_fail "diff second $name" "$BMPROF" diff "$T/good.data" "$x"
@@ -100,5 +103,11 @@ for fmt in json folded pprof; do
 	expect_fail "export $fmt of a bad input" "$BMPROF" export -i "$T/empty" --format $fmt -o "$T/exp.$fmt"
 	cmp -s "$T/long.txt" "$T/exp.$fmt" || fail "export $fmt of a bad input damaged the output file"
 done
-ls -A "$T" | grep -q '^\.exp\.' && fail "a temporary output file was left behind"
+for verb in "flamegraph -o" "report --format html -o"; do
+	cp "$T/long.txt" "$T/out.file"
+	# shellcheck disable=SC2086
+	expect_fail "$verb past the write limit" big "$BMPROF" $verb "$T/out.file" -i "$T/good.data"
+	cmp -s "$T/long.txt" "$T/out.file" || fail "$verb damaged the file it could not write"
+done
+ls -A "$T" | grep -q '^\.exp\.\|^\.out\.file' && fail "a temporary output file was left behind"
 echo "hostile inputs ok: $checks checks"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the verbs that read a profile, run in-process as the command line
- * runs them: report (by function, line, address and CPU, text and JSON), annotate, export
- * (pprof, folded, JSON), cpi (text and JSON), stalls, stats, diff and topdown -i, each
+ * runs them: report (by function, line, address and CPU, text, JSON and HTML), annotate,
+ * export (pprof, folded, JSON), flamegraph (all CPUs, CPU 1), cpi (text and JSON), stalls,
+ * stats, diff and topdown -i, each
  * with fixed arguments naming a temporary file that holds the input, and the fixed ELF
  * (tests/fuzz/data/image-x86_64.elf, also beside the file as image.elf, the name the seeds'
  * profiles give).
@@ -49,6 +50,9 @@ static const struct verb verbs[] = {
 	{ cmd_export, 2, FILE_ANY, { "-i", "@", "--format", "pprof", "-o", "%" } },
 	{ cmd_export, 2, TEXT, { "-i", "@", "--format", "folded" } },
 	{ cmd_export, 2, FILE_JSON, { "-i", "@", "--format", "json", "-o", "%" } },
+	{ cmd_report, 2, FILE_ANY, { "-i", "@", "--format", "html", "-o", "%" } },
+	{ cmd_flamegraph, 2, FILE_ANY, { "-i", "@", "-o", "%" } },
+	{ cmd_flamegraph, 2, TEXT, { "-i", "@", "--cpu", "1", "-o", "-" } },
 	{ cmd_cpi, 2, TEXT, { "-i", "@", "jt_loop" } },
 	{ cmd_cpi, 2, JSON, { "-i", "@", "--json", "jt_switch" } },
 	{ cmd_stalls, 2, TEXT, { "-i", "@", "-n", "5" } },
@@ -78,7 +82,7 @@ static const char *verb_name(const struct verb *v)
 	return v->fn == cmd_report ? "report" : v->fn == cmd_annotate ? "annotate" :
 	       v->fn == cmd_export ? "export" : v->fn == cmd_cpi ? "cpi" :
 	       v->fn == cmd_stalls ? "stalls" : v->fn == cmd_stats ? "stats" :
-	       v->fn == cmd_diff ? "diff" : "topdown";
+	       v->fn == cmd_diff ? "diff" : v->fn == cmd_flamegraph ? "flamegraph" : "topdown";
 }
 
 static char profile[512], elf[512], out[600], out_tmp_dir[512], fwlog[512], fwdir[512];
