@@ -82,13 +82,44 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	return -1;
 }
 
-static int unknown_name(struct parser *ps, const char *s, size_t n)
+/* The table's names and aliases close to [s, s + n) offered to c. */
+static void offer_table(struct events_close *c)
 {
-	char known[512];
+	for (unsigned i = 0; i < events_table_len; i++) {
+		const char *a = events_table[i].aliases;
+
+		events_close_offer(c, "", events_table[i].name);
+		while (a && *a) {
+			char one[EVENTS_NAME_MAX + 1];
+			size_t k = strcspn(a, ",");
+
+			snprintf(one, sizeof one, "%.*s", (int)k, a);
+			events_close_offer(c, "", one);
+			a += k + (a[k] == ',');
+		}
+	}
+}
+
+/* hint: what the resolver said (close vendor names, or why it has none), may be "". */
+static int unknown_name(struct parser *ps, const char *s, size_t n, const char *hint)
+{
+	char known[512], close[512];
+	struct events_close c;
+	const char *colon = memchr(s, ':', n);
 
 	events_known_names(known, sizeof known);
-	return fail(ps, "unknown event '%.*s' (known: %s; raw: rHEX, x86/event=0xNN,umask=0xNN/, "
-		    "arm/0xNN/; docs/events.md)", (int)n, s, known);
+	events_close_init(&c, s, n);
+	offer_table(&c);
+	events_close_text(&c, close, sizeof close);
+	/* "skl:EVENT" for "skl::EVENT" */
+	if (colon && colon + 1 < s + n && colon[1] != ':' &&
+	    events_model_find(s, (size_t)(colon - s)))
+		snprintf(close, sizeof close, "%.*s:%.*s", (int)(colon - s), s,
+			 (int)(n - (size_t)(colon - s)), colon);
+	return fail(ps, "unknown event '%.*s'%s%s%s%s (known: %s; raw: rHEX, "
+		    "x86/event=0xNN,umask=0xNN/, arm/0xNN/; vendor: PMU::EVENT; bmprof events "
+		    "lists them; docs/events.md)", (int)n, s, *close ? ": did you mean " : "",
+		    close, *close ? "?" : "", hint && *hint ? "; " : "", known);
 }
 
 /* A number (decimal, or hex with 0x) filling [s, s + n) exactly. 0 or -1. */
