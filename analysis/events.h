@@ -10,10 +10,12 @@
  *                                (cpu/TERMS/ is the same)
  *   arm/NUM/[:period=N]          a PMUv3 event number (arm/event=NUM/ is the same)
  *   {SPEC,SPEC,...}              a group: its members are always on the PMU together
- *   PMU::EVENT[:ATTR...][:period=N]  a vendor's event for one PMU model: libpfm4's names
+ *   PMU::EVENT[:ATTR...][:period=N]  a vendor's event of one PMU model: libpfm4's names
  *                                (through the resolver the host gives), else bmprof's own
  *                                Arm models (events_models)
- *   EVENT[:ATTR...][:period=N]   a vendor's event for the host's CPU (the resolver's)
+ *   EVENT[:ATTR...][:period=N]   a vendor's event of the default models: the resolver's for
+ *                                x86, the Armv8/Armv9 common events for Arm
+ * EVENT.UMASK is EVENT:UMASK. A vendor event is named in reports by events_short_name.
  * TERMS may also hold period=N and name=NAME. docs/events.md is the user's guide.
  */
 #ifndef BMPROF_EVENTS_H
@@ -25,7 +27,6 @@
 
 #define EVENTS_MAX 16              /* events one run may ask for (the target's table) */
 #define EVENTS_NAME_MAX 31         /* the runtimes keep names of up to 31 characters */
-#define EVENTS_USER_NAME_MAX 127   /* a vendor event's name as the user gave it */
 #define EVENTS_MIN_PERIOD 10000u   /* the runtimes' smallest sampling period */
 #define EVENTS_MAX_PERIOD (UINT64_MAX >> 1)
 #define EVENTS_RAW_PERIOD 100000u  /* default period of a raw event */
@@ -60,15 +61,11 @@ void events_known_names(char *buf, size_t n);
 struct event_alt {
 	uint8_t vendor;         /* enum event_vendor, or EVENT_ANY_VENDOR */
 	uint64_t code;
-	const char *word;       /* a fixed-counter word for this vendor only, or NULL */
 };
 
 /* One requested event. */
 struct event_req {
-	char name[EVENTS_USER_NAME_MAX + 1];    /* the name reports use: the user's */
-	/* the name the target is told, when name does not suit it (too long, or characters the
-	 * configuration reserves); "": name */
-	char cfg_name[EVENTS_NAME_MAX + 1];
+	char name[EVENTS_NAME_MAX + 1];     /* the name reports use */
 	const char *word;                   /* fixed-counter word, or NULL */
 	struct event_alt alt[EVENT_NVENDORS];
 	unsigned nalt;                      /* 0 when word is set */
@@ -93,6 +90,7 @@ struct event_model_event {
 
 struct event_model {
 	const char *pmu;        /* "arm_n1": libpfm4's name for the same core where it has one */
+	const char *aliases;    /* other names of the model, comma-separated ("" if none) */
 	const char *title;
 	uint8_t vendor;         /* enum event_vendor */
 	const char *source;     /* the data file it came from and its date */
@@ -103,7 +101,8 @@ struct event_model {
 extern const struct event_model events_models[];
 extern const unsigned events_models_len;
 
-/* The model named pmu (case ignored), and its event named name (case ignored). NULL if none. */
+/* The model named pmu or one of its aliases (case ignored), and its event named name (case
+ * ignored, '.' and ':' alike). NULL if none. */
 const struct event_model *events_model_find(const char *pmu, size_t len);
 const struct event_model_event *events_model_event(const struct event_model *m,
 						   const char *name, size_t len);
@@ -125,12 +124,11 @@ void events_close_offer(struct events_close *c, const char *prefix, const char *
 const char *events_close_text(const struct events_close *c, char *buf, size_t n);
 
 /* Names the table does not know, resolved by the host (libpfm4). name is "PMU::EVENT..." or
- * an unqualified vendor name (the host CPU's), without bmprof's :period=/:freq= modifiers.
- * Returns 0 with e's alternatives set (e->alt, e->nalt); -1 with one line in err saying what
- * is wrong (an unknown event of a PMU it has, with close matches; a missing unit mask; a
- * feature the target cannot program); 1 when it has no such PMU (qualified) or no such
- * event on the host's CPU (unqualified), with err holding a hint, possibly empty ("close:
- * A, B" or why the host's CPU is not known). */
+ * an unqualified vendor name, without bmprof's :period=/:freq= modifiers. Returns 0 with
+ * e->alt/e->nalt (or e->word) set; -1 with one line in err saying what is wrong (an
+ * unknown event of a PMU it has, with close names; an event the target cannot program); 1
+ * when it has no such PMU (qualified) or no default model or no such event (unqualified),
+ * with err holding a hint for the user, possibly "". */
 typedef int events_resolve_fn(const char *name, struct event_req *e, char *err, size_t errlen);
 
 struct events_opts {
@@ -144,17 +142,10 @@ struct events_opts {
 int events_parse(struct event_list *l, const char *text, const struct events_opts *o,
 		 char *err, size_t errlen);
 
-/* The name event e is given in its config line: cfg_name, else name. */
-const char *events_config_name(const struct event_req *e);
-/* Its config name from a user's name: name itself when it suits the config, else the part
- * after "::" with reserved characters as '.', cut to EVENTS_NAME_MAX. */
-void events_short_name(const char *name, char *out, size_t n);
-/* The profile's meta "event_names": "ID NAME" per line for each event whose name the
- * target is not told (cfg_name set), ids 1, 2, ... as in events_config. "" when none. 0, or
- * -1 if it does not fit n bytes. */
-int events_names_meta(const struct event_list *l, char *buf, size_t n);
-/* The name meta "event_names" gives event id, into out; 0, or -1 if it gives none. */
-int events_meta_name(const char *meta, unsigned id, char *out, size_t n);
+/* The name a vendor event is reported under: the part after "::", characters other than
+ * letters, digits, '-', '_', '.' and '+' as '.', cut to EVENTS_NAME_MAX ("skl::
+ * MEM_LOAD_RETIRED:L1_MISS" is MEM_LOAD_RETIRED.L1_MISS). */
+void events_short_name(const char *name, size_t len, char *out, size_t n);
 
 /* One config setting for event e with id: "event=ID:ENC:PERIOD:NAME[:GROUP]" (no newline).
  * Returns its length, or -1 if buf is too small. */

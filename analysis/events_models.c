@@ -13,10 +13,24 @@ static int same(const char *name, const char *s, size_t len)
 	return strlen(name) == len && !strncasecmp(name, s, len);
 }
 
+/* name is one of the comma-separated names in list (case ignored). */
+static int listed(const char *list, const char *s, size_t len)
+{
+	while (*list) {
+		size_t k = strcspn(list, ",");
+
+		if (k == len && !strncasecmp(list, s, len))
+			return 1;
+		list += k + (list[k] == ',');
+	}
+	return 0;
+}
+
 const struct event_model *events_model_find(const char *pmu, size_t len)
 {
 	for (unsigned i = 0; i < events_models_len; i++)
-		if (same(events_models[i].pmu, pmu, len))
+		if (same(events_models[i].pmu, pmu, len) ||
+		    listed(events_models[i].aliases, pmu, len))
 			return &events_models[i];
 	return NULL;
 }
@@ -24,9 +38,17 @@ const struct event_model *events_model_find(const char *pmu, size_t len)
 const struct event_model_event *events_model_event(const struct event_model *m,
 						   const char *name, size_t len)
 {
-	for (unsigned i = 0; i < m->nevents; i++)
-		if (same(m->events[i].name, name, len))
+	for (unsigned i = 0; i < m->nevents; i++) {
+		const char *a = m->events[i].name;
+		size_t k = 0;
+
+		while (k < len && a[k] && (toupper((unsigned char)a[k]) ==
+					   toupper((unsigned char)name[k]) ||
+					   (strchr(".:", a[k]) && strchr(".:", name[k]))))
+			k++;
+		if (k == len && !a[k])
 			return &m->events[i];
+	}
 	return NULL;
 }
 
@@ -85,17 +107,17 @@ static int contains(const char *s, size_t n, const char *w, size_t wn)
 }
 
 /* How far cand is from want, in tenths: its edit distance when that is small, else, when
- * one of two names of at least 4 characters holds the other, 1 plus a tenth of the
- * length difference; FAR when not close. */
+ * one of two names of at least 4 characters holds the other, 2.1 plus a tenth per
+ * character of length difference (up to 8): after one or two edits; FAR when not close. */
 static unsigned score(const struct events_close *c, const char *cand)
 {
-	size_t n = strlen(cand), w = c->want_len;
+	size_t n = strlen(cand), w = c->want_len, diff = n > w ? n - w : w - n;
 	unsigned d = distance(c->want, w, cand, n), limit = w <= 3 ? 1 : w <= 6 ? 2 : 3;
 
 	if (d <= limit)
 		return d * 10;
 	if (w >= 4 && n >= 4 && (contains(cand, n, c->want, w) || contains(c->want, w, cand, n)))
-		return 11 + (unsigned)((n > w ? n - w : w - n) / 10);
+		return 21 + (unsigned)(diff < 8 ? diff : 8);
 	return FAR;
 }
 

@@ -24,15 +24,18 @@ MODELS_TSV = os.path.join(ROOT, "analysis/events/arm_models.tsv")
 EVENTS_TSV = os.path.join(ROOT, "analysis/events/arm_events.tsv")
 OUT = os.path.join(ROOT, "analysis/events_models_table.c")
 
-# (pmu name, Arm data file, title)
+# (pmu name, other names, Arm data file, title). The other names are Linux perf's name of
+# the architected PMU and the cores' names spelled out.
 MODELS = [
-    ("armv8", "common_armv8.json", "Armv8 common PMUv3 events (whether a core has one: PMCEID)"),
-    ("armv9", "common_armv9.json", "Armv9 common PMUv3 events (whether a core has one: PMCEID)"),
-    ("arm_ac72", "cortex-a72.json", "Arm Cortex-A72"),
-    ("arm_ac76", "cortex-a76.json", "Arm Cortex-A76"),
-    ("arm_n1", "neoverse-n1.json", "Arm Neoverse N1"),
-    ("arm_n2", "neoverse-n2.json", "Arm Neoverse N2"),
-    ("arm_v1", "neoverse-v1.json", "Arm Neoverse V1"),
+    ("armv8", "armv8_pmuv3", "common_armv8.json",
+     "Armv8 common PMUv3 events (whether a core has one: PMCEID)"),
+    ("armv9", "armv9_pmuv3", "common_armv9.json",
+     "Armv9 common PMUv3 events (whether a core has one: PMCEID)"),
+    ("arm_ac72", "arm_cortex_a72", "cortex-a72.json", "Arm Cortex-A72"),
+    ("arm_ac76", "arm_cortex_a76", "cortex-a76.json", "Arm Cortex-A76"),
+    ("arm_n1", "arm_neoverse_n1", "neoverse-n1.json", "Arm Neoverse N1"),
+    ("arm_n2", "arm_neoverse_n2", "neoverse-n2.json", "Arm Neoverse N2"),
+    ("arm_v1", "arm_neoverse_v1", "neoverse-v1.json", "Arm Neoverse V1"),
 ]
 DESC_MAX = 100
 
@@ -56,13 +59,13 @@ def short(text):
 
 
 def from_armdata(top):
-    models = [HEADER, "# Columns: pmu, title, cpu (Arm's name), MIDR part (implementer and part "
-              "number), source file and its timestamp\n"]
+    models = [HEADER, "# Columns: pmu, other names (comma-separated), title, cpu (Arm's name), MIDR "
+              "part (implementer and part number), source file and its timestamp\n"]
     events = [HEADER, "# Columns: pmu, event number (hex), event name, description (its first "
               "sentence)\n"]
-    for pmu, fname, title in MODELS:
+    for pmu, aliases, fname, title in MODELS:
         d = json.load(open(os.path.join(top, "pmu", fname)))
-        models.append("\t".join([pmu, title, d["cpu"], d.get("cpuid", ""),
+        models.append("\t".join([pmu, aliases, title, d["cpu"], d.get("cpuid", ""),
                                  f"{fname} ({d['timestamp']})"]) + "\n")
         seen = set()
         for e in sorted(d["events"], key=lambda e: e["code"]):
@@ -105,8 +108,9 @@ def render(models, events):
         out.append("};")
         out.append("")
     out.append("const struct event_model events_models[] = {")
-    for pmu, title, cpu, midr, source in models:
-        out.append(f"\t{{ {c_str(pmu)}, {c_str(title)}, EVENT_ARM, {c_str(source)}, ev_{pmu},")
+    for pmu, aliases, title, cpu, midr, source in models:
+        out.append(f"\t{{ {c_str(pmu)}, {c_str(aliases)}, {c_str(title)}, EVENT_ARM, "
+                   f"{c_str(source)}, ev_{pmu},")
         out.append(f"\t  sizeof ev_{pmu} / sizeof ev_{pmu}[0] }},")
     out.append("};")
     out.append("const unsigned events_models_len = sizeof events_models / sizeof events_models[0];")
@@ -125,7 +129,7 @@ def main():
         write_or_check(EVENTS_TSV, etext, a.check, script + " --armdata DIR")
     else:
         mtext, etext = open(MODELS_TSV).read(), open(EVENTS_TSV).read()
-    text = render(rows(mtext, 5, MODELS_TSV), rows(etext, 4, EVENTS_TSV))
+    text = render(rows(mtext, 6, MODELS_TSV), rows(etext, 4, EVENTS_TSV))
     write_or_check(OUT, text, a.check, script)
 
 
