@@ -82,13 +82,205 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	return -1;
 }
 
-static int unknown_name(struct parser *ps, const char *s, size_t n)
+/* The table's names and aliases close to [s, s + n) offered to c. */
+static void offer_table(struct events_close *c)
 {
-	char known[512];
+	for (unsigned i = 0; i < events_table_len; i++) {
+		const char *a = events_table[i].aliases;
+
+		events_close_offer(c, "", events_table[i].name);
+		while (a && *a) {
+			char one[EVENTS_NAME_MAX + 1];
+			size_t k = strcspn(a, ",");
+
+			snprintf(one, sizeof one, "%.*s", (int)k, a);
+			events_close_offer(c, "", one);
+			a += k + (a[k] == ',');
+		}
+	}
+}
+
+/* The Armv8 common events' names close to [s, s + n) offered to c. */
+static void offer_arm(struct events_close *c)
+{
+	const struct event_model *m = events_model_find("armv8", 5);
+
+	for (unsigned i = 0; m && i < m->nevents; i++)
+		events_close_offer(c, "", m->events[i].name);
+}
+
+/* A name in a vendor's style (capitals, '_', '.', ':') rather than bmprof's own
+ * (lower-case words and '-'): why the vendor names were not found is worth saying. */
+static int vendor_style(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isupper((unsigned char)s[i]) || strchr("_.:", s[i]))
+			return 1;
+	return 0;
+}
+
+/* hint: what the resolver said (why it has no such name), may be "". */
+static int unknown_name(struct parser *ps, const char *s, size_t n, const char *hint)
+{
+	char known[512], close[512];
+	struct events_close c;
+	const char *colon = memchr(s, ':', n);
 
 	events_known_names(known, sizeof known);
-	return fail(ps, "unknown event '%.*s' (known: %s; raw: rHEX, x86/event=0xNN,umask=0xNN/, "
-		    "arm/0xNN/; docs/events.md)", (int)n, s, known);
+	events_close_init(&c, s, n);
+	offer_table(&c);
+	if (!colon)
+		offer_arm(&c);
+	events_close_text(&c, close, sizeof close);
+	if (!vendor_style(s, n))
+		hint = NULL;
+	return fail(ps, "unknown event '%.*s'%s%s%s (%s%sknown: %s; raw: rHEX, "
+		    "x86/event=0xNN,umask=0xNN/, arm/0xNN/; vendor: MODEL::EVENT; docs/events.md)",
+		    (int)n, s, *close ? ": did you mean " : "", close, *close ? "?" : "",
+		    hint && *hint ? hint : "", hint && *hint ? "; " : "", known);
+}
+
+/* ---- vendor names ---- */
+
+void events_short_name(const char *name, size_t len, char *out, size_t n)
+{
+	const char *dc = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i + 1 < len; i++)
+		if (name[i] == ':' && name[i + 1] == ':')
+			dc = name + i + 2;
+	if (dc) {
+		len -= (size_t)(dc - name);
+		name = dc;
+	}
+	if (!n)
+		return;
+	for (size_t i = 0; i < len && k < EVENTS_NAME_MAX && k + 1 < n; i++) {
+		int keep = isalnum((unsigned char)name[i]) || strchr("-_.+", name[i]);
+
+		out[k++] = keep ? name[i] : '.';
+	}
+	out[k] = 0;
+}
+
+/* Where the vendor name at s ends: before the first ":period=" or ":freq=" that is not
+ * part of a "::". */
+static size_t vendor_len(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != ':')
+			continue;
+		if (i + 1 < n && s[i + 1] == ':') {
+			i++;
+			continue;
+		}
+		if ((n - i > 7 && !strncmp(s + i + 1, "period=", 7)) ||
+		    (n - i > 5 && !strncmp(s + i + 1, "freq=", 5)))
+			return i;
+	}
+	return n;
+}
+
+static void add_model_event(struct event_req *e, const struct event_model *m,
+			    const struct event_model_event *ev)
+{
+	if (e->nalt < EVENT_NVENDORS)
+		e->alt[e->nalt++] = (struct event_alt){ m->vendor, ev->code };
+}
+
+/* The Arm encoding of an unqualified name: the Armv8, then Armv9 common events. */
+static int default_arm(struct event_req *e, const char *name, size_t n)
+{
+	static const char *const models[] = { "armv8", "armv9" };
+
+	for (unsigned i = 0; i < sizeof models / sizeof models[0]; i++) {
+		const struct event_model *m = events_model_find(models[i], strlen(models[i]));
+		const struct event_model_event *ev = m ? events_model_event(m, name, n) : NULL;
+
+		if (ev) {
+			add_model_event(e, m, ev);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* PMU::EVENT of one of bmprof's own models: its event, or the close names of the model. */
+static int model_event(struct parser *ps, const struct event_model *m, const char *name,
+		       size_t n, const char *ev, size_t evn, struct event_req *e)
+{
+	const struct event_model_event *x = events_model_event(m, ev, evn);
+	struct events_close c;
+	char close[512], prefix[40];
+
+	if (x) {
+		add_model_event(e, m, x);
+		return 0;
+	}
+	snprintf(prefix, sizeof prefix, "%.*s::", (int)(ev - name - 2), name);
+	events_close_init(&c, name, n);
+	for (unsigned i = 0; i < m->nevents; i++)
+		events_close_offer(&c, prefix, m->events[i].name);
+	events_close_text(&c, close, sizeof close);
+	return fail(ps, "%.*s has no event '%.*s' (%s, from Arm's %s)%s%s%s", (int)(ev - name - 2),
+		    name, (int)evn, ev, m->title, m->source, *close ? ": did you mean " : "", close,
+		    *close ? "?" : "");
+}
+
+/* "armv8, armv9, ..." into buf. */
+static const char *model_names(char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < events_models_len && len < n; i++) {
+		int k = snprintf(buf + len, n - len, "%s%s", i ? ", " : "", events_models[i].pmu);
+
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	return buf;
+}
+
+/* A vendor name [s, s + n), without bmprof's modifiers: the resolver's (libpfm4), else
+ * bmprof's own models. Unqualified, an x86 encoding from the resolver and an Arm one from
+ * the common events may both be given: the target takes its CPU's. */
+static int vendor_name(struct parser *ps, const char *s, size_t n, struct event_req *e)
+{
+	char name[128], hint[512] = "", models[256];
+	const char *dc;
+	int r = 1;
+
+	if (n >= sizeof name)
+		return fail(ps, "the event name is longer than %zu characters", sizeof name - 1);
+	memcpy(name, s, n);
+	name[n] = 0;
+	dc = strstr(name, "::");
+	if (ps->o->resolve) {
+		r = ps->o->resolve(name, e, hint, sizeof hint);
+		if (r < 0)
+			return fail(ps, "%s", hint);
+	}
+	if (dc && r) {
+		const struct event_model *m = events_model_find(name, (size_t)(dc - name));
+
+		if (!m) {
+			size_t k = strlen(hint);
+
+			snprintf(hint + k, sizeof hint - k, "%s'%.*s' is not one of bmprof's Arm "
+				 "models (%s)", k ? "; " : "", (int)(dc - name), name,
+				 model_names(models, sizeof models));
+			return unknown_name(ps, s, n, hint);
+		}
+		if (model_event(ps, m, name, n, dc + 2, n - (size_t)(dc - name) - 2, e))
+			return -1;
+	} else if (!dc && !e->word && default_arm(e, name, n) && r) {
+		return unknown_name(ps, s, n, hint);
+	}
+	events_short_name(name, n, e->name, sizeof e->name);
+	return 0;
 }
 
 /* A number (decimal, or hex with 0x) filling [s, s + n) exactly. 0 or -1. */
@@ -382,8 +574,11 @@ static int parse_one(struct parser *ps, const char *s, size_t n, int group, stru
 		else if (s[0] == 'r' && !hex_digits(s + 1, base - 1, &code)) {
 			e->alt[e->nalt++] = (struct event_alt){ EVENT_ANY_VENDOR, code };
 			snprintf(e->name, sizeof e->name, "r%" PRIx64, code);
-		} else
-			return unknown_name(ps, s, base);
+		} else {
+			base = vendor_len(s, n);
+			if (vendor_name(ps, s, base, e))
+				return -1;
+		}
 	}
 	if (base < n) {
 		if (s[base] != ':')

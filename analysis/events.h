@@ -10,6 +10,12 @@
  *                                (cpu/TERMS/ is the same)
  *   arm/NUM/[:period=N]          a PMUv3 event number (arm/event=NUM/ is the same)
  *   {SPEC,SPEC,...}              a group: its members are always on the PMU together
+ *   PMU::EVENT[:ATTR...][:period=N]  a vendor's event of one PMU model: libpfm4's names
+ *                                (through the resolver the host gives), else bmprof's own
+ *                                Arm models (events_models)
+ *   EVENT[:ATTR...][:period=N]   a vendor's event of the default models: the resolver's for
+ *                                x86, the Armv8/Armv9 common events for Arm
+ * EVENT.UMASK is EVENT:UMASK. A vendor event is named in reports by events_short_name.
  * TERMS may also hold period=N and name=NAME. docs/events.md is the user's guide.
  */
 #ifndef BMPROF_EVENTS_H
@@ -74,15 +80,72 @@ struct event_list {
 	unsigned ngroups;
 };
 
+/* Bmprof's own models of one vendor's PMU (Arm's published data, for the Arm cores): a
+ * vendor name PMU::EVENT falls back to them when the resolver has no PMU of that name. */
+struct event_model_event {
+	const char *name;
+	uint16_t code;          /* the PMUv3 event number */
+	const char *description;
+};
+
+struct event_model {
+	const char *pmu;        /* "arm_n1": libpfm4's name for the same core where it has one */
+	const char *aliases;    /* other names of the model, comma-separated ("" if none) */
+	const char *title;
+	uint8_t vendor;         /* enum event_vendor */
+	const char *source;     /* the data file it came from and its date */
+	const struct event_model_event *events;
+	unsigned nevents;
+};
+
+extern const struct event_model events_models[];
+extern const unsigned events_models_len;
+
+/* The model named pmu or one of its aliases (case ignored), and its event named name (case
+ * ignored, '.' and ':' alike). NULL if none. */
+const struct event_model *events_model_find(const char *pmu, size_t len);
+const struct event_model_event *events_model_event(const struct event_model *m,
+						   const char *name, size_t len);
+
+/* Names close to a mistyped one: offer candidates, then read the best few. */
+#define EVENTS_CLOSE_MAX 5
+struct events_close {
+	const char *want;
+	size_t want_len;
+	unsigned n;
+	unsigned score[EVENTS_CLOSE_MAX];
+	char name[EVENTS_CLOSE_MAX][80];
+};
+
+void events_close_init(struct events_close *c, const char *want, size_t len);
+/* cand (prefix, then name; prefix may be ""): kept if close to want. */
+void events_close_offer(struct events_close *c, const char *prefix, const char *name);
+/* "A, B, C" (best first) into buf; "" when nothing was close. */
+const char *events_close_text(const struct events_close *c, char *buf, size_t n);
+
+/* Names the table does not know, resolved by the host (libpfm4). name is "PMU::EVENT..." or
+ * an unqualified vendor name, without bmprof's :period=/:freq= modifiers. Returns 0 with
+ * e->alt/e->nalt (or e->word) set; -1 with one line in err saying what is wrong (an
+ * unknown event of a PMU it has, with close names; an event the target cannot program); 1
+ * when it has no such PMU (qualified) or no default model or no such event (unqualified),
+ * with err holding a hint for the user, possibly "". */
+typedef int events_resolve_fn(const char *name, struct event_req *e, char *err, size_t errlen);
+
 struct events_opts {
 	int count;              /* counting (bmprof stat): periods are 0, :period/:freq ignored */
 	uint64_t cycles_hz;     /* the cycle counter's rate for :freq= (0: unknown) */
+	events_resolve_fn *resolve;     /* vendor names; NULL: only bmprof's own tables */
 };
 
 /* Parse a spec list and append its events to l (groups numbered after l's). 0, or -1
  * with one line in err naming the problem (l is then unchanged). */
 int events_parse(struct event_list *l, const char *text, const struct events_opts *o,
 		 char *err, size_t errlen);
+
+/* The name a vendor event is reported under: the part after "::", characters other than
+ * letters, digits, '-', '_', '.' and '+' as '.', cut to EVENTS_NAME_MAX ("skl::
+ * MEM_LOAD_RETIRED:L1_MISS" is MEM_LOAD_RETIRED.L1_MISS). */
+void events_short_name(const char *name, size_t len, char *out, size_t n);
 
 /* One config setting for event e with id: "event=ID:ENC:PERIOD:NAME[:GROUP]" (no newline).
  * Returns its length, or -1 if buf is too small. */

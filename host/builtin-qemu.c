@@ -53,8 +53,9 @@ static const char usage[] =
 	"                     the PMU rotates multiplexed events at, and the timer's rate if\n"
 	"                     the CPU has no PMU\n"
 	"  -e, --event SPEC   sample on hardware events instead of the timer: NAME[:period=N|\n"
-	"                     :freq=HZ], rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, or a group\n"
-	"                     {A,B}; comma-separated, repeatable (docs/events.md)\n"
+	"                     :freq=HZ], rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, a vendor\n"
+	"                     name (skl::MEM_LOAD_RETIRED.L1_MISS, armv8_pmuv3::CPU_CYCLES), or\n"
+	"                     a group {A,B}; comma-separated, repeatable (docs/events.md)\n"
 	"      --smp N        give QEMU N CPUs (1 to 8); each sends its own samples\n"
 	"  -t, --timeout SEC  stop QEMU after SEC seconds (default 600; 0: no timeout); the\n"
 	"                     samples the image still holds are read from its memory\n"
@@ -216,7 +217,7 @@ int cmd_qemu(int argc, char **argv)
 	static struct qemu_cmd c;
 	int rc;
 
-	run_opts_init(&c.run, "qemu", usage, (struct events_opts){ 0, QEMU_CYCLES_HZ });
+	run_opts_init(&c.run, "qemu", usage, (struct events_opts){ .cycles_hz = QEMU_CYCLES_HZ });
 	c.run.out = PROFILE_DEFAULT_PATH;
 	c.freq = DEFAULT_FREQ;
 	rc = parse_opts(argc, argv, &c);

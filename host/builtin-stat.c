@@ -32,8 +32,9 @@ static const char usage[] =
 	"The image's console goes to stdout; the counts go to stderr (or to FILE with -o).\n"
 	"\n"
 	"  -e, --event SPEC   events to count (default " DEFAULT_EVENTS "):\n"
-	"                     NAME, rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, or a group\n"
-	"                     {A,B} counted together; comma-separated, repeatable\n"
+	"                     NAME, rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, a vendor name\n"
+	"                     (skl::MEM_LOAD_RETIRED.L1_MISS, arm_n1::L1D_CACHE_REFILL_RD), or a\n"
+	"                     group {A,B} counted together; comma-separated, repeatable\n"
 	"                     (docs/events.md)\n"
 	"  -a, --accel A      auto (default), kvm or tcg, as for bmprof qemu\n"
 	"      --icount       -icount shift=0: guest time follows instructions executed\n"
@@ -514,7 +515,7 @@ int cmd_stat(int argc, char **argv)
 	static struct stat_cmd c;
 	int rc;
 
-	run_opts_init(&c.run, "stat", usage, (struct events_opts){ 1, 0 });
+	run_opts_init(&c.run, "stat", usage, (struct events_opts){ .count = 1 });
 	c.per_cpu = c.json = 0;
 	rc = parse_opts(argc, argv, &c);
 	if (rc < 0)

@@ -616,7 +616,7 @@ int cmd_topdown(int argc, char **argv)
 	int rc;
 
 	memset(&c, 0, sizeof c);
-	run_opts_init(&c.run, "topdown", usage, (struct events_opts){ 1, 0 });
+	run_opts_init(&c.run, "topdown", usage, (struct events_opts){ .count = 1 });
 	c.level = DEFAULT_LEVEL;
 	rc = parse_opts(argc, argv, &c);
 	if (rc < 0)

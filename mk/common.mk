@@ -14,6 +14,18 @@ HOST_CFLAGS += -DBMPROF_HAVE_LIBIBERTY
 HOST_LDLIBS += -liberty
 endif
 
+# libpfm4 (Debian libpfm4-dev) for vendor event names: used when its header is found
+# (LIBPFM=auto), or LIBPFM=1 (required) / LIBPFM=0 (left out: bmprof's own tables only).
+LIBPFM ?= auto
+ifeq ($(LIBPFM),auto)
+override LIBPFM := $(shell printf '\043include <perfmon/pfmlib.h>\n' | \
+	$(HOST_CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+endif
+ifeq ($(LIBPFM),1)
+HOST_CFLAGS += -DHAVE_LIBPFM
+HOST_LDLIBS += $(shell $(PKG_CONFIG) --libs libpfm 2>/dev/null || echo -lpfm)
+endif
+
 ifeq ($(SAN),1)
 HOST_BUILD := $(BUILD)/san
 HOST_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined

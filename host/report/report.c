@@ -642,27 +642,39 @@ int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, lon
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
-/* A name the profile does not have, but an alias of one it has ("branch-instructions" for
- * "branches"), as that name. */
-static const char *canonical_event(const struct profile *p, const char *name)
+static int has_event(const struct profile *p, const char *name)
 {
-	const struct event_def *d = name ? events_lookup(name) : NULL;
-
-	if (!d)
-		return name;
 	for (unsigned i = 0; i < p->nevents; i++)
 		if (!strcasecmp(p->events[i].name, name))
-			return name;
-	return d->name;
+			return 1;
+	return 0;
+}
+
+/* A name the profile does not have, but an alias of one it has ("branch-instructions" for
+ * "branches"), or a vendor name as it is reported ("MEM_LOAD_RETIRED.L1_MISS" for
+ * "skl::MEM_LOAD_RETIRED:L1_MISS"), as that name. */
+static const char *canonical_event(const struct profile *p, const char *name, char *buf,
+				   size_t n)
+{
+	const struct event_def *d = events_lookup(name);
+
+	if (has_event(p, name))
+		return name;
+	if (d)
+		return d->name;
+	events_short_name(name, strlen(name), buf, n);
+	return *buf && has_event(p, buf) ? buf : name;
 }
 
 int report_event(const struct profile *p, const char *name, int *event, char *err, size_t n)
 {
+	char vendor[EVENTS_NAME_MAX + 1];
+
 	if (!name) {
 		*event = flat_default_event(p);
 		return 0;
 	}
-	return resolve_event(p, canonical_event(p, name), event, err, n);
+	return resolve_event(p, canonical_event(p, name, vendor, sizeof vendor), event, err, n);
 }
 
 /* The firmware modules the options (or the profile) name. 0, or -1 with the reason. */

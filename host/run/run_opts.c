@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "util/util.h"
+#include "events/vendor.h"
 #include "run/run_opts.h"
 #include "run/shm.h"
 #include "util/util.h"
@@ -23,6 +24,8 @@ void run_opts_init(struct run_opts *o, const char *cmd, const char *usage,
 	o->cmd = cmd;
 	o->usage = usage;
 	o->ev_opts = ev_opts;
+	if (!o->ev_opts.resolve)
+		o->ev_opts.resolve = vendor_events_resolve;
 	o->accel = QEMU_ACCEL_AUTO;
 	o->timeout = DEFAULT_TIMEOUT;
 }

@@ -16,7 +16,7 @@ for spec in cycels 'x86/event=0x3c,umask=0x100/' '{cycles' 'cycles:period=5'; do
 	grep -q "^bmprof: qemu: --event '" "$T/bad.err" || fail "--event '$spec': $(cat "$T/bad.err")"
 done
 "$BMPROF" qemu -e cycles -e cycels x.elf >/dev/null 2>"$T/bad.err"
-grep -q "^bmprof: qemu: --event 'cycels': unknown event 'cycels' (known: cycles, instructions, ref-cycles, branches, branch-misses, " "$T/bad.err" ||
+grep -q "^bmprof: qemu: --event 'cycels': unknown event 'cycels': did you mean cycles? (known: cycles, instructions, ref-cycles, branches, branch-misses, " "$T/bad.err" ||
 	{ cat "$T/bad.err"; fail "the unknown-event error does not list the known names"; }
 [ ! -e "$T/bad.data" ] || fail "a profile was written for a bad spec"
 

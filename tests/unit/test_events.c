@@ -12,8 +12,8 @@
 
 #include "events.h"
 
-static const struct events_opts sample = { 0, 1000000000ull };
-static const struct events_opts count = { 1, 1000000000ull };
+static const struct events_opts sample = { .cycles_hz = 1000000000ull };
+static const struct events_opts count = { .count = 1, .cycles_hz = 1000000000ull };
 
 static struct event_list *parse_ok(const char *text, const struct events_opts *o)
 {
@@ -216,7 +216,7 @@ static void test_parse_modifiers(void **state)
 	for (unsigned i = 0; i < l->n; i++)
 		assert_int_equal(l->ev[i].period, 0);
 	/* no cycle rate known: freq is refused */
-	struct events_opts o = { 0, 0 };
+	struct events_opts o = { .count = 0 };
 	struct event_list l2 = { .n = 0 };
 	char err[512];
 	assert_int_equal(events_parse(&l2, "cycles:freq=1000", &o, err, sizeof err), -1);
@@ -330,7 +330,7 @@ static void test_parse_errors(void **state)
 {
 	(void)state;
 	parse_bad("", "no event given");
-	parse_bad("cycels", "unknown event 'cycels' (known: cycles, instructions");
+	parse_bad("cycels", "unknown event 'cycels': did you mean cycles? (known: cycles, instructions");
 	parse_bad("cycels", "raw: rHEX");
 	parse_bad("cycles,", "a comma at the end");
 	parse_bad(",cycles", "an empty event");
