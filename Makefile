@@ -3,6 +3,7 @@
 #   make            the host tool (build/bin/bmprof) and the x86-64 target library
 #   make demo       set up what is missing, boot the demo image in QEMU, print its profile
 #   make check      set up what is missing, run every test, end with a summary line
+#   make check-loaded  the end-to-end tests with LOAD (default 2) CPU burners running
 #   make image SRC="a.c b.c" [NAME=prog]   a bootable x86-64 image build/x86_64/prog.elf
 #   make image SRC=... BOOT=uefi            a UEFI application build/uefi-x86_64/prog.efi (docs/uefi.md)
 #   make bench      benchmarks, printed as ratios against baselines measured in the same run

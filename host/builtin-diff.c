@@ -17,6 +17,9 @@
 #include "profile/profile_set.h"
 #include "util/util.h"
 
+/* the JSON output's schema version: a later one only adds keys, or changes the number */
+#define DIFF_JSON_VERSION 1
+
 #define EXIT_REGRESSION 3
 #define DEFAULT_MIN_COUNT 10
 #define DEFAULT_ALPHA 0.01
@@ -338,6 +341,8 @@ static int print_json(const struct diff_cli *c, const struct diff_result *r,
 
 	json_init(&j, stdout, 1);
 	json_begin_object(&j);
+	json_kv_string(&j, "format", "bmprof-diff");
+	json_kv_u64(&j, "format_version", DIFF_JSON_VERSION);
 	json_side(&j, "base", base, r->total1);
 	json_side(&j, "new", new, r->total2);
 	json_kv_string(&j, "combine", combine_name(c->o.combine));

@@ -28,6 +28,7 @@
 #define TOP_FUNCTIONS 10
 #define MAX_FLUSH_MS 3600000      /* the runtimes' limit (boot/common/rt_common.h) */
 #define MAX_STALL (24 * 3600)
+#define MAX_CPU_WAIT_MS 3600000   /* the runtimes' limit (BMRT_CPU_WAIT_MS_MAX) */
 /* QEMU's PMU cycle counter (AArch64 virt) counts virtual nanoseconds: 1 GHz. */
 #define QEMU_CYCLES_HZ 1000000000ull
 
@@ -36,7 +37,7 @@ static const char usage[] =
 	"                   [--smp N] [--timeout SEC] [-o FILE] [--qemu PATH]\n"
 	"                   [--firmware-log FILE [--firmware-debug DIR]]\n"
 	"                   [--param NAME=VALUE]... [--user] [--flush-interval MS]\n"
-	"                   [--stall SEC] IMAGE [-- QEMU-ARGS...]\n"
+	"                   [--stall SEC] [--cpu-wait MS] IMAGE [-- QEMU-ARGS...]\n"
 	"\n"
 	"Boot IMAGE (an x86-64 or AArch64 ELF built with bmprof) in QEMU and profile it. A\n"
 	"UEFI application (NAME.efi, or NAME.elf with NAME.efi beside it) boots under the\n"
@@ -61,6 +62,8 @@ static const char usage[] =
 	"                     (default 0: only when a buffer fills and at the end)\n"
 	"      --stall SEC    stop QEMU (and read its memory) when no frame came for SEC\n"
 	"                     seconds: a hang, with --flush-interval (default 0: never)\n"
+	"      --cpu-wait MS  the image waits up to MS milliseconds for another CPU to start\n"
+	"                     and to stop (default: the image's own, 2000)\n"
 	"  -o, --output FILE  profile file (default " PROFILE_DEFAULT_PATH "; an existing one is\n"
 	"                     renamed to FILE.old)\n"
 	"      --qemu PATH    the QEMU binary (default: qemu-system-x86_64 or\n"
@@ -69,6 +72,8 @@ static const char usage[] =
 	"                     (an ivshmem device), one per CPU (docs/transport-shm.md)\n"
 	"      --shm-size N   the shared memory, a power of two (default 4M)\n"
 	"      --shm-consume-delay-us US  testing: the host sleeps US per ring record\n"
+	"      --shm-consume-at-end  testing: the host reads the rings only from the\n"
+	"                     image's final flush on, so small rings overrun\n"
 	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into\n"
 	"                     FILE, named in the profile for bmprof report (an EDK2 DEBUG\n"
 	"                     build logs where it loaded each module there)\n"
@@ -87,10 +92,10 @@ static const char usage[] =
 
 struct qemu_cmd {
 	struct run_opts run;
-	unsigned long freq, flush_ms, stall;
+	unsigned long freq, flush_ms, stall, cpu_wait_ms;
 };
 
-enum { OPT_FLUSH_INTERVAL = 0x200, OPT_STALL };
+enum { OPT_FLUSH_INTERVAL = 0x200, OPT_STALL, OPT_CPU_WAIT };
 
 /* bmprof qemu's own options, --freq, --flush-interval, --stall (run_opts_own_fn). */
 static int own_option(void *cmd, int ch)
@@ -112,6 +117,14 @@ static int own_option(void *cmd, int ch)
 	case OPT_STALL:
 		return run_opts_ulong(&c->run, "--stall", optarg, MAX_STALL, &c->stall) ?
 		       EXIT_USAGE : -1;
+	case OPT_CPU_WAIT:
+		if (run_opts_ulong(&c->run, "--cpu-wait", optarg, MAX_CPU_WAIT_MS, &c->cpu_wait_ms))
+			return EXIT_USAGE;
+		if (!c->cpu_wait_ms) {
+			bm_err("qemu: --cpu-wait must be at least 1 ms");
+			return EXIT_USAGE;
+		}
+		return -1;
 	}
 	return -1;
 }
@@ -123,6 +136,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 		{ "freq", required_argument, NULL, 'f' },
 		{ "flush-interval", required_argument, NULL, OPT_FLUSH_INTERVAL },
 		{ "stall", required_argument, NULL, OPT_STALL },
+		{ "cpu-wait", required_argument, NULL, OPT_CPU_WAIT },
 		RUN_OPTS_LONGOPTS,
 	};
 
@@ -169,9 +183,11 @@ static int run(struct qemu_cmd *c)
 		.icount = o->icount, .smp = o->smp, .timeout = o->timeout, .freq = c->freq,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = o->events.n ? 2 : 0, .shm = o->shm, .shm_size = o->shm_size,
-		.shm_delay_us = o->shm_delay_us, .firmware_log = o->firmware_log,
+		.shm_delay_us = o->shm_delay_us, .shm_at_end = o->shm_at_end,
+		.firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
 		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
+		.cpu_wait_ms = (unsigned)c->cpu_wait_ms,
 	};
 	int rc;
 

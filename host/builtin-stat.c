@@ -44,7 +44,8 @@ static const char usage[] =
 	"  -o, --output FILE  write the counts to FILE instead of stderr\n"
 	"      --qemu PATH    the QEMU binary\n"
 	"      --transport T  serial (default) or shm: counts through shared-memory rings\n"
-	"                     (--shm-size N, --shm-consume-delay-us US; see bmprof qemu)\n"
+	"                     (--shm-size N, --shm-consume-delay-us US,\n"
+	"                     --shm-consume-at-end; see bmprof qemu)\n"
 	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into FILE\n"
 	"      --param NAME=VALUE  a run-time parameter for bm_param(); repeatable\n"
 	"      --user         x86-64: run main in ring 3 (as bmprof qemu --user)\n"
@@ -483,6 +484,7 @@ static int run(struct stat_cmd *c)
 		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = 2, .shm = o->shm, .shm_size = o->shm_size, .shm_delay_us = o->shm_delay_us,
+		.shm_at_end = o->shm_at_end,
 		.firmware_log = o->firmware_log, .params = o->params, .user = o->user,
 	};
 	int rc;

@@ -15,6 +15,9 @@
 #include "stats.h"
 #include "util/util.h"
 
+/* the JSON output's schema version: a later one only adds keys, or changes the number */
+#define STATS_JSON_VERSION 1
+
 #define DEFAULT_MIN_COUNT 10
 #define DEFAULT_LIMIT 30
 
@@ -113,6 +116,8 @@ int cmd_stats(int argc, char **argv)
 		struct json j;
 		json_init(&j, stdout, 1);
 		json_begin_object(&j);
+		json_kv_string(&j, "format", "bmprof-stats");
+		json_kv_u64(&j, "format_version", STATS_JSON_VERSION);
 		json_key(&j, "profiles");
 		json_begin_array(&j);
 		for (size_t i = 0; i < set.n; i++)

@@ -500,6 +500,7 @@ static int run_pass(const struct topdown_cmd *c, const struct td_model *m,
 		.smp = o->smp, .timeout = o->timeout, .freq = ROTATE_HZ, .config = config,
 		.extra = o->extra, .nextra = o->nextra, .command = o->command, .meta = meta,
 		.nmeta = 3, .shm = o->shm, .shm_size = o->shm_size, .shm_delay_us = o->shm_delay_us,
+		.shm_at_end = o->shm_at_end,
 		.firmware_log = o->firmware_log, .params = o->params, .user = o->user,
 	};
 	const struct profile *prof;

@@ -5,7 +5,7 @@
 # figures; they fail only when something is broken (a build, a run, a wrong answer).
 BENCH_OUT := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(HOST_WARN) -Itransport -Itarget/include -D_GNU_SOURCE
-BENCHES := bench-core bench-irq bench-transport bench-symbolize
+BENCHES := bench-core bench-irq bench-transport bench-symbolize bench-a64-cycles bench-usermode
 
 bench: bench-deps
 	@for b in $(BENCHES); do $(MAKE) --no-print-directory SAN=0 $$b-run || exit 1; done
@@ -48,3 +48,14 @@ bench-transport-run: $(BMPROF)
 		X86_OUT=$(TRANSPORT_BENCH) IMAGE_CFLAGS=-Werror
 	BMPROF=$(BMPROF) STREAM_IMG=$(TRANSPORT_BENCH)/stream.elf \
 		DRAIN_IMG=$(TRANSPORT_BENCH)/drainrate.elf bash bench/transport.sh
+
+# AArch64 CPU_CYCLES sampling without -icount: how its shares follow the work, against
+# --icount in the same run.
+bench-a64-cycles-run: $(BMPROF)
+	@$(MAKE) --no-print-directory test-images-aarch64
+	BMPROF=$(BMPROF) IMG=$(BUILD)/test-images-aarch64/shares.elf bash bench/a64_cycles.sh
+
+# Natively timed ring-3 samples under KVM: their accuracy, against TCG --icount.
+bench-usermode-run: $(BMPROF)
+	@$(MAKE) --no-print-directory test-images
+	BMPROF=$(BMPROF) IMG=$(BUILD)/test-images/usermode.elf bash bench/usermode_kvm.sh

@@ -1,6 +1,7 @@
 /* The AArch64 runtime's settings in opt/bmprof/config (read by boot/common/config.c):
  *   freq=N                    timer interrupts per second, 0..100000 (0: none)
  *   flush_ms=N                the periodic flush, every N ms (0: off)
+ *   cpu_wait_ms=N             the longest wait for another CPU to come up or stop, in ms
  *   timer=T                   virtual | physical: the EL1 generic timer to use
  *   mode=M                    sample | count: sample, or only count events (COUNTS)
  *   event=ID:ENC:PERIOD[:NAME[:GROUP]]   a PMU event (repeatable), bmprof_pmu.h */

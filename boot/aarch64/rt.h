@@ -101,7 +101,9 @@ static inline unsigned bmrt_cpu(void)
 	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(v));
 	return (unsigned)v;
 }
-void bmrt_smp_boot(void);           /* start the other CPUs; each sets up its sampler */
+/* start the other CPUs, each setting up its sampler; cpu_wait_ms bounds every wait for
+ * another CPU, here and in bmrt_smp_stop */
+void bmrt_smp_boot(uint32_t cpu_wait_ms);
 void bmrt_smp_go(void);             /* let them start sampling and wait for work */
 void bmrt_smp_stop(void);           /* IRQs masked: stop sampling on every CPU, wait for them */
 int bmrt_cpu_parked(unsigned cpu);
@@ -118,6 +120,7 @@ void bmrt_irq(uint64_t elr);
 struct bmrt_config {
 	uint32_t freq;
 	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
+	uint32_t cpu_wait_ms;           /* the longest wait for another CPU to start or stop */
 	uint8_t timer;
 	uint8_t mode;                   /* enum bmprof_a64_mode */
 	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */

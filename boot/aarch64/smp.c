@@ -9,10 +9,10 @@
  * boot CPU gives, with the SGI, after HELLO. It then starts sampling and waits for work in
  * WFI with IRQs unmasked, so its interrupts, and the drains at their exit, run. A CPU
  * whose set-up fails turns itself off and the next one takes its index; one that does not
- * come up within BOOT_WAIT_MS ends the bring-up (should it come up later, on that index's
- * stack, it is not counted and nothing wakes it). Waits for another CPU's flag use WFE
- * (the other CPU sends SEV); sleeps that can be long use WFI, which under TCG frees the
- * host core (WFE only yields).
+ * come up within the CPU wait (config cpu_wait_ms) ends the bring-up (should it come up
+ * later, on that index's stack, it is not counted and nothing wakes it). Waits for
+ * another CPU's flag use WFE (the other CPU sends SEV); sleeps that can be long use WFI,
+ * which under TCG frees the host core (WFE only yields).
  *
  * Work: bm_run_on() claims an idle CPU (busy 0 -> 1), publishes the function and its
  * argument with a release store of posted, and sends that CPU the SGI; the CPU runs it
@@ -27,13 +27,11 @@
  * handler (bmrt_sgi) and parks (bmrt_park: IRQs masked, parked set) at the end of the
  * interrupt, or after the console output or the drain it interrupted (irq.c), so a
  * parked CPU runs no handler, no drain and holds no lock. The ending CPU waits for every
- * parked flag (STOP_WAIT_MS at most), then flushes every parked CPU's state. */
+ * parked flag (for the CPU wait at most), then flushes every parked CPU's state. */
 #include "bmrt.h"
 #include "rt.h"
 
 #define AFFINITY_MASK 0xFF00FFFFFFull
-#define BOOT_WAIT_MS 1000u
-#define STOP_WAIT_MS 2000u
 #define EVENT_STREAM (1u << 2 | 15u << 4)   /* CNTKCTL_EL1: a WFE wake-up every 2^16 ticks */
 
 /* SGI target lists reach Aff0 0..15 (GICv3; GICv2 has 8 CPU interfaces); `waiting` has
@@ -44,6 +42,7 @@ struct bmrt_cpu bmrt_cpus[BMRT_MAX_CPUS];
 static volatile uint32_t ncpus = 1;
 static volatile uint32_t go;
 static volatile uint32_t waiting;            /* CPUs in bm_wait(), a bit each */
+static uint32_t wait_ms = BMRT_CPU_WAIT_MS_DEFAULT;
 
 extern char bmrt_secondary_entry[];
 _Noreturn void bmrt_secondary_start(unsigned idx);
@@ -55,7 +54,7 @@ static uint64_t mpidr(void)
 	return v & AFFINITY_MASK;
 }
 
-static uint64_t deadline(unsigned ms)
+static uint64_t deadline(uint32_t ms)
 {
 	uint64_t hz;
 	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
@@ -95,7 +94,7 @@ int bmrt_cpu_parked(unsigned cpu)
  * it is off, its index (and stack) can go to the next CPU. */
 static int turned_off(uint64_t target)
 {
-	uint64_t end = deadline(BOOT_WAIT_MS);
+	uint64_t end = deadline(wait_ms);
 
 	while (bmrt_psci(PSCI_AFFINITY_INFO, target, 0, 0) != PSCI_AFFINITY_OFF)
 		if (passed(end))
@@ -119,9 +118,9 @@ static int start_cpu(uint64_t target, unsigned idx)
 			 (unsigned long)target, (long)r, idx);
 		return -1;
 	}
-	if (!wait_flag(&c->booted, deadline(BOOT_WAIT_MS))) {
+	if (!wait_flag(&c->booted, deadline(wait_ms))) {
 		bmrt_log(BMRT_WARN, "the CPU with MPIDR 0x%lx did not come up within %u ms; using "
-			 "%u CPUs", (unsigned long)target, BOOT_WAIT_MS, idx);
+			 "%u CPUs", (unsigned long)target, (unsigned)wait_ms, idx);
 		return -1;
 	}
 	if (c->init_err) {
@@ -144,11 +143,12 @@ static int more_cpus(uint64_t me, unsigned n)
 	return 0;
 }
 
-void bmrt_smp_boot(void)
+void bmrt_smp_boot(uint32_t cpu_wait_ms)
 {
 	uint64_t me = mpidr();
 	unsigned n = 1;
 
+	wait_ms = cpu_wait_ms;
 	event_stream_on();
 	bmprof_a64_sgi_enable(BMRT_SGI, 1);
 	for (uint64_t aff0 = 0; aff0 < 16 && n < BMRT_MAX_CPUS; aff0++) {
@@ -314,9 +314,9 @@ void bmrt_smp_stop(void)
 		bmprof_a64_sgi_send(i, BMRT_SGI);
 	}
 	sev();
-	end = deadline(STOP_WAIT_MS);
+	end = deadline(wait_ms);
 	for (unsigned i = 0; i < ncpus; i++)
 		if (i != me && !wait_flag(&bmrt_cpus[i].parked, end))
 			bmrt_log(BMRT_WARN, "CPU %u did not stop within %u ms (IRQs masked?); its "
-				 "samples are not sent", i, STOP_WAIT_MS);
+				 "samples are not sent", i, (unsigned)wait_ms);
 }

@@ -70,7 +70,8 @@ static void probe_untimed(void)
 _Noreturn void bmrt_start(void)
 {
 	static struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ,
-					 .timer = BMPROF_A64_TIMER_VIRTUAL };
+					 .timer = BMPROF_A64_TIMER_VIRTUAL,
+					 .cpu_wait_ms = BMRT_CPU_WAIT_MS_DEFAULT };
 	const uint8_t *id;
 	uint8_t idlen;
 
@@ -78,7 +79,7 @@ _Noreturn void bmrt_start(void)
 	serror_on();
 	bmrt_config_load(&rc);
 	setup(&rc);
-	bmrt_smp_boot();
+	bmrt_smp_boot(rc.cpu_wait_ms);
 	if (rc.transport == BMRT_TRANSPORT_SHM)
 		bmrt_shm_start(bm_ncpus());
 	probe_untimed();

@@ -162,12 +162,19 @@ void bmrt_param_setting(struct bmrt_config *cfg, const char *v, size_t vn);
 /* The periodic flush's longest interval (flush_ms=), an hour */
 #define BMRT_FLUSH_MS_MAX 3600000u
 
+/* How long the runtime waits for another CPU to come up at boot and to stop at the end of
+ * the run (cpu_wait_ms=), by default and at most */
+#define BMRT_CPU_WAIT_MS_DEFAULT 2000u
+#define BMRT_CPU_WAIT_MS_MAX 3600000u
+
 /* The keys both runtimes have, first in each table: they set cfg->freq (0..max_hz),
  * cfg->timer (one of timers), cfg->mode and cfg->transport, cfg->flush_ms (the periodic
- * flush, 0: off), and the program's parameters. */
+ * flush, 0: off), cfg->cpu_wait_ms (the longest wait for another CPU), and the program's
+ * parameters. */
 #define BMRT_COMMON_KEYS(cfg, max_hz, timers)                          \
 	{ "freq", .hz = &(cfg)->freq, .max = (max_hz) },               \
 	{ "flush_ms", .hz = &(cfg)->flush_ms, .max = BMRT_FLUSH_MS_MAX, .unit = "ms" }, \
+	{ "cpu_wait_ms", .hz = &(cfg)->cpu_wait_ms, .max = BMRT_CPU_WAIT_MS_MAX, .unit = "ms" }, \
 	{ "timer", .pick = &(cfg)->timer, .choices = (timers) },       \
 	{ "mode", .pick = &(cfg)->mode, .choices = bmrt_modes },      \
 	{ "transport", .pick = &(cfg)->transport, .choices = bmrt_transports }, \

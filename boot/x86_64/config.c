@@ -3,6 +3,8 @@
  *              samples on the PMU, else the rate groups rotate and counters are read
  *   flush_ms=N the periodic flush, every N ms (0: off), so a run that hangs still sends
  *              what it sampled before
+ *   cpu_wait_ms=N  the longest wait for another CPU to check in at boot or to stop at
+ *              the end, in ms (default 2000)
  *   timer=M    auto | deadline | oneshot
  *   mode=M     sample | count (count: no sampling, event totals at the end)
  *   pmi=P      nmi | irq: how the PMU's overflow interrupt is delivered

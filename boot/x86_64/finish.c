@@ -39,8 +39,8 @@ _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
 	bmrt_uart_lock();
 	for (unsigned i = 0; i < n; i++)
 		if (!(quiet >> i & 1))
-			bmrt_log(BMRT_WARN, "CPU %u did not stop (interrupts disabled?); its samples "
-				 "are not sent", i);
+			bmrt_log(BMRT_WARN, "CPU %u did not stop within %u ms (interrupts disabled?); "
+				 "its samples are not sent", i, (unsigned)bmrt_smp_wait_ms());
 	bmrt_stream_final();
 	for (unsigned i = 0; i < n; i++)
 		if (quiet >> i & 1) {

@@ -134,14 +134,16 @@ int bmrt_acpi_cpus(uint32_t *ids, unsigned cap);
  * BMPROF_X86_MAX_CPUS in all), each sets itself up for sampling and waits;
  * bmrt_smp_go starts their sampling. bmrt_smp_stop_others stops every other CPU (a CPU
  * that holds the UART lock or drains first finishes that) and returns the mask of CPUs
- * now quiescent (parked with sampling stopped), this CPU included. */
+ * now quiescent (parked with sampling stopped), this CPU included. cpu_wait_ms bounds
+ * each wait for another CPU, to check in and to stop. */
 #define BMRT_AP_TRAMPOLINE 0x8000u
 #define BMRT_AP_STACK (64u * 1024)
 void bmrt_smp_find(void);
-void bmrt_smp_start(void);
+void bmrt_smp_start(uint32_t cpu_wait_ms);
 void bmrt_smp_go(void);
 unsigned bmrt_cpu(void);              /* this CPU's index (0 before the sampler is set up) */
 uint64_t bmrt_smp_stop_others(void);
+uint32_t bmrt_smp_wait_ms(void);     /* the CPU wait bmrt_smp_start was given */
 _Noreturn void bmrt_smp_park(void);   /* this CPU: stop sampling, never run again */
 void bmrt_smp_ipi(void);              /* the IPI handler (isr.S), interrupts disabled */
 void bmrt_smp_after_unlock(unsigned cpu);   /* parks cpu if a stop waited for the lock */
@@ -155,6 +157,7 @@ void bmrt_shm_start(unsigned ncpus);
 struct bmrt_config {
 	uint32_t freq;
 	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
+	uint32_t cpu_wait_ms;           /* the longest wait for another CPU to start or stop */
 	uint8_t timer;
 	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
 	uint8_t pmi;                 /* enum bmprof_x86_pmi */

@@ -8,9 +8,9 @@
  * Each CPU loads the descriptor tables with its own TSS, sets itself up in the sampler as
  * the next index (its own timer, table, buffers and PMU), checks in and waits for
  * bmrt_smp_go; then it starts its own sampling and idles with `sti; hlt` (sampled as
- * idle) until bm_run_on hands it a function. A CPU that does not check in within a
- * second, or whose sampler set-up fails, is sent INIT again (so it cannot start late on
- * the next CPU's stack) and left out; the next one takes its index.
+ * idle) until bm_run_on hands it a function. A CPU that does not check in within the CPU
+ * wait (config cpu_wait_ms), or whose sampler set-up fails, is sent INIT again (so it
+ * cannot start late on the next CPU's stack) and left out; the next one takes its index.
  *
  * Stopping, by the CPU that ends the run (bmrt_finish): every other CPU gets a stop
  * request and the IPI. Its handler stops that CPU's sampling (its timer and counters:
@@ -18,7 +18,7 @@
  * holds the UART lock (console text, or a drain at interrupt exit): then it parks the
  * moment it lets go (bmrt_smp_after_unlock). So a parked CPU has stopped sampling, runs
  * no drain and holds no lock, and its state can be flushed from another CPU. A CPU that
- * keeps interrupts disabled for STOP_WAIT seconds is not waited for longer. */
+ * keeps interrupts disabled for the CPU wait is not waited for longer. */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
@@ -26,8 +26,6 @@
 #define MAX_LISTED 256         /* MADT entries read */
 #define INIT_WAIT_US 10000
 #define STARTUP_WAIT_US 200
-#define CHECKIN_WAIT_S 1
-#define STOP_WAIT_S 2
 
 enum { CPU_OFF, CPU_UP, CPU_FAILED, CPU_PARKED };
 enum { JOB_IDLE, JOB_CLAIMED, JOB_RUN };
@@ -60,6 +58,7 @@ static unsigned ncpus = 1;
 static volatile uint32_t go;
 static uint32_t listed_id[MAX_LISTED];
 static int listed = -1;
+static uint32_t wait_ms = BMRT_CPU_WAIT_MS_DEFAULT;
 
 /* Ring 3 runs on CPU 0 only, and cannot read the LAPIC. */
 unsigned bmrt_cpu(void)
@@ -87,10 +86,10 @@ static void delay_us(uint64_t us)
 		cpu_relax();
 }
 
-/* Waits until s seconds after t0 for c to leave state from; returns its state. */
-static uint32_t wait_state(const struct rtcpu *c, uint32_t from, uint64_t t0, uint64_t s)
+/* Waits until the CPU wait after t0 for c to leave state from; returns its state. */
+static uint32_t wait_state(const struct rtcpu *c, uint32_t from, uint64_t t0)
 {
-	uint64_t n = bm_cycles_hz() * s;
+	uint64_t n = bm_cycles_hz() / 1000 * wait_ms;
 
 	while (load(&c->state) == from && bm_cycles() - t0 < n)
 		cpu_relax();
@@ -177,7 +176,7 @@ static int start_one(uint32_t id, unsigned index)
 	delay_us(STARTUP_WAIT_US);
 	if (load(&c->state) == CPU_OFF)
 		bmrt_apic_send(id, BMRT_ICR_STARTUP | BMRT_AP_TRAMPOLINE >> 12);
-	if (wait_state(c, CPU_OFF, bm_cycles(), CHECKIN_WAIT_S) == CPU_UP)
+	if (wait_state(c, CPU_OFF, bm_cycles()) == CPU_UP)
 		return 0;
 	bmrt_apic_send(id, BMRT_ICR_INIT);
 	if (load(&c->state) == CPU_OFF)
@@ -188,11 +187,12 @@ static int start_one(uint32_t id, unsigned index)
 	return -1;
 }
 
-void bmrt_smp_start(void)
+void bmrt_smp_start(uint32_t cpu_wait_ms)
 {
 	uint32_t self = bmrt_apic_id();
 	unsigned n = listed < 0 ? 0 : listed > MAX_LISTED ? MAX_LISTED : (unsigned)listed;
 
+	wait_ms = cpu_wait_ms;
 	cpus[0] = (struct rtcpu){ .apic_id = self, .state = CPU_UP, .job = JOB_RUN };
 	if (listed < 0) {
 		bmrt_log(BMRT_WARN, "no ACPI MADT found: only the boot CPU runs");
@@ -209,6 +209,8 @@ void bmrt_smp_start(void)
 }
 
 void bmrt_smp_go(void) { store(&go, 1); }
+
+uint32_t bmrt_smp_wait_ms(void) { return wait_ms; }
 
 int bm_run_on(unsigned cpu, void (*fn)(void *), void *arg)
 {
@@ -280,7 +282,7 @@ uint64_t bmrt_smp_stop_others(void)
 	}
 	t0 = bm_cycles();
 	for (unsigned i = 0; i < ncpus; i++)
-		if (i != me && wait_state(&cpus[i], CPU_UP, t0, STOP_WAIT_S) == CPU_PARKED)
+		if (i != me && wait_state(&cpus[i], CPU_UP, t0) == CPU_PARKED)
 			quiet |= 1ull << i;
 	return quiet;
 }

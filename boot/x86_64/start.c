@@ -87,7 +87,8 @@ void bmrt_begin_sampling(uint64_t chain_ticks)
 
 _Noreturn void bmrt_start(void)
 {
-	struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ, .timer = BMPROF_X86_TIMER_AUTO };
+	struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ, .timer = BMPROF_X86_TIMER_AUTO,
+				  .cpu_wait_ms = BMRT_CPU_WAIT_MS_DEFAULT };
 	struct bmprof_x86_config xc;
 	int err;
 
@@ -113,7 +114,7 @@ _Noreturn void bmrt_start(void)
 	if (rc.timer == BMPROF_X86_TIMER_DEADLINE && bmprof_x86_info()->timer != rc.timer)
 		bmrt_log(BMRT_WARN, "config: timer=deadline: this CPU has no TSC-deadline timer "
 			 "(CPUID.1:ECX[24]); using one-shot");
-	bmrt_smp_start();
+	bmrt_smp_start(rc.cpu_wait_ms);
 	if (rc.transport == BMRT_TRANSPORT_SHM)
 		bmrt_shm_start(bm_ncpus());
 	if (rc.user)

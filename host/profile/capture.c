@@ -32,17 +32,15 @@ static void show_log(struct capture *c, const uint8_t *payload, uint16_t len)
 		c->on_log(c->ctx, level, text, n);
 }
 
-static void on_frame(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len)
+/* A good frame, raw (n bytes, magic to CRC): into the file verbatim and into the model. */
+static void apply_frame(struct capture *c, const uint8_t *raw, size_t n)
 {
-	struct capture *c = ctx;
-	const uint8_t *raw;
-	size_t n;
+	uint8_t type = raw[4];
+	const uint8_t *payload = raw + BMPROF_FRAME_HDR;
+	uint16_t len = bmprof_get16(raw + 6);
 
-	if (c->writing) {
-		raw = reader_raw_frame(&c->reader, &n);
-		if (profile_writer_raw(&c->writer, raw, n))
-			c->write_failed = 1;
-	}
+	if (c->writing && profile_writer_raw(&c->writer, raw, n))
+		c->write_failed = 1;
 	switch (profile_apply_frame(&c->profile, type, payload, len)) {
 	case 1:
 		reader_count_unknown(&c->reader);
@@ -54,6 +52,16 @@ static void on_frame(void *ctx, uint8_t type, const uint8_t *payload, uint16_t l
 			show_log(c, payload, len);
 		break;
 	}
+}
+
+static void on_frame(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len)
+{
+	struct capture *c = ctx;
+	size_t n;
+	const uint8_t *raw = reader_raw_frame(&c->reader, &n);
+
+	(void)type, (void)payload, (void)len;   /* all of it is in raw */
+	apply_frame(c, raw, n);
 }
 
 static void on_text(void *ctx, const char *text, size_t len)
@@ -153,6 +161,23 @@ int capture_meta(struct capture *c, const struct bm_kv *kv, size_t n)
 int capture_push(struct capture *c, const void *buf, size_t len)
 {
 	reader_push(&c->reader, buf, len);
+	return c->write_failed ? -1 : 0;
+}
+
+int capture_push_frame(struct capture *c, const void *buf, size_t len)
+{
+	const uint8_t *f = buf;
+
+	if (len >= BMPROF_FRAME_HDR + BMPROF_FRAME_CRC && f[0] == BMPROF_MAGIC0 &&
+	    f[1] == BMPROF_MAGIC1 && f[2] == BMPROF_MAGIC2 && f[3] == BMPROF_MAGIC3 &&
+	    bmprof_get16(f + 6) == len - BMPROF_FRAME_HDR - BMPROF_FRAME_CRC &&
+	    bmprof_crc32(0, f + 4, (unsigned long)len - 8) == bmprof_get32(f + len - 4)) {
+		c->reader.st.frames_ok++;
+		apply_frame(c, f, len);
+	} else {
+		c->reader.st.frames_bad_crc++;
+		c->reader.st.bytes_skipped += len;
+	}
 	return c->write_failed ? -1 : 0;
 }
 

@@ -42,6 +42,12 @@ struct capture *capture_open(const struct capture_opts *o, char *err, size_t err
 /* Feed received bytes. Returns 0, or -1 once writing the file has failed (the model and
  * the console keep going; capture_save() reports the error). */
 int capture_push(struct capture *c, const void *buf, size_t len);
+/* Feed one whole frame (magic to CRC) from a transport that delivers frames as records
+ * (the shared-memory rings): it does not go through the byte reader, so a record that
+ * arrives while capture_push's bytes stop inside a frame (or inside its magic) cannot
+ * split that frame. A record that is not one good frame is counted as a bad frame and
+ * its bytes as skipped. Returns as capture_push. */
+int capture_push_frame(struct capture *c, const void *buf, size_t len);
 /* More HOST_META keys, found during the run (into the file and the model). 0 or -1. */
 int capture_meta(struct capture *c, const struct bm_kv *kv, size_t n);
 /* An END frame has arrived. */

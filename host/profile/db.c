@@ -215,6 +215,12 @@ struct db *db_open(const char *dir, int create, char *err, size_t errlen)
 	if (exec(db, "SELECT count(*) FROM sqlite_master", err, errlen) ||
 	    schema_is_ours(db, err, errlen))
 		goto fail;
+	/* times as SQLite's date functions read them: +HH:MM, where older adds wrote +HHMM */
+	if (!create && exec(db, "UPDATE profiles SET recorded = substr(recorded, 1, 22) || ':' || "
+			    "substr(recorded, 23) WHERE length(recorded) = 24 AND substr(recorded, "
+			    "11, 1) = 'T' AND substr(recorded, 20, 1) IN ('+', '-') AND "
+			    "substr(recorded, 21) GLOB '[0-9][0-9][0-9][0-9]'", err, errlen))
+		goto fail;
 	if (create && exec(db, "BEGIN IMMEDIATE", err, errlen))
 		goto fail;
 	if (create && (exec(db, schema, err, errlen) || exec(db, "COMMIT", err, errlen)))
@@ -357,13 +363,25 @@ fail:
 	return -1;
 }
 
+/* A profile's date ("2026-11-26T08:21:42+0000", strftime's %z) as SQLite's date functions
+ * read it ("...+00:00"); other text as it is, NULL as NULL. */
+static const char *iso_time(char *buf, size_t n, const char *t)
+{
+	size_t len = t ? strlen(t) : 0;
+
+	if (len != 24 || (t[19] != '+' && t[19] != '-') || strspn(t + 20, "0123456789") != 4)
+		return t;
+	snprintf(buf, n, "%.22s:%s", t, t + 22);
+	return buf;
+}
+
 int db_add(struct db *db, const char *path, const struct db_profile_meta *m,
 	   const struct db_tag *tags, size_t ntags, const char *const *functions,
 	   const uint64_t *counts, size_t nfunctions, int64_t *id, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
 	int64_t epoch;
-	char file[64], *dst = NULL, abspath[4096];
+	char file[64], *dst = NULL, abspath[4096], recorded[40];
 
 	budget(db);
 	if (exec(db, "BEGIN IMMEDIATE", err, errlen))
@@ -375,7 +393,7 @@ int db_add(struct db *db, const char *path, const struct db_profile_meta *m,
 		goto fail;
 	sqlite3_bind_int64(s, 1, epoch);
 	bind_text(s, 2, realpath(path, abspath) ? abspath : path);
-	bind_text(s, 3, m->recorded);
+	bind_text(s, 3, iso_time(recorded, sizeof recorded, m->recorded));
 	bind_text(s, 4, m->build_id);
 	bind_text(s, 5, m->image);
 	bind_text(s, 6, m->machine);

@@ -45,12 +45,15 @@ struct feed {
 	double last_frame;
 };
 
-static void feed_push(struct feed *f, const void *buf, size_t n)
+/* Bytes from the serial port (whole = 0), or one whole frame from a ring record. */
+static void feed_push(struct feed *f, const void *buf, size_t n, int whole)
 {
 	static int reported;
+	int rc;
 
 	pthread_mutex_lock(&f->lock);
-	if (capture_push(f->cap, buf, n) && !reported) {
+	rc = whole ? capture_push_frame(f->cap, buf, n) : capture_push(f->cap, buf, n);
+	if (rc && !reported) {
 		bm_err("writing the profile file failed; still running");
 		reported = 1;
 	}
@@ -145,13 +148,16 @@ static void recover_conclude(struct stopper *s)
 
 static void on_serial(void *ctx, const void *buf, size_t n)
 {
-	feed_push(ctx, buf, n);
+	feed_push(ctx, buf, n, 0);
 	fflush(stdout);
 }
 
+/* A ring record is one whole frame: it must not be spliced into the serial bytes, which
+ * the reader may be holding in the middle of a frame (the runtime's messages before the
+ * rings are set up travel on the serial port). */
 static void on_ring(void *ctx, const void *buf, size_t n)
 {
-	feed_push(ctx, buf, n);
+	feed_push(ctx, buf, n, 1);
 }
 
 /* QEMU binary for this image: 0 with the path, or -1 (reported). */
@@ -258,6 +264,29 @@ static int write_config(const char *text, char *path, size_t n)
 	return 0;
 }
 
+/* config with the run's own settings after it (flush_ms=, cpu_wait_ms=), as a new string
+ * in *out, or *out NULL when there are none. 0, or -1 (out of memory, reported). */
+static int run_settings(const struct image_run *r, const char *config, char **out)
+{
+	char more[64];
+	int n = 0;
+
+	*out = NULL;
+	if (r->flush_ms)
+		n += snprintf(more + n, sizeof more - (size_t)n, "flush_ms=%u\n", r->flush_ms);
+	if (r->cpu_wait_ms)
+		n += snprintf(more + n, sizeof more - (size_t)n, "cpu_wait_ms=%u\n", r->cpu_wait_ms);
+	if (!n)
+		return 0;
+	if ((config ? asprintf(out, "%s\n%s", config, more) :
+	     asprintf(out, "freq=%lu\n%s", r->freq, more)) < 0) {
+		*out = NULL;
+		bm_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int image_run(struct image_run *r)
 {
 	char qemu_path[PATH_MAX], err[PATH_MAX + 256], cfg[PATH_MAX] = "";
@@ -268,8 +297,8 @@ int image_run(struct image_run *r)
 	struct qemu_uefi uefi = { .dir = "" };
 	struct feed feed = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct stopper stop = { .r = r, .feed = &feed };
-	char *shm_config = NULL, *flush_config = NULL, **extra = r->extra;
-	char flush[16], stall[32];
+	char *shm_config = NULL, *run_config = NULL, **extra = r->extra;
+	char flush[16], cpu_wait[16], stall[32];
 	const char *config;
 	int rc = -1, nextra = r->nextra;
 	uint64_t size;
@@ -306,15 +335,10 @@ int image_run(struct image_run *r)
 		}
 	}
 	config = shm_config ? shm_config : r->config;
-	if (r->flush_ms) {
-		if ((config ? asprintf(&flush_config, "%s\nflush_ms=%u\n", config, r->flush_ms) :
-		     asprintf(&flush_config, "freq=%lu\nflush_ms=%u\n", r->freq, r->flush_ms)) < 0) {
-			flush_config = NULL;
-			bm_err("out of memory");
-			goto out;
-		}
-		config = flush_config;
-	}
+	if (run_settings(r, config, &run_config))
+		goto out;
+	if (run_config)
+		config = run_config;
 	if (config && write_config(config, cfg, sizeof cfg))
 		goto out;
 	if (r->recover && elf_symbol(r->abs_image, DESCRIPTOR, &stop.desc, &size, stop.why,
@@ -331,7 +355,7 @@ int image_run(struct image_run *r)
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 13, sizeof *meta);
+	meta = calloc(r->nmeta + 14, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -363,6 +387,9 @@ int image_run(struct image_run *r)
 	snprintf(stall, sizeof stall, "%g", r->stall);
 	if (r->flush_ms)
 		meta[nmeta++] = (struct bm_kv){ "flush_ms", flush };
+	snprintf(cpu_wait, sizeof cpu_wait, "%u", r->cpu_wait_ms);
+	if (r->cpu_wait_ms)
+		meta[nmeta++] = (struct bm_kv){ "cpu_wait_ms", cpu_wait };
 	if (r->stall > 0)
 		meta[nmeta++] = (struct bm_kv){ "stall", stall };
 	if (r->nmeta)
@@ -382,6 +409,7 @@ int image_run(struct image_run *r)
 	if (con) {
 		shm_consumer_init(con, shm.base, shm.size, on_ring, &feed);
 		con->delay_us = r->shm_delay_us;
+		con->hold = r->shm_at_end;
 		if (shm_consumer_start(con)) {
 			bm_err("cannot start the shared-memory consumer thread");
 			goto out;
@@ -419,7 +447,7 @@ out:
 	free(con);
 	shm_file_destroy(&shm);
 	free(shm_config);
-	free(flush_config);
+	free(run_config);
 	recover_free(&stop.rr.rec);
 	if (extra != r->extra)
 		shm_qemu_args_free(extra);

@@ -36,6 +36,7 @@ struct image_run {
 	int shm;                 /* the stream over shared-memory rings (docs/transport-shm.md) */
 	size_t shm_size;         /* 0: SHM_DEFAULT_SIZE */
 	unsigned shm_delay_us;   /* testing knob: the consumer sleeps this long per record */
+	int shm_at_end;          /* testing knob: the consumer waits for the final flush */
 	const char *firmware_log;    /* x86-64: the debug console into this file (meta
 				      * firmware_log); NULL or "": none */
 	const char *firmware_debug;  /* meta firmware_debug; NULL or "": none */
@@ -44,6 +45,7 @@ struct image_run {
 	int user;                /* main in ring 3 (config user=1, meta "user_mode"): x86-64
 				  * images booted directly only */
 	unsigned flush_ms;       /* the periodic flush (config flush_ms=, meta "flush_ms"); 0 off */
+	unsigned cpu_wait_ms;    /* config cpu_wait_ms= (meta "cpu_wait_ms"); 0: the image's own */
 	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
 				  * the first; meta "stall"); 0: never */
 	int recover;             /* when bmprof stops QEMU (timeout, signal, stall), read the

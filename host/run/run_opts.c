@@ -273,6 +273,9 @@ static int shared_option(struct run_opts *o, int ch, char **argv)
 			return -1;
 		o->shm_delay_us = (unsigned)v;
 		return 0;
+	case RUN_OPT_SHM_AT_END:
+		o->shm_at_end = 1;
+		return 0;
 	case RUN_OPT_FIRMWARE_LOG:
 		return absolute(o, "--firmware-log", optarg, o->firmware_log);
 	case RUN_OPT_FIRMWARE_DEBUG:

@@ -32,6 +32,7 @@ struct run_opts {
 	int shm;                       /* --transport shm */
 	size_t shm_size;               /* --shm-size (0: SHM_DEFAULT_SIZE) */
 	unsigned shm_delay_us;         /* --shm-consume-delay-us: slow the consumer (testing) */
+	int shm_at_end;                /* --shm-consume-at-end: hold the consumer (testing) */
 	/* --firmware-log FILE, --firmware-debug DIR as absolute paths (meta firmware_log,
 	 * firmware_debug); "" when not given */
 	char firmware_log[PATH_MAX], firmware_debug[PATH_MAX];
@@ -44,7 +45,7 @@ struct run_opts {
 /* getopt codes of the long-only shared options */
 enum {
 	RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY, RUN_OPT_FIRMWARE_LOG,
-	RUN_OPT_FIRMWARE_DEBUG, RUN_OPT_PARAM, RUN_OPT_USER
+	RUN_OPT_FIRMWARE_DEBUG, RUN_OPT_PARAM, RUN_OPT_USER, RUN_OPT_SHM_AT_END
 };
 
 /* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q),
@@ -60,6 +61,7 @@ enum {
 	{ "transport", required_argument, NULL, RUN_OPT_TRANSPORT }, \
 	{ "shm-size", required_argument, NULL, RUN_OPT_SHM_SIZE }, \
 	{ "shm-consume-delay-us", required_argument, NULL, RUN_OPT_SHM_DELAY }, \
+	{ "shm-consume-at-end", no_argument, NULL, RUN_OPT_SHM_AT_END }, \
 	{ "firmware-log", required_argument, NULL, RUN_OPT_FIRMWARE_LOG }, \
 	{ "firmware-debug", required_argument, NULL, RUN_OPT_FIRMWARE_DEBUG }, \
 	{ "param", required_argument, NULL, RUN_OPT_PARAM }, \

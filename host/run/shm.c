@@ -223,12 +223,18 @@ size_t shm_consumer_poll(struct shm_consumer *c)
 	return n;
 }
 
+/* hold: until the producers' final flush begins, nothing is consumed */
+static int held(const struct shm_consumer *c)
+{
+	return c->hold && !(rd32(c->base, BMPROF_RING_H_FLAGS) & BMPROF_RING_F_FINAL);
+}
+
 static void *consume(void *arg)
 {
 	struct shm_consumer *c = arg;
 
 	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE))
-		if (!shm_consumer_poll(c))
+		if (held(c) || !shm_consumer_poll(c))
 			pause_us(IDLE_SLEEP_NS / 1000);
 	return NULL;
 }

@@ -69,6 +69,8 @@ struct shm_consumer {
 	void (*push)(void *ctx, const void *buf, size_t n);
 	void *ctx;
 	unsigned delay_us;          /* testing knob: sleep this long after each record */
+	int hold;                   /* testing knob: the thread consumes nothing until the
+				     * producers' final flush (BMPROF_RING_F_FINAL) */
 	/* private */
 	unsigned nrings;
 	uint32_t data_size, data_off;

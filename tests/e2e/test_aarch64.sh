@@ -21,7 +21,7 @@ run() {
 	local name=$1 elf=$2 cfg=(-fw_cfg "name=opt/bmprof/config,string=$3")
 	[ -n "$3" ] || cfg=()
 	shift 3
-	timeout 120 qemu-system-aarch64 -M virt -cpu max -m 256M -display none -no-reboot \
+	timeout 600 qemu-system-aarch64 -M virt -cpu max -m 256M -display none -no-reboot \
 		-monitor none -serial stdio -semihosting -kernel "$elf" "${cfg[@]}" "$@" \
 		>"$T/$name.bin" 2>"$T/$name.err"
 	echo $? >"$T/$name.rc"
@@ -54,24 +54,24 @@ assert m["end"]["reason"] == "exit" and m["end"]["exit_code"] == 0
 PY
 }
 
-run timer "$A64/shares.elf" "freq=20000" -icount shift=0
+run timer "$A64/shares.elf" "freq=20000" -icount shift=0,sleep=off
 [ "$(cat "$T/timer.rc")" -eq 3 ] || fail "timer: QEMU exit status $(cat "$T/timer.rc"), want 3"
 shares "$T/timer.json" timer
 check_accounting "$T/timer.json"
 
-run cycles "$A64/shares.elf" "event=1:cycles:100000" -icount shift=0 -M virt,gic-version=3
+run cycles "$A64/shares.elf" "event=1:cycles:100000" -icount shift=0,sleep=off -M virt,gic-version=3
 shares "$T/cycles.json" pmu
 pyassert "$T/cycles.json" 'r["meta"]["events"][0]["encoding"] == "0x11"'
 pyassert "$T/cycles.json" 'r["meta"]["events"][0]["period"] == 100000'
 check_accounting "$T/cycles.json"
 
-run exit "$A64/exitcode.elf" "" -M virt,virtualization=on
+run exit "$A64/exitcode.elf" "" -M virt,virtualization=on -icount shift=0,sleep=off
 [ "$(cat "$T/exit.rc")" -eq 87 ] || fail "exitcode: QEMU exit status $(cat "$T/exit.rc"), want 87"
 pyassert "$T/exit.json" 'r["meta"]["end"]["reason"] == "exit"'
 pyassert "$T/exit.json" 'r["meta"]["end"]["exit_code"] == 42'
 check_accounting "$T/exit.json"
 
-run crash "$A64/crash.elf" "freq=4000"
+run crash "$A64/crash.elf" "freq=4000" -icount shift=0,sleep=off
 [ "$(cat "$T/crash.rc")" -eq 255 ] || fail "crash: QEMU exit status $(cat "$T/crash.rc"), want 255"
 grep -q "^bmprof: target: error: CPU exception EC 0x25 (data abort)" "$T/crash.rec" ||
 	{ cat "$T/crash.rec"; fail "no exception message"; }
@@ -123,7 +123,7 @@ GP=1 FIXED=2 TIMER=3 COUNTING=2
 
 # Counting mode under -icount shift=0: shares.c runs 3 x 100M iterations of 3 instructions,
 # and the cycle counter counts virtual ns, one per instruction: cycles == instructions.
-run count "$A64/shares.elf" "mode=count freq=1000 event=1:cycles:0 event=2:instructions:0 event=3:0x11:0:cyc-ec" -icount shift=0
+run count "$A64/shares.elf" "mode=count freq=1000 event=1:cycles:0 event=2:instructions:0 event=3:0x11:0:cyc-ec" -icount shift=0,sleep=off
 frames count
 [ "$(cat "$T/count.rc")" -eq 3 ] || fail "count: QEMU exit status $(cat "$T/count.rc"), want 3"
 fassert count 'f["source"] == 1 and f["totals"][0] == 0'          # timer source, no samples
@@ -140,7 +140,7 @@ pyassert "$T/count.json" 'r["meta"]["end"]["reason"] == "exit"'
 # 8 events on 6 event counters + the cycle counter, counting: 2 groups; the events whose
 # counters only one group uses stay on, the two sharing event counter 0 take turns, and
 # scaled by enabled/running they come within 1% of the cycle count.
-run mux "$A64/shares.elf" "mode=count freq=1000 event=1:cycles:0 event=2:0x11:0 event=3:0x11:0 event=4:0x11:0 event=5:0x11:0 event=6:0x11:0 event=7:0x11:0 event=8:0x11:0" -icount shift=0
+run mux "$A64/shares.elf" "mode=count freq=1000 event=1:cycles:0 event=2:0x11:0 event=3:0x11:0 event=4:0x11:0 event=5:0x11:0 event=6:0x11:0 event=7:0x11:0 event=8:0x11:0" -icount shift=0,sleep=off
 frames mux
 fassert mux 'all(e["ngroups"] == 2 and e["status"] == 0 for e in ev.values()) and len(co) == 8'
 fassert mux 'ev["2"]["group"] == 0 and ev["8"]["group"] == 1 and ev["2"]["counter"] == ev["8"]["counter"] == 0'
@@ -153,7 +153,7 @@ fassert mux 'all(abs(co[i]["value"] * co[i]["enabled"] / co[i]["running"] / co["
 # Sampling on the cycle counter while an event counter samples too, under -icount: only
 # the cycle counter interrupts there, so the event counter counts (reason NO_OVERFLOW)
 # and the cycle counter's samples split shares.c as usual.
-run noovf "$A64/shares.elf" "event=1:cycles:100000 event=2:0x11:100000 event=3:intel.0x3c:0 event=4:0x23:0:stall-fe" -icount shift=0
+run noovf "$A64/shares.elf" "event=1:cycles:100000 event=2:0x11:100000 event=3:intel.0x3c:0 event=4:0x23:0:stall-fe" -icount shift=0,sleep=off
 frames noovf
 shares "$T/noovf.json" pmu
 fassert noovf 'f["source"] == 2 and ev["1"]["status"] == 0 and ev["1"]["reason"] == 0 and ev["1"]["flags"] == 1'
@@ -166,17 +166,17 @@ grep -q "^bmprof: target: warning: event 2 (r11): counted, not sampled" "$T/noov
 check_accounting "$T/noovf.json"
 
 # Without -icount an event counter interrupts: CPU_CYCLES (0x11) sampled on one. The rate
-# depends on the host here, so only its reach is checked.
+# follows the host's time and load there, so only the mechanism is checked: the event
+# samples on its event counter, and every one of shares.c's functions got samples.
 run evctr "$A64/shares.elf" "event=2:0x11:100000:cyc-ec event=3:0x08:0"
 frames evctr
 fassert evctr 'f["source"] == 2 and ev["2"]["status"] == 0 and ev["2"]["reason"] == 0 and ev["2"]["kind"] == 1'
 fassert evctr 'ev["3"]["status"] == 1 and ev["3"]["reason"] == 2'     # INST_RETIRED: icount only
-fassert evctr 'f["totals"][0] > 300'
-pyassert "$T/evctr.json" 'r["rows"][0]["symbol"] == "work_a"'
+pyassert "$T/evctr.json" 'all(any(x["symbol"] == f and x["samples"] > 0 for x in r["rows"]) for f in ("work_a", "work_b", "work_c"))'
 check_accounting "$T/evctr.json"
 
 # No PMU (pmu=off): the timer samples in the event's place and says why.
-run nopmu "$A64/shares.elf" "freq=20000 event=1:cycles:100000 event=2:0x11:0" -icount shift=0 -cpu max,pmu=off
+run nopmu "$A64/shares.elf" "freq=20000 event=1:cycles:100000 event=2:0x11:0" -icount shift=0,sleep=off -cpu max,pmu=off
 frames nopmu
 shares "$T/nopmu.json" timer
 fassert nopmu 'f["source"] == 1 and ev["0"]["kind"] == 3 and ev["0"]["status"] == 0'

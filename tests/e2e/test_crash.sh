@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A program that faults: the runtime reports the exception, the samples taken up to the
-# crash still arrive, and bmprof qemu says the image crashed.
+# crash still arrive, and bmprof qemu says the image crashed (under --icount, so the work's
+# share of the samples does not depend on the host's load).
 . "$(dirname "$0")/lib.sh"
 need_qemu
-"$BMPROF" qemu --freq 4000 -o "$T/p.data" "$IMAGES/crash.elf" >"$T/out" 2>"$T/err"
+"$BMPROF" qemu --icount --freq 4000 -o "$T/p.data" "$IMAGES/crash.elf" >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 126 ] || { cat "$T/err"; fail "exit status $rc, want 126 (crashed)"; }
 grep -q "now writing to" "$T/out" || fail "the program's console text did not reach stdout"

@@ -63,6 +63,14 @@ grep -q "^commit=\|^tags .*commit=bbb" "$T/show" && grep -Eq '^ +1500 +f_b$' "$T
 	grep -q "^cpu .*GenuineIntel family 6" "$T/show" || { cat "$T/show"; fail "show"; }
 cmp -s "$T/b1.data" "$T/db/profiles/4.data" || fail "the stored copy differs from the file added"
 
+# both times are SQLite date-function times
+python3 - "$T/db/profiles.sqlite" <<'PY' || fail "times SQLite cannot read"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+rows = c.execute("SELECT datetime(recorded), datetime(added) FROM profiles").fetchall()
+assert rows and all(r[0] and r[1] for r in rows), rows
+PY
+
 # diff and stats on queries: the stored profiles, by the ELFs stored with them (the image
 # at the path the profiles name has since been rebuilt)
 gcc -g -O1 -nostdlib -static -no-pie -Wl,--build-id -DNEWBUILD -DREBUILT -o "$T/a.elf" "$T/prog.c" || fail "rebuild"

@@ -125,6 +125,8 @@ pyassert "$T/l.json" 'r["rows"][0]["key"].endswith("prog.c:6")'
 cat "$T/st.txt"
 grep -Eq '^ +[0-9.]+% +5 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+  f_a$' "$T/st.txt" || fail "stats: no f_a row"
 "$BMPROF" stats --json --min-count 0 "$T"/a?.data >"$T/st.json" || fail "stats --json"
+pyassert "$T/st.json" 'r["format"] == "bmprof-stats" and r["format_version"] == 1'
+pyassert "$T/d.json" 'r["format"] == "bmprof-diff" and r["format_version"] == 1'
 python3 - "$T/st.json" "$T" <<'PY' || exit 1
 import json, statistics, sys
 from frames import frames, samples, symbolizer

@@ -28,10 +28,11 @@ fails_with() {
 }
 build_id() { readelf -n "$1" | sed -n 's/^ *Build ID: //p'; }
 
-# An x86-64 profile, from a copy of the image that is removed at the end.
+# An x86-64 profile, from a copy of the image that is removed at the end (under --icount:
+# work_a on top follows the instructions, not the host's load).
 mkdir "$T/img"
 cp "$IMAGES/shares.elf" "$T/img/shares.elf"
-"$BMPROF" qemu --freq 4000 -o "$T/x86.data" "$T/img/shares.elf" >"$T/out" 2>"$T/err" ||
+"$BMPROF" qemu --icount --freq 4000 -o "$T/x86.data" "$T/img/shares.elf" >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "x86 run failed"; }
 "$BMPROF" report -i "$T/x86.data" --sort address --format json >"$T/full.json" || fail "report failed"
 pyassert "$T/full.json" 'r["meta"]["arch"] == "x86_64" and r["meta"]["build_id_checked"] and r["rows"][0]["function"] == "work_a"'

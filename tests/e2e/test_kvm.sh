@@ -15,7 +15,7 @@ need_qemu
 [ -f "$IMAGES/exitcode.elf" ] || skip "no test images in $IMAGES: run make test-images"
 
 # bmprof's decision for an x86-64 image on this machine, from its "accel" line.
-"$BMPROF" qemu --accel auto --timeout 60 -o "$T/probe.data" "$IMAGES/exitcode.elf" \
+"$BMPROF" qemu --accel auto --timeout 600 -o "$T/probe.data" "$IMAGES/exitcode.elf" \
 	>"$T/probe.out" 2>"$T/probe.err"
 accel=$(sed -n 's/^bmprof: accel //p' "$T/probe.err")
 [ -n "$accel" ] || { cat "$T/probe.err"; fail "bmprof qemu printed no accel line"; }
@@ -40,7 +40,7 @@ kvm\ *) echo "bmprof --accel auto chooses $accel" ;;
 esac
 
 # (a) cycles on the vPMU.
-"$BMPROF" qemu --accel kvm --timeout 120 -e cycles:period=1000000 -o "$T/cyc.data" \
+"$BMPROF" qemu --accel kvm --timeout 600 -e cycles:period=1000000 -o "$T/cyc.data" \
 	"$IMAGES/shares.elf" >"$T/cyc.out" 2>"$T/cyc.err" || { cat "$T/cyc.err"; fail "shares.elf under KVM failed"; }
 "$BMPROF" report -i "$T/cyc.data" --format json >"$T/cyc.json" || fail "report of the KVM run failed"
 pyassert "$T/cyc.json" 'r["meta"]["accel"] == "kvm" and r["meta"]["end"]["exit_code"] == 0'
@@ -78,7 +78,8 @@ esac
 # (b) the SMP stress on 4 vCPUs.
 cd "$ROOT"
 make_smp_tiny
-"$BMPROF" qemu --accel kvm --timeout 120 --freq 20000 -o "$T/smp.data" "$tiny/smp_tiny.elf" -- -smp 4 \
+"$BMPROF" qemu --accel kvm --timeout 600 --cpu-wait 600000 --freq 20000 --param own_samples=4 \
+	-o "$T/smp.data" "$tiny/smp_tiny.elf" -- -smp 4 \
 	>"$T/smp.out" 2>"$T/smp.err" || { tail -20 "$T/smp.err"; fail "SMP stress under KVM failed"; }
 "$BMPROF" report -i "$T/smp.data" --format json >"$T/smp.json" || fail "report of the SMP run failed"
 pyassert "$T/smp.json" 'r["meta"]["accel"] == "kvm" and r["meta"]["ncpus"] == 4'

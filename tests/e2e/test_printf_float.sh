@@ -64,13 +64,14 @@ command -v aarch64-linux-gnu-objdump >/dev/null &&
 
 need_qemu
 [ -f "$IMAGES/printf_float.elf" ] || skip "no test images in $IMAGES: run make test-images"
-"$BMPROF" qemu --accel tcg --smp 2 -o "$T/x.data" "$IMAGES/printf_float.elf" >"$T/x.out" 2>"$T/x.err" ||
+"$BMPROF" qemu --accel tcg --smp 2 --cpu-wait 600000 -o "$T/x.data" "$IMAGES/printf_float.elf" \
+	>"$T/x.out" 2>"$T/x.err" ||
 	{ cat "$T/x.err"; fail "x86-64: bmprof qemu exited $?"; }
 compare x86_64 "$T/x.out"
 
 command -v qemu-system-aarch64 >/dev/null || skip "qemu-system-aarch64 not installed (make deps)"
 [ -f "$A64/printf_float.elf" ] || skip "no AArch64 test images in $A64: run make test-images-aarch64"
-"$BMPROF" qemu --smp 2 -o "$T/a.data" "$A64/printf_float.elf" >"$T/a.out" 2>"$T/a.err" ||
+"$BMPROF" qemu --smp 2 --cpu-wait 600000 -o "$T/a.data" "$A64/printf_float.elf" >"$T/a.out" 2>"$T/a.err" ||
 	{ cat "$T/a.err"; fail "aarch64: bmprof qemu exited $?"; }
 compare aarch64 "$T/a.out"
 echo "printf_float ok"

@@ -4,8 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 need_qemu
 img=$IMAGES/shares.elf
-qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none -accel tcg \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial "file:$T/raw" \
+# under -icount, so work_a's lead follows the instructions, not the host's load
+timeout 600 qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none -accel tcg \
+	-icount shift=0,sleep=off -device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial "file:$T/raw" \
 	-fw_cfg name=opt/bmprof/config,string=freq=4000 -kernel "$img" >/dev/null 2>&1
 [ -s "$T/raw" ] || fail "no serial capture"
 

@@ -111,7 +111,10 @@ arch_runs() {   # ARCH IMAGE-DIR TINY-IMAGE
 	top_is "$a-cli" hot_work
 	grep -q "^# stopped   vCPU 0 at 0x" "$T/$a-cli.txt" || fail "$a-cli: no '# stopped' line"
 
-	run "$a-flush" 124 --timeout 300 --flush-interval 1 --stall 3 --param mode=1 "$dir/hang.elf"
+	# (--icount: how many samples the work gets, and which flush sent them, follow the
+	# instructions, not the host's load)
+	run "$a-flush" 124 --icount --timeout 300 --flush-interval 1 --stall 3 --param mode=1 \
+		"$dir/hang.elf"
 	recovered "$a-flush" stalled 0
 	top_is "$a-flush" hot_work
 	stopped_in "$a-flush" hang_masked
@@ -127,7 +130,7 @@ assert streamed >= 0.95 * s["received"], (streamed, s)
 print(f"delivered before the hang: {streamed} of {s['received']}")
 PY
 
-	interrupted "$a-smp" "work done" --smp 2 --param mode=2 "$dir/hang.elf"
+	interrupted "$a-smp" "work done" --smp 2 --cpu-wait 600000 --param mode=2 "$dir/hang.elf"
 	recovered "$a-smp" interrupted 1
 	python3 -m frames per-function "$T/$a-smp.data" "$dir/hang.elf" >"$T/$a-smp.per" ||
 		fail "$a-smp: per-function"
@@ -141,7 +144,7 @@ assert "spin_other" not in c0 and "hot_work" not in c1, (c0, c1)
 print("cpu 0:", c0["hot_work"], "hot_work; cpu 1:", c1["spin_other"], "spin_other")
 PY
 
-	run "$a-tiny" 124 --timeout 10 --freq 20000 --flush-interval 1 --param mode=0 "$tiny"
+	run "$a-tiny" 124 --icount --timeout 10 --freq 20000 --flush-interval 1 --param mode=0 "$tiny"
 	recovered "$a-tiny" timeout 0
 	pyassert "$T/$a-tiny.json" "r['meta']['cpus'][0]['misses'] > 1000"
 

@@ -3,9 +3,11 @@
 #   - shares.elf under -icount over shm gives the same 50:30:20 shares as over serial (each
 #     within 3 points of the truth, the two within 2 points of each other), the stream says
 #     it came through shared memory, and the accounting is exact;
-#   - smp_work.elf on 2 CPUs (one ring each): exact accounting on every CPU;
-#   - a slow consumer (--shm-consume-delay-us) on tiny rings with tiny sampler buffers and
-#     a program with many distinct PCs: rings overrun, and every loss is counted exactly:
+#   - smp_work.elf on 2 CPUs (one ring each), each CPU working until it took samples:
+#     exact accounting on every CPU;
+#   - a consumer held until the image's final flush (--shm-consume-at-end) on tiny rings
+#     with tiny sampler buffers and a program with many distinct PCs, a fixed amount of
+#     work under --icount: rings overrun, and every loss is counted exactly:
 #     taken = delivered + lost_full + lost_transport per CPU, the host received every
 #     delivered sample, the frames the host found missing by ring sequence number equal
 #     the frames the image counted as dropped, and equal the SAMPLES sequence gaps;
@@ -20,7 +22,7 @@ mkdir -p "$TMPDIR"
 qemu_run() {   # NAME ARGS...: bmprof qemu, then its JSON report
 	local name=$1 rc=0
 	shift
-	"$BMPROF" qemu --timeout 60 -o "$T/$name.data" "$@" >"$T/$name.out" 2>"$T/$name.err" || rc=$?
+	"$BMPROF" qemu --timeout 600 -o "$T/$name.data" "$@" >"$T/$name.out" 2>"$T/$name.err" || rc=$?
 	[ "$rc" -eq 0 ] || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $rc"; }
 	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report failed"
 }
@@ -49,7 +51,8 @@ for f, w in want.items():
     assert abs(shm[f] - w) <= 3.0 and abs(ser[f] - w) <= 3.0, f
     assert abs(shm[f] - ser[f]) <= 2.0, f
 PY
-	qemu_run "$arch-smp2" --freq 4000 --smp 2 --transport shm "$dir/smp_work.elf"
+	qemu_run "$arch-smp2" --freq 4000 --smp 2 --cpu-wait 600000 --param own_samples=4 \
+		--transport shm "$dir/smp_work.elf"
 	check_accounting "$T/$arch-smp2.json"
 	pyassert "$T/$arch-smp2.json" "len(r['meta']['cpus']) == 2"
 }
@@ -69,7 +72,7 @@ print(f"dropped frames {dropped}, missing by ring seq {lost}, SAMPLES gaps {gaps
 for c in cpus:
     assert c["taken"] == c["delivered"] + c["lost_full"] + c["lost_transport"], c
     assert c["received"] == c["delivered"], c
-assert dropped > 0 and xmit > 0, "the slow consumer caused no overrun"
+assert dropped > 0 and xmit > 0, "the held consumer caused no overrun"
 assert dropped == lost == gaps, (dropped, lost, gaps)
 assert r["meta"]["end"]["reason"] == "exit"
 PY
@@ -79,16 +82,18 @@ shares "$IMAGES" x86_64
 cd "$ROOT"
 tiny=$BUILD/x86_64-shm-tiny
 make --no-print-directory -s -j2 image SRC=tests/e2e/progs/manypc.c NAME=manypc_tiny \
-	BUILD="$BUILD" X86_OUT="$tiny" \
+	BUILD="$BUILD" X86_OUT="$tiny" IMAGE_CFLAGS=-DMANYPC_MS=200 \
 	X86_DEFS="-DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8" >"$T/make" 2>&1 ||
 	{ cat "$T/make"; fail "make image (tiny buffers) failed"; }
-qemu_run slow --freq 10000 --smp 2 --transport shm --shm-size 16K \
-	--shm-consume-delay-us 5000 "$tiny/manypc_tiny.elf"
+# 2 x 200 ms of guest time at 10 kHz: about 4000 samples nearly all evicted, some 30 KiB of
+# SAMPLES frames for two rings of 8 KiB that nothing reads until the final flush
+qemu_run slow --icount --freq 10000 --smp 2 --transport shm --shm-size 16K \
+	--shm-consume-at-end "$tiny/manypc_tiny.elf"
 overrun slow
 
 # 4 rings of at least 4 KiB do not fit 16 KiB: the image falls back to serial.
 rc=0
-"$BMPROF" qemu --timeout 60 --smp 4 --transport shm --shm-size 16K -o "$T/fb.data" \
+"$BMPROF" qemu --timeout 600 --cpu-wait 600000 --smp 4 --transport shm --shm-size 16K -o "$T/fb.data" \
 	"$IMAGES/shares.elf" >"$T/fb.out" 2>"$T/fb.err" || rc=$?
 [ "$rc" -eq 125 ] || { tail "$T/fb.err"; fail "fallback: exit $rc, want 125"; }
 grep -q "^bmprof: target: warning: transport=shm: .*the profile goes over the serial port" "$T/fb.err" ||

@@ -12,14 +12,19 @@
 #   - the run ended by another CPU (bm_exit while the others print all the time, a page
 #     fault) and with a CPU that cannot be stopped (interrupts disabled): every CPU that
 #     stopped is flushed, exactly.
-# Every run is limited to 60 s, so a deadlock (on the UART lock, in the stop) fails the
-# test instead of hanging it.
+# The vCPUs race without -icount, so nothing may depend on how much of the host they get:
+# each CPU's work goes on until it took 20 samples in it (own_samples), the run ends only
+# once every CPU took samples (smp_exit, smp_fault), and the runtime waits as long as it
+# takes for a CPU to start or stop (--cpu-wait; smp_cli's CPU that never stops is waited for
+# 10 s). Every run is limited to 600 s, so a deadlock (on the UART lock, in the stop) fails
+# the test instead of hanging it.
 . "$(dirname "$0")/lib.sh"
 need_qemu
 
 run() {   # run NAME ELF FREQ N LOSSLESS
 	local name=$1 elf=$2 freq=$3 n=$4 rc=0
-	"$BMPROF" qemu --timeout 60 --freq "$freq" -o "$T/$name.data" "$elf" -- -smp "$n" \
+	"$BMPROF" qemu --timeout 600 --cpu-wait 600000 --freq "$freq" --param own_samples=20 \
+		-o "$T/$name.data" "$elf" -- -smp "$n" \
 		>"$T/$name.out" 2>"$T/$name.err" || rc=$?
 	[ "$rc" -eq 0 ] || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $rc"; }
 	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report failed"
@@ -39,9 +44,10 @@ for n in 1 2 4 8; do
 done
 
 # The raw serial stream: frames and console lines, each whole.
-timeout 60 qemu-system-x86_64 -M q35 -m 256M -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+timeout 600 qemu-system-x86_64 -M q35 -m 256M -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-display none -no-reboot -monitor none -serial "file:$T/raw" -accel tcg -cpu max -smp 8 \
-	-fw_cfg name=opt/bmprof/config,string=freq=20000 -kernel "$tiny/smp_tiny.elf" >"$T/qout" 2>&1
+	-fw_cfg "name=opt/bmprof/config,string=freq=20000 cpu_wait_ms=600000" \
+	-kernel "$tiny/smp_tiny.elf" >"$T/qout" 2>&1
 rc=$?
 [ "$rc" -eq 3 ] || { cat "$T/qout"; fail "raw run: QEMU exited $rc, want 3 (main returned 0)"; }
 python3 - "$T/raw" <<'PY' || fail "raw serial stream"
@@ -58,7 +64,8 @@ PY
 # ended_by NAME IMAGE N STATUS: the run ends on another CPU; every CPU is flushed
 ended_by() {
 	local name=$1 n=$3 want=$4 rc=0
-	"$BMPROF" qemu --timeout 60 --freq 4000 -o "$T/$name.data" "$IMAGES/$2.elf" -- -smp "$n" \
+	"$BMPROF" qemu --timeout 600 --cpu-wait 600000 --freq 4000 -o "$T/$name.data" \
+		"$IMAGES/$2.elf" -- -smp "$n" \
 		>"$T/$name.out" 2>"$T/$name.err" || rc=$?
 	[ "$rc" -eq "$want" ] || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $rc, want $want"; }
 	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report failed"
@@ -76,12 +83,14 @@ grep -q "^bmprof: target: error: CPU exception #PF (14) .* cpu=[1-3]" "$T/fault.
 
 # CPU 1 spins with interrupts disabled: it is left out after the wait, CPUs 0 and 2 are sent
 rc=0
-"$BMPROF" qemu --timeout 60 --freq 4000 -o "$T/cli.data" "$IMAGES/smp_cli.elf" -- -smp 3 \
+"$BMPROF" qemu --timeout 600 --cpu-wait 10000 --freq 4000 -o "$T/cli.data" "$IMAGES/smp_cli.elf" \
+	-- -smp 3 \
 	>"$T/cli.out" 2>"$T/cli.err" || rc=$?
 [ "$rc" -eq 0 ] || { tail -20 "$T/cli.err"; fail "smp_cli: bmprof qemu exited $rc"; }
-grep -q "^bmprof: target: warning: CPU 1 did not stop" "$T/cli.err" ||
+grep -q "^bmprof: target: warning: CPU 1 did not stop within 10000 ms" "$T/cli.err" ||
 	{ cat "$T/cli.err"; fail "smp_cli: no message for CPU 1"; }
 "$BMPROF" report -i "$T/cli.data" --format json >"$T/cli.json" || fail "smp_cli: report failed"
+pyassert "$T/cli.json" 'r["meta"]["host"]["cpu_wait_ms"] == "10000"'
 python3 - "$T/cli.json" <<'PY' || fail "smp_cli"
 import json, sys
 cpus = {c["cpu"]: c for c in json.load(open(sys.argv[1]))["meta"]["cpus"]}

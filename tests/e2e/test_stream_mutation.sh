@@ -18,9 +18,11 @@ cd "$ROOT"
 make_smp_tiny
 elf=$ROOT/$tiny/smp_tiny.elf
 
-timeout 60 qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none \
+# under -icount shift=0,sleep=off the capture is the same on every run, however busy the host
+timeout 600 qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial "file:$T/raw" -accel tcg -cpu max \
-	-smp 2 -fw_cfg name=opt/bmprof/config,string=freq=1000 -kernel "$elf" >"$T/qout" 2>&1
+	-icount shift=0,sleep=off -smp 2 -fw_cfg name=opt/bmprof/config,string=freq=2000 \
+	-kernel "$elf" >"$T/qout" 2>&1
 rc=$?
 [ "$rc" -eq 3 ] || { cat "$T/qout"; fail "capture run: QEMU exited $rc, want 3 (main returned 0)"; }
 

@@ -21,9 +21,12 @@ UEFI=$ROOT/$BUILD/test-images-uefi
 	skip "OVMF not installed (apt-get install ovmf)"
 [ -f "$UEFI/shares.efi" ] || skip "UEFI test images not built (make test-images-uefi; needs gnu-efi)"
 
-# -icount shift=3 (8 ns per instruction), not --icount's shift=0: OVMF's boot busy-waits,
-# and at 1 ns per instruction it takes a minute of host time to boot instead of ten seconds
-"$BMPROF" qemu --freq 1000 -o "$T/s.data" "$UEFI/shares.efi" -- -icount shift=3 >"$T/out" 2>"$T/err" ||
+# Every run is under -icount shift=3,sleep=off (8 ns per instruction, bit-identical runs),
+# not --icount's shift=0: OVMF's boot busy-waits, and at 1 ns per instruction it takes a
+# minute of host time to boot instead of ten seconds. So the samples, and the drains,
+# follow the instructions executed, not the host's load.
+IC=(-icount shift=3,sleep=off)
+"$BMPROF" qemu --timeout 600 --freq 1000 -o "$T/s.data" "$UEFI/shares.efi" -- "${IC[@]}" >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bmprof qemu shares.efi exited $?"; }
 grep -q "UEFI boot of $UEFI/shares.efi" "$T/err" || { cat "$T/err"; fail "not booted as UEFI"; }
 base=$(sed -n 's/^bmprof: target: UEFI image loaded at \(0x[0-9a-f]*\) (link base 0x0)$/\1/p' "$T/err")
@@ -45,15 +48,14 @@ assert m["source"] == "timer"
 print(f"load_bias {m['load_bias']} matches the load address")
 PY
 
-"$BMPROF" qemu --transport shm --freq 1000 -o "$T/shm.data" "$UEFI/shares.efi" -- -icount shift=3 \
+"$BMPROF" qemu --timeout 600 --transport shm --freq 1000 -o "$T/shm.data" "$UEFI/shares.efi" -- "${IC[@]}" \
 	>"$T/shm.out" 2>"$T/shm.err" || { cat "$T/shm.err"; fail "bmprof qemu --transport shm shares.efi failed"; }
 grep -q "^bmprof: target: ivshmem BAR 2 at 0x" "$T/shm.err" || { cat "$T/shm.err"; fail "shm: no ivshmem message"; }
 "$BMPROF" report -i "$T/shm.data" --format json >"$T/shm.json" || fail "shm: report failed"
 check_uefi_shm "$T/s.json" "$T/shm.json" "$T/shm.err"
 
 rc=0
-# (-icount: the firmware's Stall and the samples in it follow guest time, whatever the host's load)
-"$BMPROF" qemu --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" -- -icount shift=3 >"$T/out" 2>"$T/err" || rc=$?
+"$BMPROF" qemu --timeout 600 --freq 4000 -o "$T/f.data" "$UEFI/fwstall.elf" -- "${IC[@]}" >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" = 7 ] || { cat "$T/err"; fail "fwstall.elf: bmprof exited $rc, want 7"; }
 grep -q "UEFI boot of $UEFI/fwstall.efi" "$T/err" || { cat "$T/err"; fail "the ELF's .efi did not boot"; }
 "$BMPROF" report -i "$T/f.data" --sort address --format json >"$T/f.json" || fail "report failed"
@@ -71,7 +73,7 @@ assert m["end"]["reason"] == "exit" and m["end"]["exit_code"] == 7, m["end"]
 print(f"{s['outside']} of {s['reported']} samples in firmware code, outside {lo:#x}-{hi:#x}")
 PY
 rc=0
-"$BMPROF" qemu --freq 4000 -o "$T/u.data" "$UEFI/ud.efi" >"$T/out" 2>"$T/err" || rc=$?
+"$BMPROF" qemu --timeout 600 --freq 4000 -o "$T/u.data" "$UEFI/ud.efi" -- "${IC[@]}" >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" = 126 ] || { cat "$T/err"; fail "ud.efi: bmprof exited $rc, want 126 (crashed)"; }
 grep -q "^bmprof: target: error: CPU exception #UD (6) at rip=" "$T/err" || { cat "$T/err"; fail "no #UD message"; }
 "$BMPROF" report -i "$T/u.data" --format json >"$T/u.json" || fail "report failed"
@@ -100,8 +102,7 @@ tiny=$BUILD/uefi-x86_64-tiny
 	BUILD="$BUILD" UEFI_X86_OUT="$tiny" IMAGE_CFLAGS=-Werror \
 	UEFI_X86_DEFS="-DBMPROF_X86_MAX_CPUS=1 -DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8") \
 	>"$T/make" 2>&1 || { cat "$T/make"; fail "make image BOOT=uefi (tiny buffers) failed"; }
-# (under -icount, so the number of samples, and of drains, does not depend on the host's load)
-"$BMPROF" qemu --freq 10000 -o "$T/c.data" "$ROOT/$tiny/conout.efi" -- -icount shift=3 >"$T/out" 2>"$T/err" ||
+"$BMPROF" qemu --timeout 600 --freq 10000 -o "$T/c.data" "$ROOT/$tiny/conout.efi" -- "${IC[@]}" >"$T/out" 2>"$T/err" ||
 	{ cat "$T/err"; fail "conout.efi: bmprof qemu exited $?"; }
 [ "$(grep -c '^conout: a line the firmware writes' "$T/out")" = 300 ] ||
 	fail "the firmware's ConOut lines did not all arrive whole"

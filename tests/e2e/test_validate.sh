@@ -139,7 +139,7 @@ if [ "$(uname -m)" != x86_64 ] || [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
 	exit 0
 fi
 "$BMPROF" validate --accel kvm --reps-param reps --reps 20000 --min-samples 20 \
-	--timeout 120 "$X86/dcpi-straight.elf" >"$T/kvm.txt" 2>"$T/kvm.err" ||
+	--timeout 600 "$X86/dcpi-straight.elf" >"$T/kvm.txt" 2>"$T/kvm.err" ||
 	{ cat "$T/kvm.err"; fail "bmprof validate --accel kvm failed"; }
 cat "$T/kvm.txt"
 grep -q "^samples: *natively timed (KVM, main in ring 3)" "$T/kvm.txt" ||

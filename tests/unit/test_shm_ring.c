@@ -1,8 +1,9 @@
 /* The shared-memory ring protocol: the target's producer (transport/target/ring.c) and the
  * host's consumer (host/run/shm.c) in one process. Wrap-around, exact fit, records larger than
  * the free space or the ring, frames split over several writes, sequence gaps that agree
- * with the producer's counters, final mode, and a producer thread against the consumer
- * thread with every byte checked. */
+ * with the producer's counters, final mode, a consumer thread held until the final flush
+ * (--shm-consume-at-end), and a producer thread against the consumer thread with every
+ * byte checked. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -304,6 +305,38 @@ static void test_corrupt_header(void **state)
 	rig_free(r);
 }
 
+/* A held consumer thread reads nothing before the producers' final flush, so the ring
+ * overruns however fast the host is; from the final flush on it reads everything, and
+ * the drops agree with the sequence numbers. */
+static void test_hold_until_final(void **state)
+{
+	struct rig *r = rig_new(8192, 1);
+	struct shm_totals t;
+	unsigned k = 0, refused = 0, sent = 0;
+
+	(void)state;
+	r->con->hold = 1;
+	assert_int_equal(shm_consumer_start(r->con), 0);
+	while (refused < 3) {
+		if (emit(r, 0, k++, 500))
+			refused++;
+		else
+			sent++;
+	}
+	assert_int_equal(r->con->st[0].records, 0);
+	bmprof_ring_set_final(&r->rings, 4000000000ull);
+	for (unsigned i = 0; i < 40; i++, k++)
+		assert_int_equal(emit(r, 0, k, 500), 0);   /* the held consumer reads now */
+	shm_consumer_stop(r->con);
+	shm_consumer_totals(r->con, &t);
+	assert_true(t.final);
+	assert_int_equal(t.records, sent + 40);
+	assert_int_equal(t.dropped_records, refused);
+	assert_int_equal(t.lost_records, refused);
+	assert_true(t.agree);
+	rig_free(r);
+}
+
 /* ---- producer thread against consumer thread ---- */
 
 #define STRESS_FRAMES 200000u
@@ -387,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_final_mode_bounded),
 		cmocka_unit_test(test_not_a_frame),
 		cmocka_unit_test(test_corrupt_header),
+		cmocka_unit_test(test_hold_until_final),
 		cmocka_unit_test(test_threads_every_byte),
 	};
 

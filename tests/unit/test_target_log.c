@@ -152,6 +152,40 @@ static size_t log_frame(uint8_t *f, uint8_t level, const char *text, size_t n, s
 	return frame(f, pl, 4 + n);
 }
 
+/* A frame from the rings while the serial bytes stop inside a frame's magic (the runtime
+ * logs on the serial port, then switches to the rings): both frames arrive whole, in the
+ * order they were complete, and no byte of either is taken for console text. */
+static void test_ring_frame_inside_serial_frame(void **state)
+{
+	struct seen s = { 0 };
+	struct capture *c = open_capture(NULL, &s);
+	uint8_t a[64], b[64];
+	size_t na = log_frame(a, 3, "on the serial port", 18, 18);
+	size_t nb = log_frame(b, 2, "from a ring", 11, 11);
+
+	(void)state;
+	for (size_t cut = 1; cut < na; cut += cut < 8 ? 1 : 9) {
+		unsigned before = s.n;
+
+		capture_push(c, a, cut);
+		assert_int_equal(capture_push_frame(c, b, nb), 0);
+		capture_push(c, a + cut, na - cut);
+		assert_int_equal(s.n, before + 2);
+		assert_string_equal(s.text[before], "from a ring");
+		assert_string_equal(s.text[before + 1], "on the serial port");
+		s.n = 0;
+	}
+	/* a record that is not one good frame: counted, not applied */
+	b[nb - 1] ^= 1;
+	capture_push_frame(c, b, nb);
+	capture_push_frame(c, b, 5);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(capture_stats(c)->frames_bad_crc, 2);
+	assert_int_equal(capture_stats(c)->bytes_skipped, nb + 5);
+	assert_int_equal(capture_stats(c)->text_bytes, 0);
+	capture_free(c);
+}
+
 static void test_model_bounds(void **state)
 {
 	char path[] = "/tmp/bmprof-test-log-XXXXXX", err[256], text[1500];
@@ -250,6 +284,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_messages),
+		cmocka_unit_test(test_ring_frame_inside_serial_frame),
 		cmocka_unit_test(test_model_bounds),
 		cmocka_unit_test(test_print_escapes),
 		cmocka_unit_test(test_print_long),

@@ -17,6 +17,7 @@
 #define CYCLE_BIT (1u << 31)
 #define ISR_I (1u << 7)
 #define PROBE_EVENTS 2000u    /* the overflow-interrupt probe's period */
+#define PROBE_WAIT_S 2        /* its longest wait for an overflow to show, without -icount */
 
 static struct {
 	uint64_t pmceid[2];
@@ -174,14 +175,24 @@ const struct bmprof_pmu_ops bmprof_pmu_v3 = {
 };
 
 /* Arm counter idx (31: the cycle counter) for CPU_CYCLES, PROBE_EVENTS before overflow,
- * with its interrupt enabled, and wait up to `ticks` of the generic timer for the IRQ to
- * become pending (ISR_EL1.I, IRQs masked) without touching a PMU register, which would
- * make an emulator look at its counters. 1 if it interrupted, 0 if it overflowed without
- * interrupting, -1 if it did not overflow in time (nothing learnt). */
-static int irq_from(unsigned idx, uint64_t ticks)
+ * with its interrupt enabled (IRQs masked). The counter is not read while it runs (an
+ * emulator looks at its counters on such accesses, raising an overflow it would otherwise
+ * not signal): the wait is for the overflow to show on its own, in PMOVSCLR_EL0 or as a
+ * pending IRQ (ISR_EL1.I). Once the status shows, a write of PMINTENSET_EL1 (what it
+ * holds already) makes QEMU re-evaluate its interrupt line, and the IRQ is looked for
+ * during SETTLE_DIV of a second (real hardware signals it within nanoseconds). So the
+ * answer follows the overflow, however late a busy host lets QEMU's timer notice it;
+ * `ticks` of the generic timer only bound the wait for an overflow that never shows by
+ * itself. 1 if it interrupted, 0 if it overflowed without interrupting, -1 if it did not
+ * overflow (nothing learnt). */
+#define SETTLE_DIV 1000            /* 1 ms */
+#define POLLS_PER_CLOCK_READ 256   /* reading the clock is not free under emulation */
+
+static int irq_from(unsigned idx, uint64_t ticks, uint64_t cntfrq)
 {
 	uint32_t bit = 1u << idx;
-	uint64_t t0, isr;
+	uint64_t t0, isr = 0;
+	unsigned polls = 0;
 	int r;
 
 	if (idx == 31) {
@@ -198,10 +209,25 @@ static int irq_from(unsigned idx, uint64_t ticks)
 	a64_write(pmcntenset_el0, bit);
 	a64_isb();
 	t0 = a64_read(cntvct_el0);
-	do {
+	for (;;) {
 		a64_isb();
 		isr = a64_read(isr_el1);
-	} while (!(isr & ISR_I) && a64_read(cntvct_el0) - t0 < ticks);
+		if (isr & ISR_I)
+			break;
+		if (a64_read(pmovsclr_el0) & bit) {
+			uint64_t t1;
+
+			a64_write(pmintenset_el1, bit);
+			t1 = a64_read(cntvct_el0);
+			do {
+				a64_isb();
+				isr = a64_read(isr_el1);
+			} while (!(isr & ISR_I) && a64_read(cntvct_el0) - t1 < cntfrq / SETTLE_DIV);
+			break;
+		}
+		if (++polls % POLLS_PER_CLOCK_READ == 0 && a64_read(cntvct_el0) - t0 >= ticks)
+			break;
+	}
 	a64_write(pmcntenclr_el0, bit);
 	a64_write(pmintenclr_el1, bit);
 	a64_isb();
@@ -236,13 +262,14 @@ static int instruction_clock(void)
 void pmu_v3_forget_irq(void) { v3.no_irq = 0; }
 
 /* Learn which counters raise the overflow interrupt, with the PMU's PPI enabled in the GIC,
- * IRQs masked at the CPU and no other interrupt enabled. QEMU with -icount never raises it for
- * an event counter; under plain emulation on a busy host the first one can come late, so
- * a counter counts as not interrupting only if it stays silent for 2 ms where the clock
- * follows the instructions (so waiting longer would not help), or for 100 ms elsewhere.
- * Returns bit 0 set if event counters do not interrupt, bit 1 if the cycle counter does
- * not; every later probe() reports them in caps.no_irq_mask until pmu_v3_forget_irq(),
- * so every CPU places the events as the probing CPU did. */
+ * IRQs masked and no other interrupt enabled. QEMU with -icount never signals an event
+ * counter's overflow by itself; without -icount it signals every overflow from its timer
+ * thread, which a busy host can hold up for a hundred milliseconds and more. irq_from
+ * decides from the overflow, so time only bounds the wait for one that never shows: 2 ms
+ * where the clock follows the instructions (waiting longer would not help), else
+ * PROBE_WAIT_S. Returns bit 0 set if event counters do not interrupt, bit 1 if the cycle
+ * counter does not; every later probe() reports them in caps.no_irq_mask until
+ * pmu_v3_forget_irq(), so every CPU places the events as the probing CPU did. */
 uint8_t pmu_v3_probe_irq(uint64_t cntfrq)
 {
 	uint8_t no = 0;
@@ -251,12 +278,12 @@ uint8_t pmu_v3_probe_irq(uint64_t cntfrq)
 	v3.no_irq = 0;
 	if (!pmu_present())
 		return 0;
-	ticks = instruction_clock() ? cntfrq / 500 + 1 : cntfrq / 10 + 1;
-	if (pmu_counters() && irq_from(0, ticks) == 0) {
+	ticks = instruction_clock() ? cntfrq / 500 + 1 : cntfrq * PROBE_WAIT_S;
+	if (pmu_counters() && irq_from(0, ticks, cntfrq) == 0) {
 		v3.no_irq |= (1ull << BMPROF_PMU_MAX_GP) - 1;
 		no |= 1;
 	}
-	if (irq_from(31, ticks) == 0) {
+	if (irq_from(31, ticks, cntfrq) == 0) {
 		v3.no_irq |= 1ull << BMPROF_PMU_FIXED_BASE;
 		no |= 2;
 	}

@@ -1,7 +1,8 @@
 /* The x86-64 runtime's NMI entry and #GP fixup, with sampling running: NMIs sent to this
  * CPU through the local APIC reach bmprof_x86_nmi (which counts them as not the PMU's)
  * and return with every register intact; a WRMSR that #GPs inside bmprof_x86_wrmsr_safe
- * returns -1 instead of ending the run. Returns 0 when all of that holds. */
+ * returns -1 instead of ending the run. Returns 0 when all of that holds. The run-time
+ * parameter wait_ms (default 1000) bounds the wait for each NMI. */
 #include <bmrt.h>
 #include "bmprof_x86_64.h"
 
@@ -34,14 +35,14 @@ static void self_nmi(void)
 }
 
 /* Send one NMI and wait until the handler has counted it (delivery may lag the ICR write:
- * under KVM it does), at most a second: an NMI sent while one is pending would merge. */
-static int nmi_taken(uint64_t want)
+ * under KVM it does), at most wait_ms: an NMI sent while one is pending would merge. */
+static int nmi_taken(uint64_t want, uint64_t wait_ms)
 {
 	uint64_t t = bm_cycles();
 
 	self_nmi();
 	while (bmprof_x86_info()->nmis_other < want)
-		if (bm_cycles() - t > bm_cycles_hz())
+		if (bm_cycles() - t > bm_cycles_hz() / 1000 * wait_ms)
 			return 0;
 	return 1;
 }
@@ -52,13 +53,14 @@ static int nmi_taken(uint64_t want)
 __attribute__((noinline)) static int survives(uint64_t seed)
 {
 	uint64_t a = seed * 3, b = seed ^ 0x5555, c = seed + 7, d = ~seed, e = seed << 5;
-	uint64_t base = 0;
+	uint64_t base = 0, wait_ms = bm_param("wait_ms", 1000);
 	int bad = 0;
 
 	__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e));
 	for (int i = 0; i < NMIS; i++) {
-		if (!nmi_taken(i + 1)) {
-			bm_printf("nmi_msr: NMI %d did not arrive within a second\n", i + 1);
+		if (!nmi_taken(i + 1, wait_ms)) {
+			bm_printf("nmi_msr: NMI %d did not arrive within %llu ms\n", i + 1,
+				  (unsigned long long)wait_ms);
 			bad = 1;
 			break;
 		}

@@ -5,14 +5,19 @@
  * ran on the CPU it was sent to, prints one result line per CPU and returns 0 when all
  * of it holds, with the time main took.
  *
- * SMP_WORK_ITERS (default 4M, about 10 instructions each) sets the work per CPU. */
+ * SMP_WORK_ITERS (default 4M, about 10 instructions each) sets the work per CPU. With the
+ * run-time parameter own_samples=N, each CPU's last step goes on, a quarter of the work at
+ * a time (up to EXTRA_MAX times), until the CPU has taken N samples inside its work calls:
+ * so many samples land in work_cpuK however little of the host the run gets. */
 #include <bmrt.h>
+#include "own_counters.h"
 
 #ifndef SMP_WORK_ITERS
 #define SMP_WORK_ITERS 4000000ull
 #endif
 #define MAXCPU 8
 #define STEPS 4
+#define EXTRA_MAX 64
 
 struct slot {
 	unsigned want;           /* the CPU it was sent to */
@@ -48,15 +53,28 @@ static uint64_t (*const work[MAXCPU])(uint64_t, uint64_t) = {
 };
 
 static struct slot slots[MAXCPU];
+static uint64_t own_samples;
+
+/* One step of CPU k's work; *sampled counts the samples taken meanwhile. */
+static uint64_t step(unsigned k, uint64_t x, uint64_t *sampled)
+{
+	uint64_t t = own_taken();
+
+	x = work[k](x, SMP_WORK_ITERS / STEPS);
+	*sampled += own_taken() - t;
+	return x;
+}
 
 static void run(void *arg)
 {
 	struct slot *s = arg;
-	uint64_t x = s->want + 1;
+	uint64_t x = s->want + 1, sampled = 0;
 
 	s->ran_on = bm_cpu_id();
 	for (int j = 0; j < STEPS; j++) {
-		x = work[s->want](x, SMP_WORK_ITERS / STEPS);
+		x = step(s->want, x, &sampled);
+		for (int e = 0; j == STEPS - 1 && e < EXTRA_MAX && sampled < own_samples; e++)
+			x = step(s->want, x, &sampled);
 		bm_printf("smp_work: cpu %u step %d of %d\n", s->want, j + 1, STEPS);
 	}
 	s->result = x;
@@ -70,6 +88,7 @@ int main(void)
 
 	if (n > MAXCPU)
 		n = MAXCPU;
+	own_samples = bm_param("own_samples", 0);
 	if (bm_run_on(0, run, &slots[0]) != -1 || bm_run_on(n, run, &slots[0]) != -1) {
 		bm_puts("smp_work: bm_run_on accepted CPU 0 or a CPU out of range");
 		bad = 1;
