@@ -293,11 +293,22 @@ static int set_choice(const struct opt_cmd *c, const struct opt *o, const char *
 	return -1;
 }
 
-static int add_to_list(struct opt_list *l, const char *arg)
+/* arg onto l, and l into a->lists the first time */
+static int add_to_list(struct opt_args *a, struct opt_list *l, const char *arg)
 {
-	const char **v = realloc(l->v, (l->n + 1) * sizeof *v);
+	const char **v;
 
-	if (!v) {
+	if (!l->n) {
+		struct opt_list **ls = realloc(a->lists, (size_t)(a->nlists + 1) * sizeof *ls);
+
+		if (!ls) {
+			bm_err("out of memory");
+			return -1;
+		}
+		a->lists = ls;
+		ls[a->nlists++] = l;
+	}
+	if (!(v = realloc(l->v, (l->n + 1) * sizeof *v))) {
 		bm_err("out of memory");
 		return -1;
 	}
@@ -306,8 +317,8 @@ static int add_to_list(struct opt_list *l, const char *arg)
 	return 0;
 }
 
-static int set_value(const struct opt_cmd *c, const struct opt *o, const char *arg, int neg,
-		     int was_long)
+static int set_value(const struct opt_cmd *c, struct opt_args *a, const struct opt *o,
+		     const char *arg, int neg, int was_long)
 {
 	char name[80];
 
@@ -328,7 +339,7 @@ static int set_value(const struct opt_cmd *c, const struct opt *o, const char *a
 	case OPT_T_CALLBACK:
 		return o->cb(o, arg, c) ? -1 : 0;
 	case OPT_T_LIST:
-		return add_to_list(o->value, arg);
+		return add_to_list(a, o->value, arg);
 	}
 	return -1;
 }
@@ -345,7 +356,7 @@ static int given(const struct opt_cmd *c, struct opt_args *a, const struct opt *
 	}
 	a->seen = s;
 	s[a->nseen++] = o;
-	return set_value(c, o, arg, neg, was_long);
+	return set_value(c, a, o, arg, neg, was_long);
 }
 
 const struct opt *opt_given(const struct opt_args *a, const char *long_name)
@@ -358,24 +369,14 @@ const struct opt *opt_given(const struct opt_args *a, const char *long_name)
 
 /* ---- parsing ---- */
 
-static void free_lists(const struct opt_cmd *c)
-{
-	for (const struct opt *o = c->opts; !is_end(o); o++)
-		if (o->type == OPT_T_LIST) {
-			struct opt_list *l = o->value;
-
-			free(l->v);
-			l->v = NULL;
-			l->n = 0;
-		}
-	for (const struct opt_cmd *s = c->subs; s && s->name; s++)
-		free_lists(s);
-}
-
 void opt_args_free(struct opt_args *a)
 {
-	if (a->cmd)
-		free_lists(a->cmd);
+	for (int i = 0; i < a->nlists; i++) {
+		free(a->lists[i]->v);
+		a->lists[i]->v = NULL;
+		a->lists[i]->n = 0;
+	}
+	free(a->lists);
 	free(a->v);
 	free(a->dash);
 	free(a->seen);
@@ -524,7 +525,6 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, struct opt_args *a
 	int r;
 
 	memset(a, 0, sizeof *a);
-	a->cmd = c;
 	r = parse_in(c, argc, argv, a, 0);
 	if (!r)
 		return -1;
@@ -598,8 +598,8 @@ static void forms(FILE *f, const struct opt_cmd **chain, int depth, int *nforms)
 		int first = args == c->args || !c->args;
 
 		nl = strchr(args, '\n');
-		fputs((*nforms)++ ? "       " : "usage: ", f);
-		w.col = 7;
+		fputs((*nforms)++ ? "      " : "usage:", f);
+		w.col = 6;
 		w.indent = 7;
 		word(&w, "bmprof", 6);
 		for (int d = 0; d < depth; d++) {

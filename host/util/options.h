@@ -114,16 +114,18 @@ struct opt_args {
 	char **dash;
 	int dash_given;                  /* a "--" was there */
 	const struct opt_cmd *sub;       /* the subcommand named (the innermost), or NULL */
-	const struct opt **seen;         /* the options given, in order */
+	const struct opt **seen;         /* the options given, in order (entries of the table:
+					  * valid while it is) */
 	int nseen;
-	const struct opt_cmd *cmd;       /* what was parsed: its lists are freed with a */
+	struct opt_list **lists;         /* the OPT_LIST lists filled: emptied with a */
+	int nlists;
 };
 
 /* Parse argv (argv[0] is the command's name). -1: parsed, go on; 0: --help (or
  * --man-options) was printed; 2: a usage error was printed. Free a with opt_args_free
  * after -1 (the other results leave nothing to free). */
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, struct opt_args *a);
-/* Frees the argument arrays and empties the tables' OPT_LIST lists. */
+/* Frees the argument arrays and empties the OPT_LIST lists that were filled. */
 void opt_args_free(struct opt_args *a);
 /* The option of that long name was given (o: the entry, else NULL). */
 const struct opt *opt_given(const struct opt_args *a, const char *long_name);
