@@ -27,6 +27,11 @@ static int takes_arg(const struct opt *o)
 
 /* ---- messages ---- */
 
+static const char *last_word(const char *name)
+{
+	return strrchr(name, ' ') ? strrchr(name, ' ') + 1 : name;
+}
+
 /* "bmprof report --help" */
 static const char *help_cmd(const struct opt_cmd *c, char *buf, size_t n)
 {
@@ -213,7 +218,7 @@ static int set_ulong(const struct opt_cmd *c, const struct opt *o, const char *n
 		*(unsigned long *)o->value = v;
 		return 0;
 	}
-	if (o->max != ULONG_MAX)
+	if (o->max < LONG_MAX)
 		say(c, "%s takes a number from %lu to %lu, not '%s'", name, o->min, o->max, arg);
 	else if (o->min == 1)
 		say(c, "%s takes a positive number, not '%s'", name, arg);
@@ -511,10 +516,14 @@ static int parse_in(const struct opt_cmd *c, int argc, char **argv, struct opt_a
 		if (r)
 			return -1;
 	}
-	if (c->subs && !a->sub) {
-		char h[128];
+	if (c->subs && (!a->sub || a->sub == c)) {
+		char h[128], list[256] = "";
+		size_t used = 0;
 
-		say(c, "name a command (%s)", help_cmd(c, h, sizeof h));
+		for (const struct opt_cmd *s = c->subs; s->name && used < sizeof list; s++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+						 used ? ", " : "", last_word(s->name));
+		say(c, "name a command: %s (%s)", list, help_cmd(c, h, sizeof h));
 		return -1;
 	}
 	return 0;
@@ -575,10 +584,6 @@ static void synopsis_opt(struct wrap *w, const struct opt *o)
 	word(w, buf, strlen(buf));
 }
 
-static const char *last_word(const char *name)
-{
-	return strrchr(name, ' ') ? strrchr(name, ' ') + 1 : name;
-}
 
 /* One form of the command for each of its subcommands (or of its args lines): chain holds
  * the commands from the verb down to c. */

@@ -228,7 +228,7 @@ static void test_subcommands(void **state)
 	char *add[] = { "db", "--db", "D", "add", "--tag", "x", "p1", "--tag=y", "p2" };
 	char *epoch[] = { "db", "epoch", "new", "--note", "hi" };
 	char *typo[] = { "db", "ad", "p" }, *none_given[] = { "db", "--db", "D" };
-	char *wrong_place[] = { "db", "add", "--db", "D" };
+	char *wrong_place[] = { "db", "add", "--db", "D" }, *epoch_only[] = { "db", "epoch" };
 	struct opt_args a;
 
 	(void)state;
@@ -247,7 +247,9 @@ static void test_subcommands(void **state)
 	assert_int_equal(db_parse(&a, typo, 3), 2);
 	assert_non_null(strstr(errbuf, "db: unknown command 'ad'; did you mean 'add'?"));
 	assert_int_equal(db_parse(&a, none_given, 3), 2);
-	assert_non_null(strstr(errbuf, "db: name a command (bmprof db --help)"));
+	assert_non_null(strstr(errbuf, "db: name a command: add, epoch (bmprof db --help)"));
+	assert_int_equal(db_parse(&a, epoch_only, 2), 2);
+	assert_non_null(strstr(errbuf, "db epoch: name a command: new, ls (bmprof db epoch --help)"));
 	assert_int_equal(db_parse(&a, wrong_place, 4), 2);
 	assert_non_null(strstr(errbuf, "db add: unknown option --db (bmprof db add --help)"));
 }
