@@ -81,7 +81,7 @@ static int parse(struct vopts *o, int argc, char **argv)
 		OPT_STRING(0, "reps-param", &o->reps_param, "NAME", "the program's work parameter "
 			   "(bm_param): the truth is counted at NAME=1, 2, 4 and 8, checked to be "
 			   "affine, and extrapolated"),
-		OPT_ULONG(0, "reps", &o->reps, "N", "its value for the profile (default 200)", 1,
+		OPT_ULONG(0, "reps", &o->reps, "N", "its value for the profile (default 200)", 0,
 			  1ul << 40),
 		OPT_CALLBACK_F(0, "param", o->params, "NAME=VALUE", "another run-time parameter, "
 			       "the same in every run; repeatable", run_opts_cb_param_line, OPT_MULTI),
@@ -120,6 +120,10 @@ static int parse(struct vopts *o, int argc, char **argv)
 		if (run_opts_check_param(spec, &x, err, sizeof err)) {
 			bm_err("validate: --reps-param %s: a NAME of letters, digits and '_'",
 			       o->reps_param);
+			return EXIT_USAGE;
+		}
+		if (o->reps < 1) {
+			bm_err("validate: --reps must be at least 1");
 			return EXIT_USAGE;
 		}
 	}
