@@ -26,6 +26,71 @@ static const char description[] =
 	"N, sum, mean, standard deviation, min, max and range% = (max - min) / sum, sorted by "
 	"range%, the least stable first. A PROFILE may be a database query db:KEY=VALUE,...";
 
+/* The table as JSON on stdout. 0, or -1 when it could not be written. */
+static int print_json(const struct profile_set *set, const struct loaded_runs *runs,
+		      const struct stats_table *t, unsigned long limit)
+{
+	struct json j;
+
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	json_kv_string(&j, "format", "bmprof-stats");
+	json_kv_u64(&j, "format_version", STATS_JSON_VERSION);
+	json_key(&j, "profiles");
+	json_begin_array(&j);
+	for (size_t i = 0; i < set->n; i++)
+		json_string(&j, set->paths[i]);
+	json_end_array(&j);
+	json_key(&j, "totals");
+	json_begin_array(&j);
+	for (size_t i = 0; i < runs->n; i++)
+		json_u64(&j, runs->totals[i]);
+	json_end_array(&j);
+	json_kv_u64(&j, "filtered", t->nfiltered);
+	json_key(&j, "rows");
+	json_begin_array(&j);
+	for (size_t i = 0; i < t->nrows && i < limit; i++) {
+		const struct stats_row *r = &t->rows[i];
+		json_begin_object(&j);
+		json_kv_string(&j, "key", r->key);
+		json_kv_u64(&j, "n", r->s.n);
+		json_kv_double(&j, "sum", r->s.sum);
+		json_kv_double(&j, "mean", r->s.mean);
+		json_kv_double(&j, "sd", r->s.sd);
+		json_kv_double(&j, "min", r->s.min);
+		json_kv_double(&j, "max", r->s.max);
+		json_kv_double(&j, "range", r->s.range);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	return json_finish(&j) ? -1 : 0;
+}
+
+static void print_text(const struct profile_set *set, const struct loaded_runs *runs,
+		       const struct stats_table *t, int by, unsigned long limit,
+		       unsigned long min_count)
+{
+	printf("# stats     %zu run%s:", set->n, set->n == 1 ? "" : "s");
+	for (size_t i = 0; i < runs->n; i++)
+		printf(" %" PRIu64, runs->totals[i]);
+	printf(" samples\n# sorted    by range%% = (max - min) / sum, descending\n");
+	if (t->nfiltered)
+		printf("# filtered  %zu bucket%s with fewer than %lu samples in every run\n",
+		       t->nfiltered, t->nfiltered == 1 ? "" : "s", min_count);
+	printf("#\n#  Range%%    N        Sum       Mean    Std-dev        Min        Max  %s\n",
+	       by == FLAT_BY_LINE ? "Line" : by == FLAT_BY_ADDRESS ? "Address" : "Function");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct stats_row *r = &t->rows[i];
+		if (i >= limit) {
+			printf("# ... %zu more rows (--all)\n", t->nrows - i);
+			break;
+		}
+		printf("%7.2f%% %4zu %10.0f %10.1f %10.1f %10.0f %10.0f  %s\n", 100.0 * r->s.range,
+		       r->s.n, r->s.sum, r->s.mean, r->s.sd, r->s.min, r->s.max, r->key);
+	}
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	int by = FLAT_BY_FUNCTION, json = 0, all = 0, rc = 1;
@@ -71,60 +136,10 @@ int cmd_stats(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		struct json j;
-		json_init(&j, stdout, 1);
-		json_begin_object(&j);
-		json_kv_string(&j, "format", "bmprof-stats");
-		json_kv_u64(&j, "format_version", STATS_JSON_VERSION);
-		json_key(&j, "profiles");
-		json_begin_array(&j);
-		for (size_t i = 0; i < set.n; i++)
-			json_string(&j, set.paths[i]);
-		json_end_array(&j);
-		json_key(&j, "totals");
-		json_begin_array(&j);
-		for (size_t i = 0; i < runs.n; i++)
-			json_u64(&j, runs.totals[i]);
-		json_end_array(&j);
-		json_kv_u64(&j, "filtered", t.nfiltered);
-		json_key(&j, "rows");
-		json_begin_array(&j);
-		for (size_t i = 0; i < t.nrows && i < limit; i++) {
-			const struct stats_row *r = &t.rows[i];
-			json_begin_object(&j);
-			json_kv_string(&j, "key", r->key);
-			json_kv_u64(&j, "n", r->s.n);
-			json_kv_double(&j, "sum", r->s.sum);
-			json_kv_double(&j, "mean", r->s.mean);
-			json_kv_double(&j, "sd", r->s.sd);
-			json_kv_double(&j, "min", r->s.min);
-			json_kv_double(&j, "max", r->s.max);
-			json_kv_double(&j, "range", r->s.range);
-			json_end_object(&j);
-		}
-		json_end_array(&j);
-		json_end_object(&j);
-		rc = json_finish(&j) ? 1 : 0;
+		rc = print_json(&set, &runs, &t, limit) ? 1 : 0;
 		goto out;
 	}
-	printf("# stats     %zu run%s:", set.n, set.n == 1 ? "" : "s");
-	for (size_t i = 0; i < runs.n; i++)
-		printf(" %" PRIu64, runs.totals[i]);
-	printf(" samples\n# sorted    by range%% = (max - min) / sum, descending\n");
-	if (t.nfiltered)
-		printf("# filtered  %zu bucket%s with fewer than %lu samples in every run\n",
-		       t.nfiltered, t.nfiltered == 1 ? "" : "s", min_count);
-	printf("#\n#  Range%%    N        Sum       Mean    Std-dev        Min        Max  %s\n",
-	       by == FLAT_BY_LINE ? "Line" : by == FLAT_BY_ADDRESS ? "Address" : "Function");
-	for (size_t i = 0; i < t.nrows; i++) {
-		const struct stats_row *r = &t.rows[i];
-		if (i >= limit) {
-			printf("# ... %zu more rows (--all)\n", t.nrows - i);
-			break;
-		}
-		printf("%7.2f%% %4zu %10.0f %10.1f %10.1f %10.0f %10.0f  %s\n", 100.0 * r->s.range,
-		       r->s.n, r->s.sum, r->s.mean, r->s.sd, r->s.min, r->s.max, r->key);
-	}
+	print_text(&set, &runs, &t, by, limit, min_count);
 	rc = 0;
 out:
 	stats_table_free(&t);
