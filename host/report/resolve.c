@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "run/qemu.h"
 #include "report/resolve.h"
+#include "symbol/elf_find.h"
 #include "symbol/sym_share.h"
 #include "util/util.h"
 
@@ -69,13 +70,22 @@ static int find_elf(const struct profile *p, const char *profile_path, const cha
 		*out = strdup(meta);
 		return *out ? 0 : -1;
 	}
-	char *alt = beside(profile_path, meta);
+	char *alt = beside(profile_path, meta), found[4096];
 	if (alt && readable(alt)) {
 		*out = alt;
 		return 0;
 	}
-	snprintf(err, errlen, "cannot find the ELF: %s (named in the profile) is gone and %s is "
-		 "not there either: pass it with --elf", meta, alt ? alt : "a copy beside the profile");
+	/* by the build-id HELLO gave: the places debuggers, perf and bmprof db keep ELFs */
+	if (p->have_hello && !elf_find_by_build_id(p->hello.build_id, p->hello.build_id_len, meta,
+						   found, sizeof found)) {
+		free(alt);
+		*out = strdup(found);
+		return *out ? 0 : -1;
+	}
+	snprintf(err, errlen, "cannot find the ELF: %s (named in the profile) is gone, %s is "
+		 "not there either, and no ELF with its build-id is under $%s, $BMPROF_DB/images, "
+		 "~/.debug or /usr/lib/debug: pass it with --elf", meta,
+		 alt ? alt : "a copy beside the profile", ELF_FIND_ENV);
 	free(alt);
 	return -1;
 }

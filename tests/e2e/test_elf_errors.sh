@@ -141,8 +141,46 @@ pyassert "$T/shstr.json" 'any("e_shstrndx is damaged" in n for n in r["meta"]["n
 
 # The ELF the profile names is gone, and no copy is beside the profile.
 "$BMPROF" report -i "$T/x86.data" >/dev/null 2>"$T/e" || { cat "$T/e"; fail "report with the named ELF"; }
+cp "$T/img/shares.elf" "$T/keep.elf"
 rm "$T/img/shares.elf"
 fails_with "the named ELF is gone" \
-	"bmprof: cannot find the ELF: $T/img/shares.elf (named in the profile) is gone and $T/shares.elf is not there either: pass it with --elf" \
-	"$BMPROF" report -i "$T/x86.data"
+	"bmprof: cannot find the ELF: $T/img/shares.elf (named in the profile) is gone, $T/shares.elf is not there either, and no ELF with its build-id is under \$BMPROF_SYMFS, \$BMPROF_DB/images, ~/.debug or /usr/lib/debug: pass it with --elf" \
+	env HOME="$T" "$BMPROF" report -i "$T/x86.data"
+
+# ... but an ELF with its build-id is found where debuggers and perf keep them, and under
+# BMPROF_SYMFS by build-id or by name; one of another build-id under that name is not taken.
+id=$(python3 - "$T/keep.elf" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shnum, = struct.unpack_from("<H", d, 0x3c)
+for i in range(shnum):
+    typ, = struct.unpack_from("<I", d, shoff + 64 * i + 4)
+    off, size = struct.unpack_from("<QQ", d, shoff + 64 * i + 24)
+    p = off
+    while typ == 7 and p < off + size:
+        nsz, dsz, ntype = struct.unpack_from("<III", d, p)
+        name = d[p + 12:p + 12 + nsz]
+        desc = p + 12 + ((nsz + 3) & ~3)
+        if ntype == 3 and name == b"GNU\0":
+            print(d[desc:desc + dsz].hex()); sys.exit(0)
+        p = desc + ((dsz + 3) & ~3)
+sys.exit(1)
+PY
+) || fail "no build-id in the test image"
+mkdir -p "$T/home/.debug/.build-id/${id:0:2}" "$T/symfs/.build-id/${id:0:2}" "$T/byname" "$T/other"
+cp "$T/keep.elf" "$T/home/.debug/.build-id/${id:0:2}/${id:2}.debug"
+env HOME="$T/home" "$BMPROF" report -i "$T/x86.data" --format json >"$T/home.json" 2>"$T/e" ||
+	{ cat "$T/e"; fail "the ELF in ~/.debug/.build-id was not found"; }
+pyassert "$T/home.json" "r['meta']['elf'] == '$T/home/.debug/.build-id/${id:0:2}/${id:2}.debug'"
+cp "$T/keep.elf" "$T/symfs/.build-id/${id:0:2}/${id:2}"
+cp "$T/keep.elf" "$T/byname/shares.elf"
+env HOME="$T" BMPROF_SYMFS="$T/nowhere:$T/symfs" "$BMPROF" report -i "$T/x86.data" \
+	--format json >"$T/symfs.json" 2>"$T/e" || { cat "$T/e"; fail "BMPROF_SYMFS by build-id"; }
+pyassert "$T/symfs.json" "r['meta']['elf'] == '$T/symfs/.build-id/${id:0:2}/${id:2}'"
+env HOME="$T" BMPROF_SYMFS="$T/byname" "$BMPROF" report -i "$T/x86.data" >/dev/null 2>"$T/e" ||
+	{ cat "$T/e"; fail "BMPROF_SYMFS by name"; }
+cp "$IMAGES/crash.elf" "$T/other/shares.elf"
+env HOME="$T" BMPROF_SYMFS="$T/other" "$BMPROF" report -i "$T/x86.data" >/dev/null 2>"$T/e" &&
+	fail "an ELF of another build-id was taken for the profile's"
 echo "elf errors ok"
