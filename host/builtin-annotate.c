@@ -14,6 +14,7 @@
 #include "symbol/disasm.h"
 #include "report/firmware.h"
 #include "report/fw_opts.h"
+#include "symbol/symfs_opt.h"
 #include "flat.h"
 #include "profile/profile_io.h"
 #include "report/resolve.h"
@@ -541,6 +542,7 @@ static int parse_opts(int argc, char **argv, const char **input, const char **el
 			   "names)"),
 		OPT_STRING('e', "event", event, "NAME", "annotate this event (default: as bmprof "
 			   "report, the first event with samples)"),
+		SYMFS_OPT,
 		FW_OPTS_TABLE(fo),
 		OPT_END(),
 	};
@@ -602,7 +604,7 @@ static int annotate(struct annotate *a, const char *input, const char *elf, cons
 	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
 
-int cmd_annotate(int argc, char **argv)
+static int annotate_cmd(int argc, char **argv)
 {
 	const char *input = PROFILE_DEFAULT_PATH, *elf = NULL, *event = NULL, *name = NULL;
 	struct profile prof;
@@ -637,5 +639,13 @@ int cmd_annotate(int argc, char **argv)
 	resolve_close(&a.r);
 	firmware_free(&a.fw);
 	profile_free(&prof);
+	return rc;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	int rc = annotate_cmd(argc, argv);
+
+	elf_find_clear_dirs();
 	return rc;
 }

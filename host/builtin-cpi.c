@@ -42,8 +42,10 @@ int cmd_cpi(int argc, char **argv)
 	char err[1024];
 	int rc = cpi_cli_parse(argc, argv, &cmd, &c, 1);
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		cpi_cli_end();
 		return rc;
+	}
 	memset(&cf, 0, sizeof cf);
 	rc = 1;
 	if (cpi_cli_open(&c, &prof, &r, &o))
@@ -69,5 +71,6 @@ out:
 	cpi_func_free(&cf);
 	resolve_close(&r);
 	profile_free(&prof);
+	cpi_cli_end();
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "util/outfile.h"
 #include "profile/profile_bound.h"
 #include "profile/profile_io.h"
+#include "symbol/symfs_opt.h"
 #include "util/util.h"
 
 static const char description[] =
@@ -69,7 +70,7 @@ out:
 	return rc;
 }
 
-int cmd_export(int argc, char **argv)
+static int export(int argc, char **argv)
 {
 	const char *out = NULL, *input = PROFILE_DEFAULT_PATH, *elf = NULL, *event = NULL;
 	int format = -1, rc = 1;
@@ -83,6 +84,7 @@ int cmd_export(int argc, char **argv)
 			   "names)"),
 		OPT_STRING('e', "event", &event, "NAME", "the event (default: the first with "
 			   "samples)"),
+		SYMFS_OPT,
 		PROFILE_BOUND_OPT,
 		OPT_END(),
 	};
@@ -136,4 +138,12 @@ int cmd_export(int argc, char **argv)
 done:
 	run_free(&lr);
 	return rc ? 1 : 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	int rc = export(argc, argv);
+
+	elf_find_clear_dirs();
+	return rc;
 }

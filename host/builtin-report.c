@@ -14,6 +14,7 @@
 #include "events.h"
 #include "report/firmware.h"
 #include "report/fw_opts.h"
+#include "symbol/symfs_opt.h"
 #include "flat.h"
 #include "util/json.h"
 #include "profile/profile_bound.h"
@@ -72,6 +73,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		OPT_ULONG('n', "limit", &o->limit, "N", "print at most N rows (default: 20 for "
 			  "text, all for JSON); with --sort cpu, N per CPU", 1, LONG_MAX),
 		OPT_BOOL('a', "all", &o->all, "print every row"),
+		SYMFS_OPT,
 		PROFILE_BOUND_OPT,
 		FW_OPTS_TABLE(&o->fw),
 		OPT_END(),
@@ -97,7 +99,7 @@ static long row_limit(const struct report_opts *o)
 	return o->limit ? (long)o->limit : o->json ? -1 : DEFAULT_LIMIT;
 }
 
-int cmd_report(int argc, char **argv)
+static int report(int argc, char **argv)
 {
 	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = FLAT_BY_FUNCTION };
 	struct profile prof;
@@ -134,5 +136,13 @@ int cmd_report(int argc, char **argv)
 out:
 	report_free(&rp);
 	profile_free(&prof);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	int rc = report(argc, argv);
+
+	elf_find_clear_dirs();
 	return rc;
 }

@@ -351,8 +351,10 @@ int cmd_stalls(int argc, char **argv)
 				     .description = description };
 	int rc = cpi_cli_parse(argc, argv, &cmd, &c, 0);
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		cpi_cli_end();
 		return rc;
+	}
 	memset(&st, 0, sizeof st);
 	rc = 1;
 	if (cpi_cli_open(&c, &prof, &r, &o))
@@ -389,5 +391,6 @@ out:
 	free(st.rows);
 	resolve_close(&r);
 	profile_free(&prof);
+	cpi_cli_end();
 	return rc;
 }

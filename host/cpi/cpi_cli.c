@@ -69,6 +69,11 @@ int cpi_cli_parse(int argc, char **argv, const struct opt_cmd *cmd, struct cpi_c
 	return rc;
 }
 
+void cpi_cli_end(void)
+{
+	elf_find_clear_dirs();
+}
+
 int cpi_cli_open(struct cpi_cli *c, struct profile *p, struct resolved *r, struct cpi_opts *o)
 {
 	char err[1024];

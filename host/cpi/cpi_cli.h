@@ -5,6 +5,7 @@
 #include "cpi/cpi_run.h"
 #include "profile.h"
 #include "report/resolve.h"
+#include "symbol/symfs_opt.h"
 #include "util/options.h"
 
 struct cpi_cli {
@@ -28,12 +29,15 @@ opt_cb cpi_cli_cb_uarch, cpi_cli_cb_period;
 		     "tcg for a profile recorded under QEMU TCG)", cpi_cli_cb_uarch), \
 	OPT_CALLBACK(0, "period", (c), "CYCLES", "cycles per sample (default: from the " \
 		     "profile)", cpi_cli_cb_period), \
-	OPT_BOOL(0, "json", &(c)->json, json_help)
+	OPT_BOOL(0, "json", &(c)->json, json_help), \
+	SYMFS_OPT
 
 /* Parse argv with cmd, whose table holds CPI_CLI_TABLE(c) (a SYMBOL when want_symbol). -1
  * when parsed, else the exit status (usage error 2 with one line, or 0 after --help). */
 int cpi_cli_parse(int argc, char **argv, const struct opt_cmd *cmd, struct cpi_cli *c,
 		  int want_symbol);
+/* Ends what cpi_cli_parse began (the --symfs directories). */
+void cpi_cli_end(void);
 /* Load the profile, find and check the ELF, fill o. 0, or -1 with the reason printed
  * (p and r are then still to be freed). */
 int cpi_cli_open(struct cpi_cli *c, struct profile *p, struct resolved *r, struct cpi_opts *o);
