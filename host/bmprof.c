@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "util/options.h"
 #include "util/util.h"
 #include "wire.h"
 
@@ -62,7 +63,16 @@ static const struct command *find(const char *name)
 
 static int unknown(const char *name)
 {
-	bm_err("unknown command '%s' (bmprof --help lists them)", name);
+	const char *names[NCOMMANDS + 1], *best;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NCOMMANDS] = "help";
+	if ((best = opt_closest(name, names, NCOMMANDS + 1)))
+		bm_err("unknown command '%s'; did you mean %s? (bmprof --help lists them)", name,
+		       best);
+	else
+		bm_err("unknown command '%s' (bmprof --help lists them)", name);
 	return EXIT_USAGE;
 }
 
@@ -71,7 +81,8 @@ static int help(int argc, char **argv)
 	const struct command *c;
 	char help_opt[] = "--help";
 
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
@@ -102,7 +113,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help"))
 		return help(argc - 1, argv + 1);
 	if (argv[1][0] == '-') {
-		bm_err("unknown option %s (bmprof --help)", argv[1]);
+		static const char *const opts[] = { "--help", "--version" };
+		const char *best = opt_closest(argv[1], opts, 2);
+
+		bm_err("unknown option %s%s%s%s (bmprof --help)", argv[1], best ? "; did you mean " :
+		       "", best ? best : "", best ? "?" : "");
 		return EXIT_USAGE;
 	}
 	if (!(c = find(argv[1])))

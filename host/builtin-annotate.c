@@ -2,7 +2,6 @@
  * interleaved with the source lines they came from, in the manner of perf annotate and
  * DCPI's dcpilist. docs/bmprof-annotate.md is its manual. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,90 +13,58 @@
 #include "report/annotate.h"
 #include "report/report.h"
 #include "report/firmware.h"
+#include "report/fw_opts.h"
+#include "symbol/symfs_opt.h"
 #include "profile/profile_io.h"
 #include "report/resolve.h"
 #include "util/util.h"
 
 #define EXIT_USAGE 2
 
-static const char usage[] =
-	"usage: bmprof annotate [-i FILE] [--elf ELF] [--event NAME]\n"
-	"                       [--firmware-sym FILE[@ADDR]]... [--firmware-log LOG\n"
-	"                       [--firmware-debug DIR]] SYMBOL\n"
-	"\n"
-	"Show the disassembly of function SYMBOL (or of the function containing address\n"
-	"0xADDR) with the samples of each instruction and their share of the function,\n"
-	"interleaved with the source lines they came from. '>' marks the hottest\n"
-	"instructions and lines.\n"
-	"\n"
-	"  -i, --input FILE   profile file (default " PROFILE_DEFAULT_PATH ")\n"
-	"      --elf ELF      the image's ELF (default: the one the profile names)\n"
-	"  -e, --event NAME   annotate this event (default: as bmprof report, the first\n"
-	"                     event with samples)\n"
-	"      --firmware-sym, --firmware-log, --firmware-debug\n"
-	"                     a firmware module's ELF, as for bmprof report: then SYMBOL\n"
-	"                     may be MODULE!FUNCTION (as bmprof report names it)\n"
-	"  -h, --help         this text\n";
-
-/* --firmware-* options. */
-struct fw_opts {
-	const char *log, *debug;
-	char **syms;
-	size_t nsyms;
-};
+static const char description[] =
+	"Show the disassembly of function SYMBOL (or of the function containing address 0xADDR) "
+	"with the samples of each instruction and their share of the function, interleaved "
+	"with the source lines they came from. '>' marks the hottest instructions and lines. "
+	"With a firmware module's ELF (as for bmprof report), SYMBOL may be MODULE!FUNCTION "
+	"(as bmprof report names it).";
 
 /* -1 when parsed, else the exit status. */
 static int parse_opts(int argc, char **argv, const char **input, const char **elf,
-		      const char **event, const char **name, struct fw_opts *fo)
+		      const char **event, const char **name, struct report_fw_opts *fo)
 {
-	static const struct option longopts[] = {
-		{ "firmware-sym", required_argument, NULL, 'S' },
-		{ "firmware-log", required_argument, NULL, 'L' },
-		{ "firmware-debug", required_argument, NULL, 'D' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "elf", required_argument, NULL, 'E' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_STRING('i', "input", input, "FILE", "profile file (default "
+			   PROFILE_DEFAULT_PATH ")"),
+		OPT_STRING(0, "elf", elf, "ELF", "the image's ELF (default: the one the profile "
+			   "names)"),
+		OPT_STRING('e', "event", event, "NAME", "annotate this event (default: as bmprof "
+			   "report, the first event with samples)"),
+		SYMFS_OPT,
+		FW_OPTS_TABLE(fo),
+		OPT_END(),
 	};
-	int ch;
+	const struct opt_cmd cmd = { .name = "annotate", .args = "SYMBOL", .opts = opts,
+				     .description = description };
+	struct opt_args a;
+	int rc = opt_parse(&cmd, argc, argv, &a);
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":i:e:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'i': *input = optarg; break;
-		case 'E': *elf = optarg; break;
-		case 'e': *event = optarg; break;
-		case 'S': fo->syms[fo->nsyms++] = optarg; break;
-		case 'L': fo->log = optarg; break;
-		case 'D': fo->debug = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("annotate: %s needs an argument (see bmprof annotate --help)",
-			       argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			bm_err("annotate: unknown option %s (see bmprof annotate --help)",
-			       argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
+	if (rc >= 0)
+		return rc;
+	if (a.n < 1) {
 		bm_err("annotate: which function? (bmprof annotate SYMBOL; bmprof report lists "
 		       "the hot ones)");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+	} else if (a.n > 1 || a.dash_given) {
+		bm_err("annotate: one SYMBOL at a time ('%s' is extra)", a.n > 1 ? a.v[1] : "--");
+		rc = EXIT_USAGE;
 	}
-	if (optind + 1 < argc) {
-		bm_err("annotate: one SYMBOL at a time ('%s' is extra)", argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	*name = argv[optind];
-	return -1;
+	*name = a.n ? a.v[0] : NULL;
+	opt_args_free(&a);
+	return rc;
 }
 
 static int annotate(const struct profile *p, const char *input, const char *elf,
-		    const char *event, const char *name, const struct fw_opts *fo,
+		    const char *event, const char *name, const struct report_fw_opts *fo,
 		    struct resolved *r, struct firmware *fw)
 {
 	char err[1024];
@@ -122,7 +89,7 @@ static int annotate(const struct profile *p, const char *input, const char *elf,
 			      isatty(STDOUT_FILENO) && !getenv("NO_COLOR")) ? 1 : 0;
 }
 
-int cmd_annotate(int argc, char **argv)
+static int annotate_cmd(int argc, char **argv)
 {
 	const char *input = PROFILE_DEFAULT_PATH, *elf = NULL, *event = NULL, *name = NULL;
 	struct profile prof;
@@ -130,7 +97,7 @@ int cmd_annotate(int argc, char **argv)
 	struct firmware fw;
 	char err[512];
 	char *syms[argc > 0 ? argc : 1];
-	struct fw_opts fo = { .syms = syms };
+	struct report_fw_opts fo = { .syms = syms };
 	int rc = parse_opts(argc, argv, &input, &elf, &event, &name, &fo);
 
 	if (rc >= 0)
@@ -150,5 +117,13 @@ int cmd_annotate(int argc, char **argv)
 	resolve_close(&r);
 	firmware_free(&fw);
 	profile_free(&prof);
+	return rc;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	int rc = annotate_cmd(argc, argv);
+
+	elf_find_clear_dirs();
 	return rc;
 }

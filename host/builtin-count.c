@@ -3,7 +3,6 @@
  * with the insn_count plugin (truth_qemu.h): retirements, not starts (analysis/truth.h
  * has the corrections). Per function, or per instruction of the functions named.
  * docs/bmprof-count.md is its manual. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,146 +15,59 @@
 #include "run/truth_qemu.h"
 #include "util/util.h"
 
-#define MAX_FUNCS 64
+static const char description[] =
+	"Run IMAGE once in QEMU TCG with the insn_count plugin and print how many times each "
+	"function's instructions retired: exact counts (an x86 rep string instruction once per "
+	"execution, a faulting instruction not at all).";
 
-static const char usage[] =
-	"usage: bmprof count [--icount] [--freq HZ] [--user] [--param NAME=VALUE]...\n"
-	"                    [--function NAME]... [--json] [-o FILE] [--qemu PATH]\n"
-	"                    [--timeout SEC] IMAGE\n"
-	"\n"
-	"Run IMAGE once in QEMU TCG with the insn_count plugin and print how many times each\n"
-	"function's instructions retired: exact counts (an x86 rep string instruction once per\n"
-	"execution, a faulting instruction not at all).\n"
-	"\n"
-	"  -f, --function NAME  only this function (repeatable), instruction by instruction\n"
-	"  -I, --icount         -icount shift=0 (guest time follows instructions)\n"
-	"      --freq HZ        run the image's sampler at HZ (default 0: off)\n"
-	"      --user           main in ring 3 (x86-64; config user=1)\n"
-	"      --param NAME=VALUE  a run-time parameter (bm_param), repeatable\n"
-	"      --json           the counts as JSON on stdout\n"
-	"  -o, --output FILE    also save the run's profile (with --freq: the samples of the\n"
-	"                       very run counted)\n"
-	"      --qemu PATH      the QEMU binary\n"
-	"  -t, --timeout SEC    stop QEMU after SEC seconds (default 600)\n"
-	"  -h, --help           this text\n"
-	"\n"
+static const char tail[] =
 	"Exit status: 0 when counted, 2 usage, 125 failed, 126 the image did not end normally\n"
 	"(the counts up to then are printed).\n";
 
 struct copts {
 	const char *image, *qemu, *out;
-	const char *funcs[MAX_FUNCS];
-	size_t nfuncs;
-	char config[1024];
-	unsigned long freq;
-	unsigned timeout;
+	struct opt_list funcs;
+	char config[RUN_OPTS_PARAMS_MAX + 64];
+	char params[RUN_OPTS_PARAMS_MAX];
+	unsigned long freq, timeout;
 	int icount, user, json;
+	struct opt_args args;
 };
-
-static int parse_ulong(const char *opt, const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-	unsigned long long x = strtoull(s, &end, 10);
-
-	if (!*s || *end || *s == '-' || x > max) {
-		bm_err("count: %s takes a number from 0 to %lu, not '%s'", opt, max, s);
-		return -1;
-	}
-	*v = (unsigned long)x;
-	return 0;
-}
 
 /* -1 when parsed, else the exit status. */
 static int parse(struct copts *o, int argc, char **argv)
 {
-	enum { O_FREQ = 0x100, O_USER, O_PARAM, O_JSON };
-	static const struct option longopts[] = {
-		{ "function", required_argument, NULL, 'f' },
-		{ "icount", no_argument, NULL, 'I' },
-		{ "freq", required_argument, NULL, O_FREQ },
-		{ "user", no_argument, NULL, O_USER },
-		{ "param", required_argument, NULL, O_PARAM },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "qemu", required_argument, NULL, 'Q' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_LIST('f', "function", &o->funcs, "NAME", "only this function (repeatable), "
+			 "instruction by instruction"),
+		OPT_ULONG(0, "freq", &o->freq, "HZ", "run the image's sampler at HZ (default 0: "
+			  "off)", 0, 100000),
+		OPT_BOOL(0, "json", &o->json, "the counts as JSON on stdout"),
+		OPT_STRING('o', "output", &o->out, "FILE", "also save the run's profile (with "
+			   "--freq: the samples of the very run counted)"),
+		OPT_GROUP("Running QEMU:"),
+		RUN_OPT_ICOUNT('I', &o->icount),
+		RUN_OPT_USER(&o->user),
+		OPT_CALLBACK_F(0, "param", o->params, "NAME=VALUE", RUN_OPT_PARAM_HELP,
+			       run_opts_cb_param_line, OPT_MULTI),
+		RUN_OPT_QEMU(&o->qemu),
+		RUN_OPT_TIMEOUT(&o->timeout, 1ul << 30),
+		OPT_END(),
 	};
-	char params[RUN_OPTS_PARAMS_MAX] = "";
-	unsigned long v;
-	int ch;
+	const struct opt_cmd cmd = { .name = "count", .args = "IMAGE", .opts = opts,
+				     .description = description, .tail = tail };
+	int rc;
 
 	o->timeout = 600;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":f:Io:t:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			if (o->nfuncs == MAX_FUNCS) {
-				bm_err("count: at most %d --function options", MAX_FUNCS);
-				return EXIT_USAGE;
-			}
-			o->funcs[o->nfuncs++] = optarg;
-			break;
-		case 'I':
-			o->icount = 1;
-			break;
-		case O_FREQ:
-			if (parse_ulong("--freq", optarg, 100000, &o->freq))
-				return EXIT_USAGE;
-			break;
-		case O_USER:
-			o->user = 1;
-			break;
-		case O_PARAM: {
-			char err[256];
-			unsigned long long x;
-			size_t len = strlen(params);
-
-			if (run_opts_check_param(optarg, &x, err, sizeof err)) {
-				bm_err("count: %s", err);
-				return EXIT_USAGE;
-			}
-			if (len + strlen(optarg) + 8 > sizeof params) {
-				bm_err("count: too many --param settings");
-				return EXIT_USAGE;
-			}
-			snprintf(params + len, sizeof params - len, " param=%s", optarg);
-			break;
-		}
-		case O_JSON:
-			o->json = 1;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'Q':
-			o->qemu = optarg;
-			break;
-		case 't':
-			if (parse_ulong("--timeout", optarg, 1ul << 30, &v))
-				return EXIT_USAGE;
-			o->timeout = (unsigned)v;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		case ':':
-			bm_err("count: %s needs a value (bmprof count --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			bm_err("count: unknown option %s (bmprof count --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
+	if ((rc = opt_parse(&cmd, argc, argv, &o->args)) >= 0)
+		return rc;
+	if (o->args.n != 1 || o->args.dash_given) {
 		bm_err("count: give exactly one IMAGE (bmprof count --help)");
 		return EXIT_USAGE;
 	}
-	o->image = argv[optind];
+	o->image = o->args.v[0];
 	snprintf(o->config, sizeof o->config, "freq=%lu%s%s", o->freq, o->user ? " user=1" : "",
-		 params);
+		 o->params);
 	return -1;
 }
 
@@ -169,15 +81,15 @@ static int pick(const struct copts *o, struct insn_func **fs, size_t *n)
 		bm_err("%s", err);
 		return -1;
 	}
-	if (!o->nfuncs)
+	if (!o->funcs.n)
 		return 0;
-	for (size_t k = 0; k < o->nfuncs; k++) {
+	for (size_t k = 0; k < o->funcs.n; k++) {
 		size_t i = 0;
-		while (i < *n && strcmp((*fs)[i].name, o->funcs[k]))
+		while (i < *n && strcmp((*fs)[i].name, o->funcs.v[k]))
 			i++;
 		if (i == *n) {
 			bm_err("count: no function %s in %s (bmprof report lists the sampled ones; nm "
-			       "-C lists all)", o->funcs[k], o->image);
+			       "-C lists all)", o->funcs.v[k], o->image);
 			insn_funcs_free(*fs, *n);
 			*fs = NULL;
 			return -1;
@@ -185,8 +97,8 @@ static int pick(const struct copts *o, struct insn_func **fs, size_t *n)
 	}
 	for (size_t i = 0; i < *n; i++) {
 		int want = 0;
-		for (size_t k = 0; k < o->nfuncs; k++)
-			want |= !strcmp((*fs)[i].name, o->funcs[k]);
+		for (size_t k = 0; k < o->funcs.n; k++)
+			want |= !strcmp((*fs)[i].name, o->funcs.v[k]);
 		if (want) {
 			struct insn_func keep = (*fs)[i];
 			(*fs)[i] = (*fs)[kept];
@@ -241,7 +153,7 @@ static void print_text(const struct copts *o, const struct truth *t, const struc
 		printf("  %-40.40s %16llu %6.2f%%\n", fs[order[i][1]].name,
 		       (unsigned long long)order[i][0],
 		       t->total ? 100.0 * (double)order[i][0] / (double)t->total : 0);
-	for (size_t i = 0; o->nfuncs && i < n; i++) {
+	for (size_t i = 0; o->funcs.n && i < n; i++) {
 		const struct insn_func *f = &fs[i];
 
 		printf("\n%s:\n", f->name);
@@ -331,7 +243,7 @@ static void print_json(const struct copts *o, const struct truth *t, const struc
 	json_key(&j, "functions");
 	json_begin_array(&j);
 	for (size_t i = 0; i < n; i++)
-		if (o->nfuncs || func_total(t, &fs[i]))
+		if (o->funcs.n || func_total(t, &fs[i]))
 			json_func(&j, t, &fs[i]);
 	json_end_array(&j);
 	json_end_object(&j);
@@ -351,11 +263,15 @@ int cmd_count(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	truth_init(&t);
 	rc = parse(&o, argc, argv);
-	if (rc >= 0)
+	if (rc >= 0) {
+		opt_args_free(&o.args);
 		return rc;
+	}
 	rc = EXIT_FAILED;
-	if (pick(&o, &fs, &n))
+	if (pick(&o, &fs, &n)) {
+		opt_args_free(&o.args);
 		return rc;
+	}
 	rs = calloc(n ? n : 1, sizeof *rs);
 	if (!rs) {
 		bm_err("out of memory");
@@ -383,5 +299,6 @@ out:
 	free(rs);
 	insn_funcs_free(fs, n);
 	truth_free(&t);
+	opt_args_free(&o.args);
 	return rc;
 }

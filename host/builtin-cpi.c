@@ -3,7 +3,6 @@
  * cycles per execution, static stalls and the possible culprits of its dynamic stalls;
  * and the summary of where the function's cycles went. docs/bmprof-cpi.md is its manual. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,38 +18,34 @@
 #include "report/resolve.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: bmprof cpi [-i FILE] [--elf ELF] [--event NAME] [--uarch NAME]\n"
-	"                  [--period CYCLES] [--json] SYMBOL\n"
-	"\n"
-	"Estimate how often each basic block of function SYMBOL (or of the function\n"
-	"containing link address 0xADDR) ran and where its cycles went, from the samples\n"
-	"alone, as DCPI's dcpicalc did: executions with a confidence per block, cycles per\n"
-	"execution and static and dynamic stalls per instruction with their possible\n"
-	"culprits, and the function's summary.\n"
-	"\n"
-	"  -i, --input FILE    profile file (default " PROFILE_DEFAULT_PATH ")\n"
-	"      --elf ELF       the image's ELF (default: the one the profile names)\n"
-	"  -e, --event NAME    the cycles (or timer) event (default: a cycles event with\n"
-	"                      samples, else the timer)\n"
-	"      --uarch NAME    pipeline model (default: the CPU HELLO names; tcg for a\n"
-	"                      profile recorded under QEMU TCG)\n"
-	"      --period CYCLES cycles per sample (default: from the profile)\n"
-	"      --json          the whole analysis as JSON\n"
-	"  -h, --help          this text\n";
+static const char description[] =
+	"Estimate how often each basic block of function SYMBOL (or of the function containing "
+	"link address 0xADDR) ran and where its cycles went, from the samples alone, as DCPI's "
+	"dcpicalc did: executions with a confidence per block, cycles per execution and static "
+	"and dynamic stalls per instruction with their possible culprits, and the function's "
+	"summary.";
 
 int cmd_cpi(int argc, char **argv)
 {
 	struct cpi_cli c = { 0 };
+	const struct opt opts[] = {
+		CPI_CLI_TABLE(&c, "the cycles (or timer) event (default: a cycles event with "
+			      "samples, else the timer)", "the whole analysis as JSON"),
+		OPT_END(),
+	};
+	const struct opt_cmd cmd = { .name = "cpi", .args = "SYMBOL", .opts = opts,
+				     .description = description };
 	struct profile prof;
 	struct resolved r;
 	struct cpi_opts o;
 	struct cpi_func cf;
 	char err[1024];
-	int rc = cpi_cli_parse(argc, argv, "cpi", usage, &c, 1);
+	int rc = cpi_cli_parse(argc, argv, &cmd, &c, 1);
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		cpi_cli_end();
 		return rc;
+	}
 	memset(&cf, 0, sizeof cf);
 	rc = 1;
 	if (cpi_cli_open(&c, &prof, &r, &o))
@@ -76,5 +71,6 @@ out:
 	cpi_func_free(&cf);
 	resolve_close(&r);
 	profile_free(&prof);
+	cpi_cli_end();
 	return rc;
 }

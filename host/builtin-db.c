@@ -1,5 +1,4 @@
 /* bmprof db: the profile database (host/profile/db.h). docs/bmprof-db.md is its manual. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,25 +8,27 @@
 #include "profile/db.h"
 #include "profile/diff_load.h"
 #include "profile/profile_io.h"
+#include "util/options.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: bmprof db [--db DIR] init\n"
-	"       bmprof db [--db DIR] add [--commit C] [--tag [KEY=]VALUE]... [--elf ELF] PROFILE...\n"
-	"       bmprof db [--db DIR] ls [QUERY]\n"
-	"       bmprof db [--db DIR] show ID\n"
-	"       bmprof db [--db DIR] rm ID...\n"
-	"       bmprof db [--db DIR] epoch new [--note TEXT] | epoch ls\n"
-	"\n"
-	"A database of profiles in directory DIR (--db, or $BMPROF_DB): each profile added is\n"
-	"copied in with its metadata (build-id, image, machine, accelerator, CPU, time), its\n"
-	"tags and its samples per function, in the current epoch. bmprof diff and bmprof stats\n"
-	"take db:QUERY for the profiles a query selects:\n"
-	"  KEY=VALUE[,KEY=VALUE...]   KEY: a tag (commit, or a --tag key), id, epoch, build_id,\n"
-	"                             image, machine, accel, cpu, arch; tag=VALUE: any tag\n"
-	"                             with that value; epoch=current; last=N: the newest N\n"
-	"                             that match\n"
+static const char description[] =
+	"A database of profiles in directory DIR (--db, or $BMPROF_DB): each profile added is "
+	"copied in with its metadata (build-id, image, machine, accelerator, CPU, time), its "
+	"tags and its samples per function, in the current epoch. bmprof diff and bmprof stats "
+	"take db:QUERY for the profiles a query selects.";
+
+static const char tail[] =
+	"A QUERY is KEY=VALUE[,KEY=VALUE...]; KEY: a tag (commit, or a --tag key), id, epoch,\n"
+	"build_id, image, machine, accel, cpu, arch; tag=VALUE: any tag with that value;\n"
+	"epoch=current; last=N: the newest N that match.\n"
 	"e.g. bmprof diff db:commit=abc123 db:commit=def456\n";
+
+/* What the command line said. */
+struct db_cli {
+	const char *dir, *elf, *note;
+	struct db_tag *tags;       /* room for one per argument */
+	size_t ntags;
+};
 
 static const char *arch_name(uint8_t a)
 {
@@ -97,161 +98,198 @@ static int add_one(struct db *db, const char *path, const char *elf, const struc
 	return 0;
 }
 
-static int add_profiles(struct db *db, int argc, char **argv)
+/* --tag [KEY=]VALUE, --commit C (o->value: the struct db_cli) */
+static int tag(const struct opt *o, const char *arg, const struct opt_cmd *c)
 {
-	static const struct option longopts[] = {
-		{ "tag", required_argument, NULL, 't' },
-		{ "commit", required_argument, NULL, 'c' },
-		{ "elf", required_argument, NULL, 'E' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct db_tag tags[argc > 0 ? argc : 1];
-	size_t ntags = 0;
-	const char *elf = NULL;
-	int ch;
+	struct db_cli *d = o->value;
+	char *eq = strchr(arg, '=');
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 't': {
-			char *eq = strchr(optarg, '=');
-			if (eq == optarg || !*optarg) {
-				bm_err("db add: --tag takes KEY=VALUE or VALUE, not '%s'", optarg);
-				return 2;
-			}
-			if (!eq) {      /* a bare VALUE is the tag "tag" */
-				tags[ntags++] = (struct db_tag){ "tag", optarg };
-				break;
-			}
-			*eq = 0;
-			tags[ntags++] = (struct db_tag){ optarg, eq + 1 };
-			break;
-		}
-		case 'c': tags[ntags++] = (struct db_tag){ "commit", optarg }; break;
-		case 'E': elf = optarg; break;
-		case ':':
-			bm_err("db add: %s needs an argument (bmprof db --help)", argv[optind - 1]);
-			return 2;
-		default:
-			bm_err("db add: unknown option %s (bmprof db --help)", argv[optind - 1]);
-			return 2;
-		}
+	if (!strcmp(o->long_name, "commit")) {
+		d->tags[d->ntags++] = (struct db_tag){ "commit", arg };
+		return 0;
 	}
-	if (optind >= argc) {
+	if (eq == arg || !*arg) {
+		bm_err("db add: --tag takes KEY=VALUE or VALUE, not '%s'", arg);
+		return -1;
+	}
+	if (!eq) {      /* a bare VALUE is the tag "tag" */
+		d->tags[d->ntags++] = (struct db_tag){ "tag", arg };
+		return 0;
+	}
+	*eq = 0;        /* one of argv's strings */
+	d->tags[d->ntags++] = (struct db_tag){ arg, eq + 1 };
+	return 0;
+}
+
+static int add_profiles(struct db *db, const struct db_cli *d, const struct opt_args *a)
+{
+	if (!a->n) {
 		bm_err("db add: name the profile files to add");
 		return 2;
 	}
-	for (int i = optind; i < argc; i++)
-		if (add_one(db, argv[i], elf, tags, ntags))
+	for (int i = 0; i < a->n; i++)
+		if (add_one(db, a->v[i], d->elf, d->tags, d->ntags))
 			return 1;
 	return 0;
 }
 
-int cmd_db(int argc, char **argv)
+static int list(struct db *db, const struct opt_args *a)
 {
-	const char *dir = NULL;
+	int64_t *ids = NULL;
 	char err[1024];
-	struct db *db;
-	int i = 1, rc = 1;
+	size_t n;
+	int rc = 1;
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--db") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strncmp(argv[i], "--db=", 5))
-			dir = argv[i] + 5;
-		else {
-			bm_err("db: unknown option %s (bmprof db --help)", argv[i]);
-			return 2;
-		}
+	if (a->n > 1) {
+		bm_err("db ls: one query at most");
+		rc = 2;
+	} else if (db_select(db, a->n ? a->v[0] : "", &ids, &n, err, sizeof err) ||
+		   db_print_list(db, ids, n, err, sizeof err)) {
+		bm_err("%s", err);
+	} else {
+		rc = 0;
 	}
-	if (i >= argc) {
-		bm_err("db: name a command: init, add, ls, show, rm or epoch (bmprof db --help)");
+	free(ids);
+	return rc;
+}
+
+static int show(struct db *db, const struct opt_args *a)
+{
+	char err[1024];
+	int64_t id;
+	int r;
+
+	if (a->n != 1) {
+		bm_err("db show: name one profile id");
 		return 2;
 	}
-	const char *sub = argv[i];
-	int sargc = argc - i;
-	char **sargv = argv + i;
-	if (strcmp(sub, "init") && strcmp(sub, "add") && strcmp(sub, "ls") && strcmp(sub, "show") &&
-	    strcmp(sub, "rm") && strcmp(sub, "epoch")) {
-		bm_err("db: unknown command '%s' (init, add, ls, show, rm, epoch)", sub);
-		return 2;
+	if (parse_id(a->v[0], &id))
+		return 1;
+	r = db_print_one(db, id, err, sizeof err);
+	if (r < 0)
+		bm_err("%s", err);
+	else if (r > 0)
+		bm_err("db show: no profile %" PRId64 " (bmprof db ls lists them)", id);
+	return r ? 1 : 0;
+}
+
+static int remove_ids(struct db *db, const struct opt_args *a)
+{
+	char err[1024];
+	int rc = a->n < 1 ? 2 : 0;
+
+	if (rc)
+		bm_err("db rm: name the profile ids to remove");
+	for (int k = 0; k < a->n && !rc; k++) {
+		int64_t id;
+		int r;
+
+		if (parse_id(a->v[k], &id)) {
+			rc = 2;
+		} else if ((r = db_remove(db, id, err, sizeof err)) < 0) {
+			bm_err("%s", err);
+			rc = 1;
+		} else if (r == 0 && err[0]) {
+			bm_err("%s", err);
+		} else if (r > 0) {
+			bm_err("db rm: no profile %" PRId64 " (bmprof db ls lists them)", id);
+			rc = 1;
+		}
 	}
-	if (!(db = db_open(dir, !strcmp(sub, "init"), err, sizeof err))) {
+	return rc;
+}
+
+static int epoch(struct db *db, const struct db_cli *d, const char *sub)
+{
+	char err[1024];
+	int64_t e;
+
+	if (!strcmp(sub, "db epoch ls"))
+		return db_print_epochs(db, err, sizeof err) ? (bm_err("%s", err), 1) : 0;
+	if (db_epoch_new(db, d->note, &e, err, sizeof err)) {
 		bm_err("%s", err);
 		return 1;
 	}
-	if (!strcmp(sub, "init")) {
-		printf("profile database in %s\n", db_dir(dir));
-		rc = 0;
-	} else if (!strcmp(sub, "add")) {
-		rc = add_profiles(db, sargc, sargv);
-	} else if (!strcmp(sub, "ls")) {
-		int64_t *ids = NULL;
-		size_t n;
-		if (sargc > 2) {
-			bm_err("db ls: one query at most");
-			rc = 2;
-		} else if (db_select(db, sargc == 2 ? sargv[1] : "", &ids, &n, err, sizeof err) ||
-			   db_print_list(db, ids, n, err, sizeof err)) {
-			bm_err("%s", err);
-		} else {
-			rc = 0;
-		}
-		free(ids);
-	} else if (!strcmp(sub, "show")) {
-		int64_t id;
-		if (sargc != 2) {
-			bm_err("db show: name one profile id");
-			rc = 2;
-		} else if (!parse_id(sargv[1], &id)) {
-			int r = db_print_one(db, id, err, sizeof err);
-			if (r < 0)
-				bm_err("%s", err);
-			else if (r > 0)
-				bm_err("db show: no profile %" PRId64 " (bmprof db ls lists them)", id);
-			rc = r ? 1 : 0;
-		}
-	} else if (!strcmp(sub, "rm")) {
-		rc = sargc < 2 ? 2 : 0;
-		if (rc)
-			bm_err("db rm: name the profile ids to remove");
-		for (int k = 1; k < sargc && !rc; k++) {
-			int64_t id;
-			int r;
-			if (parse_id(sargv[k], &id)) {
-				rc = 2;
-			} else if ((r = db_remove(db, id, err, sizeof err)) < 0) {
-				bm_err("%s", err);
-				rc = 1;
-			} else if (r == 0 && err[0]) {
-				bm_err("%s", err);
-			} else if (r > 0) {
-				bm_err("db rm: no profile %" PRId64 " (bmprof db ls lists them)", id);
-				rc = 1;
-			}
-		}
-	} else {   /* epoch */
-		int64_t e;
-		if (sargc >= 2 && !strcmp(sargv[1], "new") && (sargc == 2 || (sargc == 4 &&
-		    !strcmp(sargv[2], "--note")))) {
-			if (db_epoch_new(db, sargc == 4 ? sargv[3] : NULL, &e, err, sizeof err)) {
-				bm_err("%s", err);
-			} else {
-				printf("epoch %" PRId64 " started: profiles added go to it\n", e);
-				rc = 0;
-			}
-		} else if (sargc == 2 && !strcmp(sargv[1], "ls")) {
-			rc = db_print_epochs(db, err, sizeof err) ? (bm_err("%s", err), 1) : 0;
-		} else {
-			bm_err("db epoch: new [--note TEXT] or ls");
-			rc = 2;
-		}
+	printf("epoch %" PRId64 " started: profiles added go to it\n", e);
+	return 0;
+}
+
+/* The subcommand a names, on db. */
+static int run(struct db *db, const struct db_cli *d, const struct opt_args *a)
+{
+	const char *sub = a->sub->name;
+
+	if (a->dash_given || (a->n && strstr(sub, "epoch"))) {
+		bm_err("%s: unexpected argument '%s' (bmprof %s --help)", sub,
+		       a->n ? a->v[0] : "--", sub);
+		return 2;
 	}
-	db_close(db);
+	if (!strcmp(sub, "db init")) {
+		printf("profile database in %s\n", db_dir(d->dir));
+		return 0;
+	}
+	if (!strcmp(sub, "db add"))
+		return add_profiles(db, d, a);
+	if (!strcmp(sub, "db ls"))
+		return list(db, a);
+	if (!strcmp(sub, "db show"))
+		return show(db, a);
+	if (!strcmp(sub, "db rm"))
+		return remove_ids(db, a);
+	return epoch(db, d, sub);
+}
+
+int cmd_db(int argc, char **argv)
+{
+	struct db_tag tags[argc > 0 ? argc : 1];
+	struct db_cli d = { .tags = tags };
+	const struct opt db_opts[] = {
+		OPT_STRING(0, "db", &d.dir, "DIR", "the database (default $BMPROF_DB)"),
+		OPT_END(),
+	};
+	const struct opt add_opts[] = {
+		OPT_CALLBACK(0, "commit", &d, "C", "tag the profiles commit=C", tag),
+		OPT_CALLBACK_F(0, "tag", &d, "[KEY=]VALUE", "tag the profiles KEY=VALUE (a bare "
+			       "VALUE: tag=VALUE); repeatable", tag, OPT_MULTI),
+		OPT_STRING(0, "elf", &d.elf, "ELF", "the image's ELF (default: the one each "
+			   "profile names)"),
+		OPT_END(),
+	};
+	const struct opt new_opts[] = {
+		OPT_STRING(0, "note", &d.note, "TEXT", "a note on the epoch"),
+		OPT_END(),
+	};
+	const struct opt none[] = { OPT_END() };
+	const struct opt_cmd epoch_subs[] = {
+		{ .name = "db epoch new", .opts = new_opts },
+		{ .name = "db epoch ls", .opts = none },
+		{ 0 },
+	};
+	const struct opt_cmd subs[] = {
+		{ .name = "db init", .opts = none },
+		{ .name = "db add", .args = "PROFILE...", .opts = add_opts },
+		{ .name = "db ls", .args = "[QUERY]", .opts = none },
+		{ .name = "db show", .args = "ID", .opts = none },
+		{ .name = "db rm", .args = "ID...", .opts = none },
+		{ .name = "db epoch", .opts = none, .subs = epoch_subs },
+		{ 0 },
+	};
+	const struct opt_cmd cmd = { .name = "db", .opts = db_opts, .subs = subs,
+				     .description = description, .tail = tail };
+	struct opt_args a;
+	char err[1024];
+	struct db *db;
+	int rc = opt_parse(&cmd, argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	if ((db = db_open(d.dir, a.sub == &subs[0], err, sizeof err))) {
+		rc = run(db, &d, &a);
+		db_close(db);
+	} else {
+		bm_err("%s", err);
+		rc = 1;
+	}
+	opt_args_free(&a);
 	return rc;
 }

@@ -1,8 +1,8 @@
 /* bmprof diff: differential profiling of two sets of profiles (analysis/diff.h), with a
  * significance test per bucket and a CI gate. docs/bmprof-diff.md is its manual. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,49 +25,26 @@
 #define DEFAULT_ALPHA 0.01
 #define DEFAULT_LIMIT 30
 
-static const char usage[] =
-	"usage: bmprof diff [--combine ratio|wdiff|saturation|delta] [--work W1,W2]\n"
-	"                   [--load L1,L2 --saturation MS [--power]] [--min-count N]\n"
-	"                   [--alpha A] [--fail-above PCT] [--by function|line|address]\n"
-	"                   [--event NAME] [--limit N | --all] [--json] [--db DIR] BASE NEW\n"
-	"       bmprof diff [OPTIONS] BASE1 BASE2 ... -- NEW1 NEW2 ...\n"
-	"\n"
-	"Compare two sets of profiles bucket by bucket (differential profiling): which\n"
-	"functions changed between two builds or two loads, and whether the change is more\n"
-	"than run-to-run noise. A profile set is profile files, or a database query\n"
-	"db:KEY=VALUE[,KEY=VALUE] (docs/bmprof-db.md).\n"
-	"\n"
-	"      --combine F      ratio (default): new/base mean samples, descending;\n"
-	"                       wdiff: W1*new - W2*base, descending (needs --work);\n"
-	"                       saturation: load at which the bucket's share reaches MS,\n"
-	"                       ascending (needs --load, --saturation); delta: share change\n"
-	"      --work W1,W2     work done in a base run and in a new run (wdiff)\n"
-	"      --load L1,L2     offered load of the base and of the new runs (saturation)\n"
-	"      --saturation MS  the share (percent of samples) that means saturated\n"
-	"      --power          saturation by power-law projection instead of linear\n"
-	"      --min-count N    leave out buckets with fewer than N samples in every run\n"
-	"                       (default 10)\n"
-	"      --alpha A        significance level (default 0.01)\n"
-	"      --fail-above PCT exit 3 when a bucket's share grew by more than PCT percent\n"
-	"                       and the growth is significant (a CI gate)\n"
-	"      --by KEY         buckets: function (default), line (file:line) or address\n"
-	"                       (symbol+offset)\n"
-	"  -e, --event NAME     the event to compare (default: the first with samples)\n"
-	"  -n, --limit N        print at most N rows (default 30); -a, --all: every row\n"
-	"      --json           the result as JSON\n"
-	"      --db DIR         the database db: queries read (default $BMPROF_DB)\n"
-	PROFILE_BOUND_USAGE
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit status: 0; 1 error; 2 usage; 3 a regression above --fail-above.\n";
+static const char description[] =
+	"Compare two sets of profiles bucket by bucket (differential profiling): which "
+	"functions changed between two builds or two loads, and whether the change is more "
+	"than run-to-run noise. A profile set is profile files, or a database query "
+	"db:KEY=VALUE[,KEY=VALUE] (docs/bmprof-db.md).";
+
+static const char tail[] = "Exit status: 0; 1 error; 2 usage; 3 a regression above --fail-above.\n";
+
+/* in enum diff_combine's order */
+static const char *const combines[] = { "ratio", "wdiff", "saturation", "delta", NULL };
 
 struct diff_cli {
 	struct diff_opts o;
-	enum flat_sort by;
+	int combine, by;
 	const char *event;
 	double fail_above;           /* < 0: no gate */
-	long limit;
-	int json;
+	double min_count;
+	unsigned long limit;
+	int all, json;
+	struct opt_args args;
 };
 
 static int parse_pair(const char *s, double *a, double *b)
@@ -85,14 +62,15 @@ static int parse_pair(const char *s, double *a, double *b)
 	return 0;
 }
 
-static int parse_num(const char *opt, const char *s, double lo, double *out)
+/* --work W1,W2 and --load L1,L2 (o->value: the struct diff_opts) */
+static int pair(const struct opt *o, const char *arg, const struct opt_cmd *c)
 {
-	char *end;
+	struct diff_opts *d = o->value;
+	int work = !strcmp(o->long_name, "work");
 
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(*out) || *out < lo) {
-		bm_err("diff: %s takes a number >= %g, not '%s'", opt, lo, s);
+	if (parse_pair(arg, work ? &d->w1 : &d->l1, work ? &d->w2 : &d->l2)) {
+		bm_err("diff: --%s takes %s (two numbers), not '%s'", o->long_name,
+		       work ? "W1,W2" : "L1,L2", arg);
 		return -1;
 	}
 	return 0;
@@ -104,118 +82,21 @@ static const char *combine_name(enum diff_combine c)
 		: c == DIFF_DELTA ? "delta" : "ratio";
 }
 
-/* 2 (usage, printed), 0 (--help) or -1 (go on). */
-static int parse_opts(int argc, char **argv, struct diff_cli *c)
+/* What the options need of each other. 2 (usage, printed) or -1 (go on). */
+static int check_opts(struct diff_cli *c)
 {
-	static const struct option longopts[] = {
-		{ "combine", required_argument, NULL, 'c' },
-		{ "work", required_argument, NULL, 'w' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "saturation", required_argument, NULL, 'S' },
-		{ "power", no_argument, NULL, 'P' },
-		{ "min-count", required_argument, NULL, 'm' },
-		{ "alpha", required_argument, NULL, 'A' },
-		{ "fail-above", required_argument, NULL, 'f' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "max-entries", required_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch, have_work = 0, have_load = 0, have_ms = 0;
-	double v;
-
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":e:n:ah", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			if (!strcmp(optarg, "ratio"))
-				c->o.combine = DIFF_RATIO;
-			else if (!strcmp(optarg, "wdiff"))
-				c->o.combine = DIFF_WDIFF;
-			else if (!strcmp(optarg, "saturation"))
-				c->o.combine = DIFF_SATURATION;
-			else if (!strcmp(optarg, "delta"))
-				c->o.combine = DIFF_DELTA;
-			else {
-				bm_err("diff: --combine takes ratio, wdiff, saturation or delta, not '%s'",
-				       optarg);
-				return 2;
-			}
-			break;
-		case 'w':
-			if (parse_pair(optarg, &c->o.w1, &c->o.w2)) {
-				bm_err("diff: --work takes W1,W2 (two numbers), not '%s'", optarg);
-				return 2;
-			}
-			have_work = 1;
-			break;
-		case 'l':
-			if (parse_pair(optarg, &c->o.l1, &c->o.l2)) {
-				bm_err("diff: --load takes L1,L2 (two numbers), not '%s'", optarg);
-				return 2;
-			}
-			have_load = 1;
-			break;
-		case 'S':
-			if (parse_num("--saturation", optarg, 0, &c->o.ms))
-				return 2;
-			have_ms = 1;
-			break;
-		case 'P': c->o.power = 1; break;
-		case 'm':
-			if (parse_num("--min-count", optarg, 0, &v))
-				return 2;
-			c->o.min_count = (uint64_t)v;
-			break;
-		case 'A':
-			if (parse_num("--alpha", optarg, 0, &c->o.alpha) || c->o.alpha >= 1) {
-				bm_err("diff: --alpha takes a level between 0 and 1, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'f':
-			if (parse_num("--fail-above", optarg, 0, &c->fail_above))
-				return 2;
-			break;
-		case 'b':
-			if (run_parse_by(optarg, &c->by)) {
-				bm_err("diff: --by takes function, line or address, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'e': c->event = optarg; break;
-		case 'n':
-			if (parse_num("--limit", optarg, 1, &v))
-				return 2;
-			c->limit = (long)v;
-			break;
-		case 'a': c->limit = -1; break;
-		case 'j': c->json = 1; break;
-		case 'D': db_set_dir(optarg); break;
-		case 'X':
-			if (profile_bound_option("diff", optarg))
-				return 2;
-			break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("diff: %s needs an argument (see bmprof diff --help)", argv[optind - 1]);
-			return 2;
-		default:
-			bm_err("diff: unknown option %s (see bmprof diff --help)", argv[optind - 1]);
-			return 2;
-		}
+	c->o.combine = (enum diff_combine)c->combine;
+	c->o.min_count = (uint64_t)c->min_count;
+	if (c->o.alpha >= 1) {
+		bm_err("diff: --alpha takes a level between 0 and 1, not '%g'", c->o.alpha);
+		return 2;
 	}
-	if (c->o.combine == DIFF_WDIFF && !have_work) {
+	if (c->o.combine == DIFF_WDIFF && !opt_given(&c->args, "work")) {
 		bm_err("diff: --combine wdiff needs --work W1,W2 (the work done in each run)");
 		return 2;
 	}
-	if (c->o.combine == DIFF_SATURATION && (!have_load || !have_ms)) {
+	if (c->o.combine == DIFF_SATURATION &&
+	    (!opt_given(&c->args, "load") || !opt_given(&c->args, "saturation"))) {
 		bm_err("diff: --combine saturation needs --load L1,L2 and --saturation MS");
 		return 2;
 	}
@@ -224,6 +105,49 @@ static int parse_opts(int argc, char **argv, struct diff_cli *c)
 		return 2;
 	}
 	return -1;
+}
+
+/* 2 (usage, printed), 0 (--help) or -1 (go on). */
+static int parse_opts(int argc, char **argv, struct diff_cli *c)
+{
+	const struct opt opts[] = {
+		OPT_CHOICE(0, "combine", &c->combine, "F", "ratio (default): new/base mean "
+			   "samples, descending; wdiff: W1*new - W2*base, descending (needs "
+			   "--work); saturation: load at which the bucket's share reaches MS, "
+			   "ascending (needs --load, --saturation); delta: share change", combines),
+		OPT_CALLBACK(0, "work", &c->o, "W1,W2", "work done in a base run and in a new "
+			     "run (wdiff)", pair),
+		OPT_CALLBACK(0, "load", &c->o, "L1,L2", "offered load of the base and of the "
+			     "new runs (saturation)", pair),
+		OPT_DOUBLE_RANGE(0, "saturation", &c->o.ms, "MS", "the share (percent of samples) "
+				 "that means saturated", 0, HUGE_VAL),
+		OPT_BOOL(0, "power", &c->o.power, "saturation by power-law projection instead of "
+			 "linear"),
+		OPT_DOUBLE_RANGE(0, "min-count", &c->min_count, "N", "leave out buckets with fewer "
+				 "than N samples in every run (default 10)", 0, HUGE_VAL),
+		OPT_DOUBLE_RANGE(0, "alpha", &c->o.alpha, "A", "significance level (default "
+				 "0.01)", 0, HUGE_VAL),
+		OPT_DOUBLE_RANGE(0, "fail-above", &c->fail_above, "PCT", "exit 3 when a bucket's "
+				 "share grew by more than PCT percent and the growth is significant "
+				 "(a CI gate)", 0, HUGE_VAL),
+		RUN_BY_OPT(&c->by, "buckets: function (default), line (file:line) or address "
+			   "(symbol+offset)"),
+		OPT_STRING('e', "event", &c->event, "NAME", "the event to compare (default: the "
+			   "first with samples)"),
+		OPT_ULONG('n', "limit", &c->limit, "N", "print at most N rows (default 30)", 1,
+			  LONG_MAX),
+		OPT_BOOL('a', "all", &c->all, "print every row"),
+		OPT_BOOL(0, "json", &c->json, "the result as JSON"),
+		RUN_DB_OPT,
+		PROFILE_BOUND_OPT,
+		OPT_END(),
+	};
+	const struct opt_cmd cmd = { .name = "diff", .args = "BASE NEW\n"
+				     "BASE1 BASE2 ... -- NEW1 NEW2 ...", .opts = opts,
+				     .description = description, .tail = tail };
+	int rc = opt_parse(&cmd, argc, argv, &c->args);
+
+	return rc >= 0 ? rc : check_opts(c);
 }
 
 static void fmt_change(char *buf, size_t n, const struct diff_row *d)
@@ -308,7 +232,7 @@ static void print_text(const struct diff_cli *c, const struct diff_result *r,
 	       combine_name(c->o.combine), by_title(c->by));
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct diff_row *d = &r->rows[i];
-		if (c->limit >= 0 && (long)i >= c->limit) {
+		if (!c->all && i >= c->limit) {
 			printf("# ... %zu more rows (--all)\n", r->nrows - i);
 			break;
 		}
@@ -357,7 +281,7 @@ static int print_json(const struct diff_cli *c, const struct diff_result *r,
 	json_begin_array(&j);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct diff_row *d = &r->rows[i];
-		if (c->limit >= 0 && (long)i >= c->limit)
+		if (!c->all && i >= c->limit)
 			break;
 		json_begin_object(&j);
 		json_kv_string(&j, "key", d->key);
@@ -382,35 +306,31 @@ static int print_json(const struct diff_cli *c, const struct diff_result *r,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_cli c = { .o = { .min_count = DEFAULT_MIN_COUNT, .alpha = DEFAULT_ALPHA,
-				     .w1 = 1, .w2 = 1 },
-			      .by = FLAT_BY_FUNCTION, .fail_above = -1, .limit = DEFAULT_LIMIT };
+	struct diff_cli c = { .o = { .alpha = DEFAULT_ALPHA, .w1 = 1, .w2 = 1 },
+			      .min_count = DEFAULT_MIN_COUNT, .by = FLAT_BY_FUNCTION,
+			      .fail_above = -1, .limit = DEFAULT_LIMIT };
 	struct profile_set base = { 0 }, new = { 0 };
 	struct loaded_runs runs = { 0 };
 	struct bucket_matrix m = { 0 };
 	struct diff_result r = { 0 };
-	int sep = argc, rc;
+	struct opt_args *a = &c.args;
+	int rc;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			sep = i;
-			break;
-		}
-	rc = parse_opts(sep, argv, &c);
+	rc = parse_opts(argc, argv, &c);
 	if (rc >= 0)
-		return rc;
-	int npos = sep - optind;
-	if (sep < argc ? npos < 1 || sep + 1 >= argc : npos != 2) {
+		goto out;
+	if (a->dash_given ? a->n < 1 || a->ndash < 1 : a->n != 2) {
 		bm_err("diff: name two profile sets: BASE NEW, or BASE... -- NEW... (bmprof diff --help)");
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	rc = 1;
-	if (sep < argc) {
-		if (profile_set_add_args(&base, argv + optind, npos) ||
-		    profile_set_add_args(&new, argv + sep + 1, argc - sep - 1))
+	if (a->dash_given) {
+		if (profile_set_add_args(&base, a->v, a->n) ||
+		    profile_set_add_args(&new, a->dash, a->ndash))
 			goto out;
-	} else if (profile_set_add_args(&base, argv + optind, 1) ||
-		   profile_set_add_args(&new, argv + optind + 1, 1)) {
+	} else if (profile_set_add_args(&base, a->v, 1) ||
+		   profile_set_add_args(&new, a->v + 1, 1)) {
 		goto out;
 	}
 	if (loaded_runs_load(&runs, &base, &new, NULL, c.event, c.by) ||
@@ -439,5 +359,6 @@ out:
 	loaded_runs_free(&runs);
 	profile_set_free(&base);
 	profile_set_free(&new);
+	opt_args_free(&c.args);
 	return rc;
 }

@@ -1,6 +1,5 @@
 /* bmprof export: a profile in another tool's format: pprof (host/profile/export_pprof.h), folded
  * stacks, or JSON (bmprof report's). docs/bmprof-export.md is its manual. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,27 +14,18 @@
 #include "util/outfile.h"
 #include "profile/profile_bound.h"
 #include "profile/profile_io.h"
+#include "symbol/symfs_opt.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: bmprof export --format pprof|folded|json [-o FILE] [-i PROFILE] [--elf ELF]\n"
-	"                     [--event NAME]\n"
-	"\n"
+static const char description[] =
 	"Write a recorded profile in another tool's format:\n"
-	"  pprof   gzipped profile.proto (go tool pprof, speedscope, ...): one location per\n"
-	"          sampled address, with its function and file:line\n"
-	"  folded  \"root;...;leaf count\" stack lines (today the function and the functions\n"
-	"          inlined at the pc), the input of flamegraph.pl and speedscope\n"
-	"  json    bmprof report --format json --all (docs/report-json.md)\n"
-	"\n"
-	"  -f, --format FMT     pprof, folded or json\n"
-	"  -o, --output FILE    write to FILE (default: standard output; pprof needs a FILE\n"
-	"                       unless standard output is not a terminal)\n"
-	"  -i, --input FILE     profile file (default " PROFILE_DEFAULT_PATH ")\n"
-	"      --elf ELF        the image's ELF (default: the one the profile names)\n"
-	"  -e, --event NAME     the event (default: the first with samples)\n"
-	PROFILE_BOUND_USAGE
-	"  -h, --help           this text\n";
+	"pprof: gzipped profile.proto (go tool pprof, speedscope, ...), one location per sampled "
+	"address, with its function and file:line;\n"
+	"folded: \"root;...;leaf count\" stack lines, the input of flamegraph.pl and speedscope;\n"
+	"json: bmprof report --format json --all (docs/report-json.md).";
+
+enum { FMT_PPROF, FMT_FOLDED, FMT_JSON };
+static const char *const formats[] = { "pprof", "folded", "json", NULL };
 
 /* folded: the stacks (report/stacks.h), "root;...;leaf count". */
 static int export_folded(FILE *f, const struct report *rp)
@@ -89,58 +79,46 @@ out:
 	return rc;
 }
 
-int cmd_export(int argc, char **argv)
+static int export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "elf", required_argument, NULL, 'E' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "max-entries", required_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *out = NULL, *input = PROFILE_DEFAULT_PATH, *elf = NULL, *event = NULL;
+	int format = -1, rc = 1;
+	const struct opt opts[] = {
+		OPT_CHOICE('f', "format", &format, "FMT", "pprof, folded or json", formats),
+		OPT_STRING('o', "output", &out, "FILE", "write to FILE (default: standard output; "
+			   "pprof needs a FILE unless standard output is not a terminal)"),
+		OPT_STRING('i', "input", &input, "FILE", "profile file (default "
+			   PROFILE_DEFAULT_PATH ")"),
+		OPT_STRING(0, "elf", &elf, "ELF", "the image's ELF (default: the one the profile "
+			   "names)"),
+		OPT_STRING('e', "event", &event, "NAME", "the event (default: the first with "
+			   "samples)"),
+		SYMFS_OPT,
+		PROFILE_BOUND_OPT,
+		OPT_END(),
 	};
-	const char *format = NULL, *out = NULL, *input = PROFILE_DEFAULT_PATH, *elf = NULL;
-	const char *event = NULL;
+	const struct opt_cmd cmd = { .name = "export", .opts = opts,
+				     .description = description };
+	struct opt_args a;
 	struct loaded_run lr;
 	char err[1024];
-	int ch, rc = 1;
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":f:o:i:e:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'f': format = optarg; break;
-		case 'o': out = optarg; break;
-		case 'i': input = optarg; break;
-		case 'E': elf = optarg; break;
-		case 'e': event = optarg; break;
-		case 'X':
-			if (profile_bound_option("export", optarg))
-				return 2;
-			break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("export: %s needs an argument (see bmprof export --help)", argv[optind - 1]);
-			return 2;
-		default:
-			bm_err("export: unknown option %s (see bmprof export --help)", argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		bm_err("export: unexpected argument '%s' (the profile is named with -i)", argv[optind]);
+	if ((rc = opt_parse(&cmd, argc, argv, &a)) >= 0)
+		return rc;
+	rc = a.n || a.dash_given;
+	if (rc)
+		bm_err("export: unexpected argument '%s' (the profile is named with -i)",
+		       a.n ? a.v[0] : "--");
+	opt_args_free(&a);
+	if (rc)
+		return 2;
+	if (format < 0) {
+		bm_err("export: --format takes pprof, folded or json");
 		return 2;
 	}
-	if (!format || (strcmp(format, "pprof") && strcmp(format, "folded") && strcmp(format, "json"))) {
-		bm_err("export: --format takes pprof, folded or json%s%s%s", format ? ", not '" : "",
-		       format ? format : "", format ? "'" : "");
-		return 2;
-	}
-	if (!strcmp(format, "json") || !strcmp(format, "folded"))
-		return export_report(input, elf, event, out, !strcmp(format, "folded"));
-	if (!strcmp(format, "pprof") && !out && isatty(STDOUT_FILENO)) {
+	if (format == FMT_JSON || format == FMT_FOLDED)
+		return export_report(input, elf, event, out, format == FMT_FOLDED);
+	if (format == FMT_PPROF && !out && isatty(STDOUT_FILENO)) {
 		bm_err("export: pprof is binary: name a file with -o FILE, or redirect the output");
 		return 2;
 	}
@@ -166,4 +144,12 @@ int cmd_export(int argc, char **argv)
 done:
 	run_free(&lr);
 	return rc ? 1 : 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	int rc = export(argc, argv);
+
+	elf_find_clear_dirs();
+	return rc;
 }

@@ -2,7 +2,6 @@
 /* bmprof flamegraph: a recorded profile as an interactive SVG flame graph
  * (host/report/flamegraph.h). docs/bmprof-flamegraph.md is its manual. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,100 +11,56 @@
 #include "profile/profile_io.h"
 #include "report/report.h"
 #include "report/report_flame.h"
+#include "symbol/elf_find.h"
+#include "symbol/symfs_opt.h"
+#include "util/options.h"
 #include "util/outfile.h"
 #include "util/util.h"
 
 #define DEFAULT_OUTPUT "flamegraph.svg"
 
-static const char usage[] =
-	"usage: bmprof flamegraph [-i PROFILE] [-o FILE] [--elf ELF] [--event NAME] [--cpu N]\n"
-	"                         [--width PX]\n"
-	"\n"
-	"Write the flame graph of a recorded profile as an SVG: one box per frame, as wide as\n"
-	"its samples, callers below callees. Open it in a browser: hover for a frame's samples,\n"
-	"click to zoom, Search (or Ctrl-F) highlights the frames whose name matches.\n"
-	"\n"
-	"  -i, --input FILE     profile file (default " PROFILE_DEFAULT_PATH ")\n"
-	"  -o, --output FILE    the SVG (default " DEFAULT_OUTPUT "; - for standard output)\n"
-	"      --elf ELF        the image's ELF (default: the one the profile names)\n"
-	"  -e, --event NAME     the event (default: the first with samples)\n"
-	"  -C, --cpu N          only the samples of CPU N\n"
-	"      --width PX       the frames' width in pixels (default 1200)\n"
-	PROFILE_BOUND_USAGE
-	"  -h, --help           this text\n";
+static const char description[] =
+	"Write the flame graph of a recorded profile as an SVG: one box per frame, as wide as "
+	"its samples, callers below callees. Open it in a browser: hover for a frame's samples, "
+	"click to zoom, Search (or Ctrl-F) highlights the frames whose name matches.";
 
 struct flame_cli {
 	const char *input, *output, *elf, *event;
-	int cpu, width;
+	unsigned long cpu, width;      /* cpu: NO_CPU when not given */
+	struct opt_args args;
 };
 
-/* A whole number in [lo, hi] or -1. */
-static long number(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	return errno || end == s || *end || v < lo || v > hi ? -1 : v;
-}
+#define NO_CPU ((unsigned long)-1)
 
 /* -1 when parsed, else the exit status. */
 static int parse_opts(int argc, char **argv, struct flame_cli *o)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "elf", required_argument, NULL, 'E' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "width", required_argument, NULL, 'W' },
-		{ "max-entries", required_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_STRING('i', "input", &o->input, "FILE", "profile file (default "
+			   PROFILE_DEFAULT_PATH ")"),
+		OPT_STRING('o', "output", &o->output, "FILE", "the SVG (default " DEFAULT_OUTPUT
+			   "; - for standard output)"),
+		OPT_STRING(0, "elf", &o->elf, "ELF", "the image's ELF (default: the one the "
+			   "profile names)"),
+		OPT_STRING('e', "event", &o->event, "NAME", "the event (default: the first with "
+			   "samples)"),
+		OPT_ULONG('C', "cpu", &o->cpu, "N", "only the samples of CPU N", 0,
+			  PROFILE_MAX_CPUS - 1),
+		OPT_ULONG(0, "width", &o->width, "PX", "the frames' width in pixels (default "
+			  "1200)", 100, 100000),
+		SYMFS_OPT,
+		PROFILE_BOUND_OPT,
+		OPT_END(),
 	};
-	int ch;
+	const struct opt_cmd cmd = { .name = "flamegraph", .opts = opts,
+				     .description = description };
+	int rc = opt_parse(&cmd, argc, argv, &o->args);
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":i:o:e:C:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'i': o->input = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'E': o->elf = optarg; break;
-		case 'e': o->event = optarg; break;
-		case 'C':
-			if ((o->cpu = (int)number(optarg, 0, PROFILE_MAX_CPUS - 1)) < 0) {
-				bm_err("flamegraph: --cpu takes a CPU number from 0 to %d, not '%s'",
-				       PROFILE_MAX_CPUS - 1, optarg);
-				return 2;
-			}
-			break;
-		case 'W':
-			if ((o->width = (int)number(optarg, 100, 100000)) < 0) {
-				bm_err("flamegraph: --width takes pixels from 100 to 100000, not '%s'",
-				       optarg);
-				return 2;
-			}
-			break;
-		case 'X':
-			if (profile_bound_option("flamegraph", optarg))
-				return 2;
-			break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("flamegraph: %s needs an argument (see bmprof flamegraph --help)",
-			       argv[optind - 1]);
-			return 2;
-		default:
-			bm_err("flamegraph: unknown option %s (see bmprof flamegraph --help)",
-			       argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind < argc) {
+	if (rc >= 0)
+		return rc;
+	if (o->args.n || o->args.dash_given) {
 		bm_err("flamegraph: unexpected argument '%s' (the profile is named with -i)",
-		       argv[optind]);
+		       o->args.n ? o->args.v[0] : "--");
 		return 2;
 	}
 	return -1;
@@ -116,16 +71,18 @@ static int write_svg(const struct report *rp, const struct flame_cli *o)
 	struct outfile of;
 	char err[512];
 
-	if (o->cpu >= 0 && !report_cpu_has_samples(rp, (unsigned)o->cpu)) {
+	int cpu = o->cpu == NO_CPU ? -1 : (int)o->cpu;
+
+	if (cpu >= 0 && !report_cpu_has_samples(rp, (unsigned)cpu)) {
 		bm_err("flamegraph: CPU %d has no samples of the event in %s (bmprof report --sort "
-		       "cpu shows which CPUs have)", o->cpu, rp->input);
+		       "cpu shows which CPUs have)", cpu, rp->input);
 		return 1;
 	}
 	if (outfile_open(&of, strcmp(o->output, "-") ? o->output : NULL, err, sizeof err)) {
 		bm_err("flamegraph: %s", err);
 		return 1;
 	}
-	if (report_flamegraph(of.f, rp, o->cpu, o->width, 0, err, sizeof err)) {
+	if (report_flamegraph(of.f, rp, cpu, (int)o->width, 0, err, sizeof err)) {
 		bm_err("flamegraph: %s", err);
 		outfile_abort(&of);
 		return 1;
@@ -137,14 +94,16 @@ static int write_svg(const struct report *rp, const struct flame_cli *o)
 	return 0;
 }
 
-int cmd_flamegraph(int argc, char **argv)
+static int flamegraph(int argc, char **argv)
 {
-	struct flame_cli o = { .input = PROFILE_DEFAULT_PATH, .output = DEFAULT_OUTPUT, .cpu = -1 };
+	struct flame_cli o = { .input = PROFILE_DEFAULT_PATH, .output = DEFAULT_OUTPUT,
+			       .cpu = NO_CPU };
 	struct profile prof;
 	struct report rp = { .p = &prof };
 	enum flat_sort sort = FLAT_BY_FUNCTION;
 	int rc = parse_opts(argc, argv, &o);
 
+	opt_args_free(&o.args);
 	if (rc >= 0)
 		return rc;
 	rp.input = o.input;
@@ -160,5 +119,13 @@ int cmd_flamegraph(int argc, char **argv)
 	rc = report_build(&rp, o.elf, o.event, &sort) ? 1 : write_svg(&rp, &o);
 	report_free(&rp);
 	profile_free(&prof);
+	return rc;
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	int rc = flamegraph(argc, argv);
+
+	elf_find_clear_dirs();
 	return rc;
 }

@@ -2,7 +2,6 @@
  * profile file. docs/bmprof-record.md is its manual. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -18,22 +17,14 @@
 #include "profile/capture.h"
 #include "report/summary.h"
 #include "profile/target_log.h"
+#include "util/options.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: bmprof record [-o FILE] [--elf ELF] [--baud N] --from PATH|-\n"
-	"\n"
-	"Capture a bmprof stream into a profile file. PATH is a serial device, a file, a\n"
-	"FIFO, or - for stdin. Console text in the stream goes to stdout; a summary goes to\n"
-	"stderr. Recording stops at the stream's END frame, at end of input, or on Ctrl-C;\n"
-	"the profile is written in every case.\n"
-	"\n"
-	"  -o, --output FILE  profile file to write (default " PROFILE_DEFAULT_PATH "; an existing\n"
-	"                     one is renamed to FILE.old)\n"
-	"      --from PATH    where the stream comes from (required)\n"
-	"      --baud N       serial line speed (default 115200); only for a terminal device\n"
-	"      --elf ELF      the image's ELF, recorded in the profile for bmprof report\n"
-	"  -h, --help         this text\n";
+static const char description[] =
+	"Capture a bmprof stream into a profile file. PATH is a serial device, a file, a FIFO, "
+	"or - for stdin. Console text in the stream goes to stdout; a summary goes to stderr. "
+	"Recording stops at the stream's END frame, at end of input, or on Ctrl-C; the profile "
+	"is written in every case.";
 
 #define DEFAULT_BAUD 115200L
 
@@ -283,51 +274,34 @@ out:
 
 int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "baud", required_argument, NULL, 'b' },
-		{ "elf", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out = PROFILE_DEFAULT_PATH, *from = NULL, *elf = NULL;
-	long baud = DEFAULT_BAUD;
-	int baud_given = 0, ch, rc;
-	char *end, *args, *command;
+	unsigned long baud = DEFAULT_BAUD;
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &out, "FILE", "profile file to write (default "
+			   PROFILE_DEFAULT_PATH "; an existing one is renamed to FILE.old)"),
+		OPT_STRING(0, "from", &from, "PATH", "where the stream comes from (required)"),
+		OPT_ULONG(0, "baud", &baud, "N", "serial line speed (default 115200); only for a "
+			  "terminal device", 1, LONG_MAX),
+		OPT_STRING(0, "elf", &elf, "ELF", "the image's ELF, recorded in the profile for "
+			   "bmprof report"),
+		OPT_END(),
+	};
+	const struct opt_cmd cmd = { .name = "record", .args = "--from PATH|-", .opts = opts,
+				     .description = description };
+	struct opt_args a;
+	int baud_given, rc;
+	char *args, *command;
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'o': out = optarg; break;
-		case 'f': from = optarg; break;
-		case 'e': elf = optarg; break;
-		case 'b':
-			errno = 0;
-			baud = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || baud <= 0) {
-				bm_err("record: --baud takes a positive number, not '%s'", optarg);
-				return 2;
-			}
-			baud_given = 1;
-			break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("record: %s needs an argument (see bmprof record --help)",
-			       argv[optind - 1]);
-			return 2;
-		default:
-			bm_err("record: unknown option %s (see bmprof record --help)",
-			       argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind < argc) {
+	if ((rc = opt_parse(&cmd, argc, argv, &a)) >= 0)
+		return rc;
+	baud_given = opt_given(&a, "baud") != NULL;
+	rc = a.n || a.dash_given;
+	if (rc)
 		bm_err("record: unexpected argument '%s' (the stream is named with --from)",
-		       argv[optind]);
+		       a.n ? a.v[0] : "--");
+	opt_args_free(&a);
+	if (rc)
 		return 2;
-	}
 	if (!from) {
 		bm_err("record: --from PATH is required (a serial device, a file, a FIFO, or - "
 		       "for stdin)");
@@ -353,7 +327,7 @@ int cmd_record(int argc, char **argv)
 		free(args);
 		return 1;
 	}
-	rc = record(from, out, elf, baud, baud_given, command);
+	rc = record(from, out, elf, (long)baud, baud_given, command);
 	free(command);
 	free(args);
 	return rc;

@@ -1,7 +1,6 @@
-/* bmprof report: the flat profile of a recorded run, as text or JSON. docs/bmprof-report.md
+/* bmprof report: the flat profile of a recorded run, as text, JSON or one HTML page. docs/bmprof-report.md
  * is its manual, docs/report-json.md the JSON schema. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +13,8 @@
 #include "report/report.h"
 #include "events.h"
 #include "report/firmware.h"
+#include "report/fw_opts.h"
+#include "symbol/symfs_opt.h"
 #include "flat.h"
 #include "util/json.h"
 #include "util/outfile.h"
@@ -31,165 +32,90 @@
 #define DEFAULT_LIMIT 20
 #define HTML_TOP_FUNCTIONS 5     /* functions the HTML report annotates */
 
-static const char usage[] =
-	"usage: bmprof report [-i FILE] [--elf ELF] [--sort function|line|address|cpu]\n"
-	"                     [--format text|json|html] [-o FILE] [--event NAME] [--min-percent P]\n"
-	"                     [--limit N | --all] [--firmware-sym FILE[@ADDR]]...\n"
-	"                     [--firmware-log LOG [--firmware-debug DIR]]\n"
-	"\n"
-	"Print the flat profile of a recorded run: where the samples fell, hottest first.\n"
-	"\n"
-	"  -i, --input FILE     profile file (default " PROFILE_DEFAULT_PATH ")\n"
-	"      --elf ELF        the image's ELF (default: the one the profile names, or a\n"
-	"                       file of that name beside the profile); its build-id must match\n"
-	"  -s, --sort KEY       function (default): one row per function, with its hottest\n"
-	"                       source line; line: one row per source line; address: one row\n"
-	"                       per sampled address; cpu: one row per CPU and function,\n"
-	"                       grouped by CPU\n"
-	"  -F, --format FMT     text (default), json (docs/report-json.md) or html (one\n"
-	"                       self-contained page: the header, the sortable table, the\n"
-	"                       flame graph, the per-CPU split, the hottest functions\n"
-	"                       annotated)\n"
-	"  -o, --output FILE    write to FILE (replaced whole) instead of standard output\n"
-	"  -e, --event NAME     report this event, by name or id (default: the first event\n"
-	"                       with samples)\n"
-	"      --min-percent P  leave out rows below P percent\n"
-	"  -n, --limit N        print at most N rows (default: 20 for text, all for JSON);\n"
-	"                       with --sort cpu, N per CPU\n"
-	"  -a, --all            print every row\n"
-	"      --firmware-sym FILE[@ADDR]\n"
-	"                       symbolize samples outside the image (firmware) against this\n"
-	"                       ELF, loaded at ADDR (default: the log's address for a module\n"
-	"                       of its name, else its link addresses); repeatable\n"
-	"      --firmware-log LOG  an EDK2 DEBUG build's console log: the \"Loading driver at\n"
-	"                       0x...\" lines give each module's load address\n"
-	"      --firmware-debug DIR  the modules' debug ELFs (NAME.debug or NAME.dll) for the\n"
-	"                       modules the log names\n"
-	PROFILE_BOUND_USAGE
-	"  -h, --help           this text\n"
-	"\n"
+static const char description[] =
+	"Print the flat profile of a recorded run: where the samples fell, hottest first.";
+
+static const char tail[] =
 	"Samples outside the image's loaded range are firmware: grouped by 4 KiB page\n"
 	"([firmware 0x7ea1000-0x7ea1fff]) unless a firmware module's ELF names them.\n";
+
+/* in enum flat_sort's order */
+static const char *const sorts[] = { "function|func|sym", "line|srcline", "address|addr",
+				     "cpu", NULL };
+enum { FMT_TEXT, FMT_JSON, FMT_HTML };
+static const char *const formats[] = { "text", "json", "html", NULL };
 
 struct report_opts {
 	const char *input, *elf, *event, *output;
 	struct report_fw_opts fw;
-	enum flat_sort sort;
-	int json, html, sort_given;
+	int sort;                /* enum flat_sort; -1: not given (function) */
+	int format, json, all;
 	double min_percent;
-	long limit;              /* -1: every row */
+	unsigned long limit;     /* 0: the default */
+	struct opt_args args;
 };
-
-static int parse_sort(const char *s, enum flat_sort *out)
-{
-	if (!strcmp(s, "function") || !strcmp(s, "func") || !strcmp(s, "sym"))
-		*out = FLAT_BY_FUNCTION;
-	else if (!strcmp(s, "line") || !strcmp(s, "srcline"))
-		*out = FLAT_BY_LINE;
-	else if (!strcmp(s, "address") || !strcmp(s, "addr"))
-		*out = FLAT_BY_ADDRESS;
-	else if (!strcmp(s, "cpu"))
-		*out = FLAT_BY_CPU;
-	else
-		return -1;
-	return 0;
-}
 
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "elf", required_argument, NULL, 'E' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "min-percent", required_argument, NULL, 'm' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "firmware-sym", required_argument, NULL, 'S' },
-		{ "firmware-log", required_argument, NULL, 'L' },
-		{ "firmware-debug", required_argument, NULL, 'D' },
-		{ "max-entries", required_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_STRING('i', "input", &o->input, "FILE", "profile file (default "
+			   PROFILE_DEFAULT_PATH ")"),
+		OPT_STRING(0, "elf", &o->elf, "ELF", "the image's ELF (default: the one the "
+			   "profile names, or a file of that name beside the profile); its build-id "
+			   "must match"),
+		OPT_CHOICE('s', "sort", &o->sort, "KEY", "function (default): one row per "
+			   "function, with its hottest source line; line: one row per source line; "
+			   "address: one row per sampled address; cpu: one row per CPU and "
+			   "function, grouped by CPU", sorts),
+		OPT_CHOICE('F', "format", &o->format, "FMT", "text (default), json "
+			   "(docs/report-json.md) or html (one self-contained page: the header, "
+			   "the sortable table, the flame graph, the per-CPU split, the hottest "
+			   "functions annotated)", formats),
+		OPT_STRING('o', "output", &o->output, "FILE", "write to FILE (replaced whole) "
+			   "instead of standard output"),
+		OPT_STRING('e', "event", &o->event, "NAME", "report this event, by name or id "
+			   "(default: the first event with samples)"),
+		OPT_DOUBLE_RANGE(0, "min-percent", &o->min_percent, "P", "leave out rows below P "
+				 "percent", 0, 100),
+		OPT_ULONG('n', "limit", &o->limit, "N", "print at most N rows (default: 20 for "
+			  "text, all for JSON); with --sort cpu, N per CPU", 1, LONG_MAX),
+		OPT_BOOL('a', "all", &o->all, "print every row"),
+		SYMFS_OPT,
+		PROFILE_BOUND_OPT,
+		FW_OPTS_TABLE(&o->fw),
+		OPT_END(),
 	};
-	int ch, limit_given = 0;
-	char *end;
+	const struct opt_cmd cmd = { .name = "report", .opts = opts,
+				     .description = description, .tail = tail };
+	int rc = opt_parse(&cmd, argc, argv, &o->args);
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":i:s:F:o:e:n:ah", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'i': o->input = optarg; break;
-		case 'E': o->elf = optarg; break;
-		case 'e': o->event = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 's':
-			o->sort_given = 1;
-			if (parse_sort(optarg, &o->sort)) {
-				bm_err("report: --sort takes function, line, address or cpu, not '%s'",
-				       optarg);
-				return 2;
-			}
-			break;
-		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "html")) {
-				bm_err("report: --format takes text, json or html, not '%s'", optarg);
-				return 2;
-			}
-			o->json = !strcmp(optarg, "json");
-			o->html = !strcmp(optarg, "html");
-			break;
-		case 'm':
-			errno = 0;
-			o->min_percent = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->min_percent >= 0 && o->min_percent <= 100)) {
-				bm_err("report: --min-percent takes a number from 0 to 100, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'n':
-			errno = 0;
-			o->limit = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->limit < 1) {
-				bm_err("report: --limit takes a positive number, not '%s'", optarg);
-				return 2;
-			}
-			limit_given = 1;
-			break;
-		case 'a': o->limit = -1; limit_given = 1; break;
-		case 'S': o->fw.syms[o->fw.nsyms++] = optarg; break;
-		case 'L': o->fw.log = optarg; break;
-		case 'D': o->fw.debug = optarg; break;
-		case 'X':
-			if (profile_bound_option("report", optarg))
-				return 2;
-			break;
-		case 'h': fputs(usage, stdout); return 0;
-		case ':':
-			bm_err("report: %s needs an argument (see bmprof report --help)", argv[optind - 1]);
-			return 2;
-		default:
-			bm_err("report: unknown option %s (see bmprof report --help)", argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		bm_err("report: unexpected argument '%s' (the profile is named with -i)", argv[optind]);
+	if (rc >= 0)
+		return rc;
+	if (o->args.n || o->args.dash_given) {
+		bm_err("report: unexpected argument '%s' (the profile is named with -i)",
+		       o->args.n ? o->args.v[0] : "--");
 		return 2;
 	}
-	if (o->html && o->sort_given && o->sort != FLAT_BY_FUNCTION) {
+	if (o->format == FMT_HTML && o->sort >= 0 && o->sort != FLAT_BY_FUNCTION) {
 		bm_err("report: --format html shows functions (with a per-CPU split): leave out --sort");
 		return 2;
 	}
-	if (!limit_given)
-		o->limit = o->json ? -1 : DEFAULT_LIMIT;
+	o->json = o->format == FMT_JSON;
+	if (o->sort < 0)
+		o->sort = FLAT_BY_FUNCTION;
 	return -1;
 }
 
+static long row_limit(const struct report_opts *o)
+{
+	if (o->all)
+		return -1;
+	return o->limit ? (long)o->limit : o->json ? -1 : DEFAULT_LIMIT;
+}
+
 /* The report in its format, to standard output or replacing the -o file whole. */
-static int write_report(const struct report *rp, const struct report_opts *o)
+static int write_report(const struct report *rp, const struct report_opts *o,
+			enum flat_sort sort, long limit)
 {
 	struct outfile of;
 	char err[512];
@@ -199,12 +125,12 @@ static int write_report(const struct report *rp, const struct report_opts *o)
 		bm_err("report: %s", err);
 		return 1;
 	}
-	if (o->html)
+	if (o->format == FMT_HTML)
 		rc = report_print_html(of.f, rp, HTML_TOP_FUNCTIONS);
 	else if (o->json)
-		rc = report_print_json(of.f, rp, o->sort, o->limit, o->min_percent);
+		rc = report_print_json(of.f, rp, sort, limit, o->min_percent);
 	else
-		rc = report_print_text(of.f, rp, o->sort, o->limit, o->min_percent);
+		rc = report_print_text(of.f, rp, sort, limit, o->min_percent);
 	if (rc) {
 		bm_err("report: writing the report failed");
 		outfile_abort(&of);
@@ -217,18 +143,23 @@ static int write_report(const struct report *rp, const struct report_opts *o)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int report(int argc, char **argv)
 {
-	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = FLAT_BY_FUNCTION };
+	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = -1 };
 	struct profile prof;
 	struct report rp = { .p = &prof, .fwo = &o.fw };
 	char *fw_syms[argc > 0 ? argc : 1];
+	enum flat_sort sort;
+	long limit;
 	int rc;
 
 	o.fw.syms = fw_syms;
 	rc = parse_opts(argc, argv, &o);
+	opt_args_free(&o.args);
 	if (rc >= 0)
 		return rc;
+	sort = (enum flat_sort)o.sort;
+	limit = row_limit(&o);
 	rp.input = o.input;
 	profile_init(&prof);
 	rc = profile_load(o.input, &prof, rp.load_warning, sizeof rp.load_warning);
@@ -240,11 +171,19 @@ int cmd_report(int argc, char **argv)
 	if (rc == 0)
 		rp.load_warning[0] = 0;
 	rc = 1;
-	if (report_build(&rp, o.elf, o.event, &o.sort))
+	if (report_build(&rp, o.elf, o.event, &sort))
 		goto out;
-	rc = write_report(&rp, &o);
+	rc = write_report(&rp, &o, sort, limit);
 out:
 	report_free(&rp);
 	profile_free(&prof);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	int rc = report(argc, argv);
+
+	elf_find_clear_dirs();
 	return rc;
 }

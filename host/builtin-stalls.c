@@ -15,22 +15,10 @@
 #include "profile/profile_io.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: bmprof stalls [-i FILE] [--elf ELF] [--event NAME] [-n N] [--uarch NAME]\n"
-	"                     [--period CYCLES] [--json]\n"
-	"\n"
-	"Analyse every function with samples as bmprof cpi does, and show where the whole\n"
-	"image's cycles went (execution, static and dynamic stalls by cause) and the N\n"
-	"instructions with the most dynamic stall cycles, with their possible culprits.\n"
-	"\n"
-	"  -i, --input FILE    profile file (default " PROFILE_DEFAULT_PATH ")\n"
-	"      --elf ELF       the image's ELF (default: the one the profile names)\n"
-	"  -e, --event NAME    the cycles (or timer) event (as bmprof cpi)\n"
-	"  -n N                list the top N stalled instructions (default 20)\n"
-	"      --uarch NAME    pipeline model (as bmprof cpi)\n"
-	"      --period CYCLES cycles per sample (as bmprof cpi)\n"
-	"      --json          the summary and the list as JSON\n"
-	"  -h, --help          this text\n";
+static const char description[] =
+	"Analyse every function with samples as bmprof cpi does, and show where the whole "
+	"image's cycles went (execution, static and dynamic stalls by cause) and the N "
+	"instructions with the most dynamic stall cycles, with their possible culprits.";
 
 /* One stalled instruction. */
 struct stall_row {
@@ -352,10 +340,21 @@ int cmd_stalls(int argc, char **argv)
 	struct insn_func *fs = NULL;
 	size_t nfs = 0;
 	char err[1024], uwhy[160], pwhy[160];
-	int rc = cpi_cli_parse(argc, argv, "stalls", usage, &c, 0);
+	const struct opt opts[] = {
+		CPI_CLI_TABLE(&c, "the cycles (or timer) event (as bmprof cpi)",
+			      "the summary and the list as JSON"),
+		OPT_ULONG('n', NULL, &c.limit, "N", "list the top N stalled instructions (default "
+			  "20)", 1, LONG_MAX),
+		OPT_END(),
+	};
+	const struct opt_cmd cmd = { .name = "stalls", .opts = opts,
+				     .description = description };
+	int rc = cpi_cli_parse(argc, argv, &cmd, &c, 0);
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		cpi_cli_end();
 		return rc;
+	}
 	memset(&st, 0, sizeof st);
 	rc = 1;
 	if (cpi_cli_open(&c, &prof, &r, &o))
@@ -392,5 +391,6 @@ out:
 	free(st.rows);
 	resolve_close(&r);
 	profile_free(&prof);
+	cpi_cli_end();
 	return rc;
 }

@@ -1,7 +1,6 @@
 /* bmprof stat: boot an image in QEMU with its PMU counting (no sampling) and print the
  * totals, like perf stat. docs/bmprof-stat.md is its manual. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,73 +22,37 @@
 #define ROTATE_HZ 1000         /* the multiplexing tick */
 #define STAT_JSON_VERSION 1
 
-static const char usage[] =
-	"usage: bmprof stat [--event SPEC]... [--accel auto|kvm|tcg] [--icount] [--timeout SEC]\n"
-	"                   [--per-cpu] [--smp N] [--format text|json] [-o FILE] [--qemu PATH]\n"
-	"                   [--param NAME=VALUE]... [--user] IMAGE [-- QEMU-ARGS...]\n"
-	"\n"
-	"Boot IMAGE in QEMU with hardware events counting (no sampling) and print their totals.\n"
-	"The image's console goes to stdout; the counts go to stderr (or to FILE with -o).\n"
-	"\n"
-	"  -e, --event SPEC   events to count (default " DEFAULT_EVENTS "):\n"
-	"                     NAME, rHEX, x86/event=0x3c,umask=0x0/, arm/0x11/, a vendor name\n"
-	"                     (skl::MEM_LOAD_RETIRED.L1_MISS, arm_n1::L1D_CACHE_REFILL_RD), or a\n"
-	"                     group {A,B} counted together; comma-separated, repeatable\n"
-	"                     (docs/events.md)\n"
-	"  -a, --accel A      auto (default), kvm or tcg, as for bmprof qemu\n"
-	"      --icount       -icount shift=0: guest time follows instructions executed\n"
-	"  -t, --timeout SEC  stop QEMU after SEC seconds (default 600; 0: no timeout)\n"
-	"      --per-cpu      one line per CPU and event\n"
-	"      --smp N        give QEMU N CPUs (1 to 8)\n"
-	"  -F, --format FMT   text (default) or json (docs/bmprof-stat.md)\n"
-	"  -o, --output FILE  write the counts to FILE instead of stderr\n"
-	"      --qemu PATH    the QEMU binary\n"
-	"      --transport T  serial (default) or shm: counts through shared-memory rings\n"
-	"                     (--shm-size N, --shm-consume-delay-us US,\n"
-	"                     --shm-consume-at-end; see bmprof qemu)\n"
-	"      --firmware-log FILE  x86-64: the firmware's debug console (port 0x402) into FILE\n"
-	"      --param NAME=VALUE  a run-time parameter for bm_param(); repeatable\n"
-	"      --user         x86-64: run main in ring 3 (as bmprof qemu --user)\n"
-	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
-	"  -h, --help         this text\n"
-	"\n"
-	"Exit status: as bmprof qemu: main()'s return value when the image exits normally;\n"
-	"124 timeout; 125 bmprof failed; 126 the image crashed; 130 interrupted; 2 usage.\n";
-
 struct stat_cmd {
 	struct run_opts run;
 	int per_cpu, json;
 };
 
-/* bmprof stat's own options (run_opts_own_fn). */
-static int own_option(void *cmd, int ch)
-{
-	struct stat_cmd *c = cmd;
+static const char description[] =
+	"Boot IMAGE in QEMU with hardware events counting (no sampling) and print their totals. "
+	"The image's console goes to stdout; the counts go to stderr (or to FILE with -o). "
+	"Without --event it counts " DEFAULT_EVENTS "; events are NAME, rHEX, "
+	"x86/event=0x3c,umask=0x0/, arm/0x11/, or a group {A,B} counted together "
+	"(docs/events.md). QEMU's own arguments go after \"--\".";
 
-	switch (ch) {
-	case 'P':
-		c->per_cpu = 1;
-		return -1;
-	case 'F':
-		if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-			bm_err("stat: --format takes text or json, not '%s'", optarg);
-			return EXIT_USAGE;
-		}
-		c->json = !strcmp(optarg, "json");
-		return -1;
-	}
-	return -1;
-}
+static const char tail[] =
+	"Exit status: as bmprof qemu: main()'s return value when the image exits normally;\n"
+	"124 timeout; 125 bmprof failed; 126 the image crashed; 130 interrupted; 2 usage.\n";
+
+static const char *const formats[] = { "text", "json", NULL };
 
 /* -1 when parsed, else the exit status (0 for --help). */
 static int parse_opts(int argc, char **argv, struct stat_cmd *c)
 {
-	static const struct option longopts[] = {
-		{ "per-cpu", no_argument, NULL, 'P' },
-		{ "format", required_argument, NULL, 'F' },
-		RUN_OPTS_LONGOPTS,
+	const struct opt opts[] = {
+		OPT_BOOL(0, "per-cpu", &c->per_cpu, "one line per CPU and event"),
+		OPT_CHOICE('F', "format", &c->json, "FMT", "text (default) or json "
+			   "(docs/bmprof-stat.md)", formats),
+		RUN_OPTS_TABLE(&c->run, "write the counts to FILE instead of stderr"),
+		OPT_END(),
 	};
-	int rc = run_opts_parse(&c->run, argc, argv, ":e:a:t:F:o:h", longopts, own_option, c);
+	const struct opt_cmd cmd = { .name = "stat", .args = "IMAGE [-- QEMU-ARGS...]",
+				     .description = description, .opts = opts, .tail = tail };
+	int rc = run_opts_parse(&c->run, &cmd, argc, argv);
 
 	if (rc >= 0)
 		return rc;
@@ -515,7 +478,7 @@ int cmd_stat(int argc, char **argv)
 	static struct stat_cmd c;
 	int rc;
 
-	run_opts_init(&c.run, "stat", usage, (struct events_opts){ .count = 1 });
+	run_opts_init(&c.run, "stat", (struct events_opts){ .count = 1 });
 	c.per_cpu = c.json = 0;
 	rc = parse_opts(argc, argv, &c);
 	if (rc < 0)

@@ -2,7 +2,6 @@
  * need (counting mode, multiplexed groups, as bmprof stat runs), or read counts from a file,
  * and print the tree. docs/bmprof-topdown.md is its manual. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,37 +21,18 @@
 #define ROTATE_HZ 1000         /* the multiplexing tick, as bmprof stat */
 #define DEFAULT_LEVEL 3
 
-static const char usage[] =
-	"usage: bmprof topdown [--level 1|2|3|4] [--json] [--show-all] [--family NAME] [--per-function]\n"
-	"                      [--counters N] [--save FILE] [-o FILE] [--accel auto|kvm|tcg]\n"
-	"                      [--icount] [--timeout SEC] [--qemu PATH] IMAGE [-- QEMU-ARGS...]\n"
-	"       bmprof topdown [--level N] [--json] [--show-all] [--family NAME] -i FILE\n"
-	"\n"
-	"Top-Down analysis: which part of the pipeline bounds the run (Frontend Bound, Bad\n"
-	"Speculation, Retiring, Backend Bound, and below them as far as the CPU's events go).\n"
-	"With IMAGE, boot it in QEMU counting the events the CPU's formulas need, in groups\n"
-	"multiplexed over time slices (as bmprof stat); with -i, analyse a counts file (JSON) or\n"
-	"a profile recorded with --save. The image's console goes to stdout; the tree to stderr\n"
-	"(to stdout with -i), or to FILE with -o.\n"
-	"\n"
-	"  -l, --level N      how deep: 1 to 4 (default 3)\n"
-	"  -j, --json         the whole tree as JSON (docs/bmprof-topdown.md)\n"
-	"      --show-all     also the nodes under parents that are not flagged (marked '. ')\n"
-	"      --family NAME  use these formulas, not the ones for the CPU (intel-skl, ...)\n"
-	"      --counters N   the CPU's general-purpose counters (default: the family's)\n"
-	"      --save FILE    keep the run's profile (its COUNTS) for -i\n"
-	"      --per-function sample the level-1 events instead of counting them, and show\n"
-	"                     each function's level 1 (of the 20 hottest)\n"
-	"  -i, --input FILE   analyse FILE instead of running an image\n"
-	"  -o, --output FILE  write the tree to FILE\n"
-	"  -a, --accel A, --icount, -t, --timeout SEC, --qemu PATH, --smp N, --param N=V,\n"
-	"  --transport T, --user, -- QEMU-ARGS: as for bmprof stat\n"
-	"  -h, --help         this text\n"
-	"\n"
+static const char description[] =
+	"Top-Down analysis: which part of the pipeline bounds the run (Frontend Bound, Bad "
+	"Speculation, Retiring, Backend Bound, and below them as far as the CPU's events go). "
+	"With IMAGE, boot it in QEMU counting the events the CPU's formulas need, in groups "
+	"multiplexed over time slices (as bmprof stat); with -i, analyse a counts file (JSON) or "
+	"a profile recorded with --save, and none of the options of running QEMU apply. The "
+	"image's console goes to stdout; the tree to stderr (to stdout with -i), or to FILE "
+	"with -o.";
+
+static const char tail[] =
 	"Exit status: 0 (or main()'s return value when the image exits non-zero); 2 usage;\n"
 	"125 bmprof failed; 124, 126, 130 as bmprof stat.\n";
-
-enum { OPT_SHOW_ALL = 0x200, OPT_FAMILY, OPT_COUNTERS, OPT_SAVE, OPT_PER_FUNCTION };
 
 #define PER_FUNCTION_ROWS 20
 #define SAMPLE_PERIOD 100000u   /* events per sample, --per-function */
@@ -62,137 +42,78 @@ struct topdown_cmd {
 	unsigned level;
 	int json, show_all;
 	const char *family, *save, *input, *out;
-	unsigned counters;
+	unsigned long counters;
 	int per_function;          /* sample the level-1 events, and split them by function */
 };
 
 /* ---- options ---- */
 
-static int level_of(const char *s, unsigned *out)
+static int level_of(const struct opt *o, const char *s, const struct opt_cmd *c)
 {
 	if (strlen(s) != 1 || s[0] < '1' || s[0] > '0' + TD_MAX_LEVEL) {
 		bm_err("topdown: --level takes 1 to %d, not '%s'", TD_MAX_LEVEL, s);
-		return EXIT_USAGE;
-	}
-	*out = (unsigned)(s[0] - '0');
-	return -1;
-}
-
-static int counters_of(const char *s, unsigned *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (!*s || *end || v < 1 || v > 32) {
-		bm_err("topdown: --counters takes a number from 1 to 32, not '%s'", s);
-		return EXIT_USAGE;
-	}
-	*out = (unsigned)v;
-	return -1;
-}
-
-/* An option both forms take; -1 when taken, 0 when not this one, else the exit status. */
-static int common_option(struct topdown_cmd *c, int ch, const char *arg)
-{
-	switch (ch) {
-	case 'l': return level_of(arg, &c->level);
-	case 'j': c->json = 1; return -1;
-	case OPT_SHOW_ALL: c->show_all = 1; return -1;
-	case OPT_FAMILY: c->family = arg; return -1;
-	case OPT_COUNTERS: return counters_of(arg, &c->counters);
-	case OPT_PER_FUNCTION: c->per_function = 1; return -1;
-	default: return 0;
-	}
-}
-
-static int own_option(void *cmd, int ch)
-{
-	struct topdown_cmd *c = cmd;
-	int rc = common_option(c, ch, optarg);
-
-	if (rc)
-		return rc;
-	if (ch == OPT_SAVE) {
-		c->save = optarg;
 		return -1;
 	}
-	return -1;
+	*(unsigned *)o->value = (unsigned)(s[0] - '0');
+	return 0;
 }
 
-#define TOPDOWN_LONGOPTS \
-	{ "level", required_argument, NULL, 'l' }, \
-	{ "json", no_argument, NULL, 'j' }, \
-	{ "show-all", no_argument, NULL, OPT_SHOW_ALL }, \
-	{ "family", required_argument, NULL, OPT_FAMILY }, \
-	{ "counters", required_argument, NULL, OPT_COUNTERS }, \
-	{ "per-function", no_argument, NULL, OPT_PER_FUNCTION }
-
-/* -i FILE: no image, none of the run options. */
-static int parse_input_mode(int argc, char **argv, struct topdown_cmd *c)
+/* With -i: only the options of the analysis (those before --save in opts) and -o. */
+static int input_mode(const struct topdown_cmd *c, const struct opt *opts)
 {
-	static const struct option longopts[] = {
-		TOPDOWN_LONGOPTS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch, rc;
+	const struct opt_args *a = &c->run.args;
+	const struct opt *save = opts;
+	char name[80];
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":l:ji:o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		case 'i':
-			c->input = optarg;
-			continue;
-		case 'o':
-			c->out = optarg;
-			continue;
-		case ':':
-			bm_err("topdown: %s needs an argument (see bmprof topdown --help)",
-			       argv[optind - 1]);
-			return EXIT_USAGE;
-		case '?':
+	while (strcmp(save->long_name ? save->long_name : "", "save"))
+		save++;
+	for (int i = 0; i < a->nseen; i++)
+		if (a->seen[i] >= save && strcmp(a->seen[i]->long_name, "output")) {
 			bm_err("topdown: %s does not go with -i (see bmprof topdown --help)",
-			       argv[optind - 1]);
+			       opt_name(a->seen[i], name, sizeof name));
 			return EXIT_USAGE;
 		}
-		if ((rc = common_option(c, ch, optarg)) >= 0)
-			return rc ? rc : EXIT_USAGE;
-	}
-	if (optind < argc) {
+	if (a->n || a->dash_given) {
 		bm_err("topdown: -i reads a file; '%s' is extra (an IMAGE is run without -i)",
-		       argv[optind]);
+		       a->n ? a->v[0] : "--");
 		return EXIT_USAGE;
 	}
 	return -1;
-}
-
-static int has_input(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input") ||
-		    !strncmp(argv[i], "--input=", 8) || (!strncmp(argv[i], "-i", 2) && argv[i][2]))
-			return 1;
-	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct topdown_cmd *c)
 {
-	static const struct option longopts[] = {
-		TOPDOWN_LONGOPTS,
-		{ "save", required_argument, NULL, OPT_SAVE },
-		RUN_OPTS_LONGOPTS,
+	const struct opt opts[] = {
+		OPT_CALLBACK('l', "level", &c->level, "N", "how deep: 1 to 4 (default 3)",
+			     level_of),
+		OPT_BOOL('j', "json", &c->json, "the whole tree as JSON (docs/bmprof-topdown.md)"),
+		OPT_BOOL(0, "show-all", &c->show_all, "also the nodes under parents that are not "
+			 "flagged (marked '. ')"),
+		OPT_STRING(0, "family", &c->family, "NAME", "use these formulas, not the ones for "
+			   "the CPU (intel-skl, ...)"),
+		OPT_ULONG(0, "counters", &c->counters, "N", "the CPU's general-purpose counters "
+			  "(default: the family's)", 1, 32),
+		OPT_BOOL(0, "per-function", &c->per_function, "sample the level-1 events instead "
+			 "of counting them, and show each function's level 1 (of the 20 hottest)"),
+		OPT_STRING('i', "input", &c->input, "FILE", "analyse FILE (a counts file or a "
+			   "profile saved with --save) instead of running an image"),
+		OPT_STRING(0, "save", &c->save, "FILE", "keep the run's profile (its COUNTS) for "
+			   "-i"),
+		RUN_OPTS_TABLE(&c->run, "write the tree to FILE"),
+		OPT_END(),
 	};
+	const struct opt_cmd cmd = { .name = "topdown",
+				     .args = "IMAGE [-- QEMU-ARGS...]\n-i FILE",
+				     .description = description, .opts = opts, .tail = tail };
 	int rc;
 
-	if (has_input(argc, argv))
-		return parse_input_mode(argc, argv, c);
-	rc = run_opts_parse(&c->run, argc, argv, ":l:je:a:t:o:h", longopts, own_option, c);
+	rc = opt_parse(&cmd, argc, argv, &c->run.args);
+	if (rc >= 0)
+		return rc;
+	c->out = c->run.out;
+	if (c->input)
+		return input_mode(c, opts);
+	rc = run_opts_check(&c->run, argc, argv);
 	if (rc >= 0)
 		return rc;
 	if (c->run.events.n) {
@@ -200,7 +121,6 @@ static int parse_opts(int argc, char **argv, struct topdown_cmd *c)
 		       "go with it (use bmprof stat to count events of your choice)");
 		return EXIT_USAGE;
 	}
-	c->out = c->run.out;
 	return -1;
 }
 
@@ -616,7 +536,7 @@ int cmd_topdown(int argc, char **argv)
 	int rc;
 
 	memset(&c, 0, sizeof c);
-	run_opts_init(&c.run, "topdown", usage, (struct events_opts){ .count = 1 });
+	run_opts_init(&c.run, "topdown", (struct events_opts){ .count = 1 });
 	c.level = DEFAULT_LEVEL;
 	rc = parse_opts(argc, argv, &c);
 	if (rc < 0)

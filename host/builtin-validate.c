@@ -4,7 +4,6 @@
  * counts come from QEMU TCG runs with the insn_count plugin (truth_qemu.h), and DCPI's
  * accuracy table compares the two, each figure beside what sampling noise alone would
  * allow. docs/bmprof-validate.md is its manual. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,42 +31,22 @@
 static const unsigned long long fit_at[] = { 1, 2, 4, 8 };
 #define NFIT (sizeof fit_at / sizeof fit_at[0])
 
-static const char usage[] =
-	"usage: bmprof validate [--accel auto|kvm|tcg] [--reps-param NAME --reps N]\n"
-	"                       [--freq HZ] [--uarch NAME] [--json] [--min-samples N]\n"
-	"                       [--param NAME=VALUE]... [--qemu PATH] [--timeout SEC] IMAGE\n"
-	"\n"
-	"Profile IMAGE, estimate each sampled function's instruction and edge counts with\n"
-	"DCPI's analysis, count them exactly in QEMU TCG (the insn_count plugin), and print\n"
-	"DCPI's accuracy table: the share of estimates, weighted by samples (instructions) or\n"
-	"executions (edges), within 5, 10 and 15% of the truth, each beside the share that\n"
-	"sampling noise alone would allow.\n"
-	"\n"
-	"  -a, --accel A        auto (default): natively timed samples under KVM (main in ring\n"
-	"                       3, x86-64) when /dev/kvm can be used, else TCG -icount (a\n"
-	"                       check of the machinery, not of accuracy); kvm, tcg\n"
-	"      --reps-param NAME  the program's work parameter (bm_param): the truth is counted\n"
-	"                       at NAME=1, 2, 4 and 8, checked to be affine, and extrapolated\n"
-	"      --reps N         its value for the profile (default 200)\n"
-	"      --param NAME=VALUE  another run-time parameter, the same in every run\n"
-	"  -f, --freq HZ        sampling rate (default 1000 under KVM, 100000 under TCG)\n"
-	"  -u, --uarch NAME     the pipeline model (default: tcg under TCG, else the CPU's)\n"
-	"      --min-samples N  analyse functions with at least N samples (default 100)\n"
-	"      --json           the results as JSON on stdout\n"
-	"      --qemu PATH      the QEMU binary\n"
-	"  -t, --timeout SEC    per QEMU run (default 600)\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit status: 0 when it ran, 2 usage, 125 failed.\n";
+static const char description[] =
+	"Profile IMAGE, estimate each sampled function's instruction and edge counts with "
+	"DCPI's analysis, count them exactly in QEMU TCG (the insn_count plugin), and print "
+	"DCPI's accuracy table: the share of estimates, weighted by samples (instructions) or "
+	"executions (edges), within 5, 10 and 15% of the truth, each beside the share that "
+	"sampling noise alone would allow.";
+
+static const char tail[] = "Exit status: 0 when it ran, 2 usage, 125 failed.\n";
 
 struct vopts {
-	enum qemu_accel accel;
+	int accel;                   /* enum qemu_accel */
 	const char *reps_param, *uarch, *qemu, *image;
-	char params[512];            /* --param NAME=VALUE..., space-separated */
-	unsigned long long reps;
-	unsigned long freq, min_samples;
-	unsigned timeout;
+	char params[RUN_OPTS_PARAMS_MAX];  /* " param=NAME=VALUE" each */
+	unsigned long reps, freq, min_samples, timeout;
 	int json;
+	struct opt_args args;
 };
 
 struct vfunc {
@@ -92,126 +71,47 @@ struct validate {
 
 /* ---- the options ---- */
 
-static int parse_num(const char *opt, const char *s, unsigned long long max,
-		     unsigned long long *v)
-{
-	char *end;
-
-	*v = strtoull(s, &end, 10);
-	if (!*s || *end || *v > max || *s == '-') {
-		bm_err("validate: %s takes a number from 0 to %llu, not '%s'", opt, max, s);
-		return -1;
-	}
-	return 0;
-}
-
 /* -1 when parsed, else the exit status. */
 static int parse(struct vopts *o, int argc, char **argv)
 {
-	enum { O_REPS_PARAM = 0x100, O_REPS, O_MIN, O_JSON, O_PARAM };
-	static const struct option longopts[] = {
-		{ "accel", required_argument, NULL, 'a' },
-		{ "reps-param", required_argument, NULL, O_REPS_PARAM },
-		{ "reps", required_argument, NULL, O_REPS },
-		{ "freq", required_argument, NULL, 'f' },
-		{ "uarch", required_argument, NULL, 'u' },
-		{ "min-samples", required_argument, NULL, O_MIN },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "param", required_argument, NULL, O_PARAM },
-		{ "qemu", required_argument, NULL, 'Q' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		RUN_OPT_ACCEL(&o->accel, "auto (default): natively timed samples under KVM (main "
+			      "in ring 3, x86-64) when /dev/kvm can be used, else TCG -icount (a check "
+			      "of the machinery, not of accuracy); kvm, tcg"),
+		OPT_STRING(0, "reps-param", &o->reps_param, "NAME", "the program's work parameter "
+			   "(bm_param): the truth is counted at NAME=1, 2, 4 and 8, checked to be "
+			   "affine, and extrapolated"),
+		OPT_ULONG(0, "reps", &o->reps, "N", "its value for the profile (default 200)", 0,
+			  1ul << 40),
+		OPT_CALLBACK_F(0, "param", o->params, "NAME=VALUE", "another run-time parameter, "
+			       "the same in every run; repeatable", run_opts_cb_param_line, OPT_MULTI),
+		OPT_ULONG('f', "freq", &o->freq, "HZ", "sampling rate (default 1000 under KVM, "
+			  "100000 under TCG)", 1, 100000),
+		OPT_STRING('u', "uarch", &o->uarch, "NAME", "the pipeline model (default: tcg "
+			   "under TCG, else the CPU's)"),
+		OPT_ULONG(0, "min-samples", &o->min_samples, "N", "analyse functions with at least "
+			  "N samples (default 100)", 0, 1ul << 40),
+		OPT_BOOL(0, "json", &o->json, "the results as JSON on stdout"),
+		RUN_OPT_QEMU(&o->qemu),
+		RUN_OPT_TIMEOUT(&o->timeout, 1ul << 30),
+		OPT_END(),
 	};
-	unsigned long long v, x;
-	int ch;
+	const struct opt_cmd cmd = { .name = "validate", .args = "IMAGE", .opts = opts,
+				     .description = description, .tail = tail };
+	unsigned long long x;
+	int rc;
 
 	o->accel = QEMU_ACCEL_AUTO;
 	o->reps = 200;
 	o->min_samples = 100;
 	o->timeout = 600;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":a:f:u:t:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			if (!strcmp(optarg, "auto"))
-				o->accel = QEMU_ACCEL_AUTO;
-			else if (!strcmp(optarg, "kvm"))
-				o->accel = QEMU_ACCEL_KVM;
-			else if (!strcmp(optarg, "tcg"))
-				o->accel = QEMU_ACCEL_TCG;
-			else {
-				bm_err("validate: --accel takes auto, kvm or tcg, not '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_REPS_PARAM:
-			o->reps_param = optarg;
-			break;
-		case O_REPS:
-			if (parse_num("--reps", optarg, 1ull << 40, &o->reps))
-				return EXIT_USAGE;
-			break;
-		case 'f':
-			if (parse_num("--freq", optarg, 100000, &v))
-				return EXIT_USAGE;
-			if (!v) {
-				bm_err("validate: --freq must be at least 1 Hz");
-				return EXIT_USAGE;
-			}
-			o->freq = (unsigned long)v;
-			break;
-		case 'u':
-			o->uarch = optarg;
-			break;
-		case O_MIN:
-			if (parse_num("--min-samples", optarg, 1ull << 40, &v))
-				return EXIT_USAGE;
-			o->min_samples = (unsigned long)v;
-			break;
-		case O_JSON:
-			o->json = 1;
-			break;
-		case O_PARAM: {
-			char err[256];
-			size_t len = strlen(o->params);
-
-			if (run_opts_check_param(optarg, &x, err, sizeof err)) {
-				bm_err("validate: %s", err);
-				return EXIT_USAGE;
-			}
-			if (len + strlen(optarg) + 8 > sizeof o->params) {
-				bm_err("validate: too many --param settings");
-				return EXIT_USAGE;
-			}
-			snprintf(o->params + len, sizeof o->params - len, " param=%s", optarg);
-			break;
-		}
-		case 'Q':
-			o->qemu = optarg;
-			break;
-		case 't':
-			if (parse_num("--timeout", optarg, 1u << 30, &v))
-				return EXIT_USAGE;
-			o->timeout = (unsigned)v;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		case ':':
-			bm_err("validate: %s needs a value (bmprof validate --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			bm_err("validate: unknown option %s (bmprof validate --help)", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
+	if ((rc = opt_parse(&cmd, argc, argv, &o->args)) >= 0)
+		return rc;
+	if (o->args.n != 1 || o->args.dash_given) {
 		bm_err("validate: give exactly one IMAGE (bmprof validate --help)");
 		return EXIT_USAGE;
 	}
-	o->image = argv[optind];
+	o->image = o->args.v[0];
 	if (o->reps_param) {
 		char err[256];
 		char spec[300];
@@ -422,7 +322,7 @@ static void add_fixes(struct truth_fixes *a, const struct truth_fixes *b)
 static int count_run(struct validate *v, const struct truth_range *rs, unsigned long long k,
 		     struct truth *t)
 {
-	char config[640];
+	char config[2048];
 	struct truth_run tr = {
 		.image = v->o.image, .qemu = v->o.qemu, .timeout = v->o.timeout, .config = config,
 		.icount = !v->kvm, .ranges = rs, .nranges = v->nf,
@@ -592,7 +492,7 @@ static void print_text(const struct validate *v)
 	if (v->o.reps_param)
 		printf("truth:      exact counts (QEMU TCG%s, insn_count plugin) at %s=1,2,4,8 "
 		       "(affine: checked), extrapolated to %llu\n", v->kvm ? "" : " -icount",
-		       v->o.reps_param, v->o.reps);
+		       v->o.reps_param, (unsigned long long)v->o.reps);
 	else
 		printf("truth:      exact counts of the whole run (QEMU TCG%s, insn_count plugin)\n",
 		       v->kvm ? "" : " -icount");
@@ -731,17 +631,17 @@ int cmd_validate(int argc, char **argv)
 {
 	struct validate v;
 	struct image_run r = { 0 };
-	char config[512];
+	char config[2048];
 	int rc;
 
 	memset(&v, 0, sizeof v);
 	truth_init(&v.truth);
 	rc = parse(&v.o, argc, argv);
 	if (rc >= 0)
-		return rc;
+		goto done;
 	rc = EXIT_FAILED;
 	if (choose_source(&v, &rc))
-		return rc;
+		goto done;
 	fprintf(stderr, "bmprof: validate: sample source: %s\n", v.source);
 	if (profile(&v, &r, config, sizeof config))
 		goto out;
@@ -760,6 +660,8 @@ out:
 	for (size_t i = 0; i < v.nf; i++)
 		cpi_func_free(&v.f[i].cf);
 	free(v.f);
+done:
 	truth_free(&v.truth);
+	opt_args_free(&v.o.args);
 	return rc;
 }

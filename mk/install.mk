@@ -19,15 +19,22 @@ BMPROF_VERSION := $(shell sed -n 's/^\#define BMPROF_VERSION "\(.*\)"/\1/p' host
 BMPROF_VERSION_MAJOR := $(word 1,$(subst ., ,$(BMPROF_VERSION)))
 BMPROF_VERSION_MINOR := $(word 2,$(subst ., ,$(BMPROF_VERSION)))
 
-# Man pages: tools/md2man.py, one per page of docs/bmprof.md and docs/bmprof-*.md (its
-# --options FILE puts a troff OPTIONS section, such as an option table writes, in the
-# place of the page's own).
+# Man pages: tools/md2man.py, one per page of docs/bmprof.md and docs/bmprof-*.md. A
+# command's page (docs/bmprof-VERB.md) gets its OPTIONS section from the command's option
+# table, the one its --help is printed from (bmprof VERB --man-options), in the place of
+# the page's own.
 MAN_DIR := $(BUILD)/man/man1
 MAN_PAGES := $(patsubst docs/%.md,$(MAN_DIR)/%.1,docs/bmprof.md $(wildcard docs/bmprof-*.md))
 
 $(MAN_DIR)/%.1: docs/%.md tools/md2man.py
 	@mkdir -p $(dir $@)
 	python3 tools/md2man.py --version $(BMPROF_VERSION) $< >$@.tmp && mv $@.tmp $@
+
+$(MAN_DIR)/bmprof-%.1: docs/bmprof-%.md tools/md2man.py $(BMPROF)
+	@mkdir -p $(dir $@)
+	$(BMPROF) $* --man-options >$@.options
+	python3 tools/md2man.py --version $(BMPROF_VERSION) --options $@.options $< >$@.tmp && \
+		mv $@.tmp $@ && rm -f $@.options
 
 man: $(MAN_PAGES)
 

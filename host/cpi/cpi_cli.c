@@ -2,7 +2,6 @@
 /* The options bmprof cpi and bmprof stalls share, and opening their profile and ELF
  * (cpi_cli.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,89 +13,65 @@
 #include "report/resolve.h"
 #include "util/util.h"
 
-int cpi_cli_parse(int argc, char **argv, const char *cmd, const char *usage_text,
-		  struct cpi_cli *c, int want_symbol)
+int cpi_cli_cb_uarch(const struct opt *o, const char *arg, const struct opt_cmd *cmd)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "elf", required_argument, NULL, 'E' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "uarch", required_argument, NULL, 'U' },
-		{ "period", required_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cpi_cli *c = o->value;
+	char names[512];
+	size_t len = 0;
+
+	if ((c->uarch = uarch_find(arg)))
+		return 0;
+	names[0] = 0;
+	for (const struct uarch *const *m = uarch_models; *m && len < sizeof names; m++)
+		len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+					(*m)->name);
+	bm_err("%s: unknown pipeline model '%s' (known: %s)", cmd->name, arg, names);
+	return -1;
+}
+
+int cpi_cli_cb_period(const struct opt *o, const char *arg, const struct opt_cmd *cmd)
+{
+	struct cpi_cli *c = o->value;
 	char *end;
-	int ch;
+
+	errno = 0;
+	c->period = strtod(arg, &end);
+	if (errno || end == arg || *end || !(c->period > 0) || !isfinite(c->period)) {
+		bm_err("%s: --period takes a positive number of cycles per sample, not '%s'",
+		       cmd->name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+int cpi_cli_parse(int argc, char **argv, const struct opt_cmd *cmd, struct cpi_cli *c,
+		  int want_symbol)
+{
+	struct opt_args a;
+	int rc;
 
 	c->input = PROFILE_DEFAULT_PATH;
 	c->limit = 20;
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, want_symbol ? ":i:e:h" : ":i:e:n:h", longopts,
-				 NULL)) != -1) {
-		switch (ch) {
-		case 'i': c->input = optarg; break;
-		case 'E': c->elf = optarg; break;
-		case 'e': c->event = optarg; break;
-		case 'J': c->json = 1; break;
-		case 'U':
-			c->uarch = uarch_find(optarg);
-			if (!c->uarch) {
-				char names[512];
-				size_t len = 0;
-
-				names[0] = 0;
-				for (const struct uarch *const *m = uarch_models; *m && len < sizeof names;
-				     m++)
-					len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
-								len ? ", " : "", (*m)->name);
-				bm_err("%s: unknown pipeline model '%s' (known: %s)", cmd, optarg, names);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			errno = 0;
-			c->period = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(c->period > 0) || !isfinite(c->period)) {
-				bm_err("%s: --period takes a positive number of cycles per sample, not "
-				       "'%s'", cmd, optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'n':
-			errno = 0;
-			c->limit = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || c->limit <= 0) {
-				bm_err("%s: -n takes a positive number of instructions, not '%s'", cmd,
-				       optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		case ':':
-			bm_err("%s: %s needs an argument (see bmprof %s --help)", cmd,
-			       argv[optind - 1], cmd);
-			return EXIT_USAGE;
-		default:
-			bm_err("%s: unknown option %s (see bmprof %s --help)", cmd, argv[optind - 1],
-			       cmd);
-			return EXIT_USAGE;
-		}
-	}
-	if (want_symbol && optind >= argc) {
+	if ((rc = opt_parse(cmd, argc, argv, &a)) >= 0)
+		return rc;
+	rc = -1;
+	if (want_symbol && a.n < 1) {
 		bm_err("%s: which function? (bmprof %s SYMBOL; bmprof report lists the hot ones)",
-		       cmd, cmd);
-		return EXIT_USAGE;
+		       cmd->name, cmd->name);
+		rc = EXIT_USAGE;
+	} else if (a.n > want_symbol || a.dash_given) {
+		bm_err("%s: unexpected argument '%s' (see bmprof %s --help)", cmd->name,
+		       a.n > want_symbol ? a.v[want_symbol] : "--", cmd->name);
+		rc = EXIT_USAGE;
 	}
-	if (optind + want_symbol < argc) {
-		bm_err("%s: unexpected argument '%s' (see bmprof %s --help)", cmd,
-		       argv[optind + want_symbol], cmd);
-		return EXIT_USAGE;
-	}
-	c->symbol = want_symbol ? argv[optind] : NULL;
-	return -1;
+	c->symbol = want_symbol && a.n ? a.v[0] : NULL;
+	opt_args_free(&a);
+	return rc;
+}
+
+void cpi_cli_end(void)
+{
+	elf_find_clear_dirs();
 }
 
 int cpi_cli_open(struct cpi_cli *c, struct profile *p, struct resolved *r, struct cpi_opts *o)

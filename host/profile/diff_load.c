@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profile/diff_load.h"
+#include "profile/db.h"
 #include "profile/profile_io.h"
 #include "util/util.h"
 
@@ -30,6 +31,16 @@ char *run_key(const struct flat_row *r, enum flat_sort sort)
 		snprintf(buf, sizeof buf, "%s%s%s", mod, bang, r->symbol);
 	/* names and paths from the ELF and the firmware's modules, printed as keys */
 	return bm_strdup(bm_safe(safe, sizeof safe, buf));
+}
+
+/* in enum flat_sort's order */
+const char *const run_by_names[] = { "function|func|sym", "line|srcline", "address|addr",
+				     NULL };
+
+int run_db_dir_cb(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	db_set_dir(arg);
+	return 0;
 }
 
 int run_parse_by(const char *s, enum flat_sort *out)

@@ -11,6 +11,7 @@
 #include "profile.h"
 #include "report/resolve.h"
 #include "stats.h"
+#include "util/options.h"
 
 struct loaded_run {
 	char *path;
@@ -36,5 +37,12 @@ struct bucket_run run_buckets(const struct loaded_run *lr);
 char *run_key(const struct flat_row *r, enum flat_sort sort);
 /* --by function|line|address. 0, or -1 if s names none of them. */
 int run_parse_by(const char *s, enum flat_sort *out);
+
+/* The option table entries diff and stats share: --by into an int (enum flat_sort), --db. */
+extern const char *const run_by_names[];
+opt_cb run_db_dir_cb;
+#define RUN_BY_OPT(v, help) OPT_CHOICE(0, "by", (v), "KEY", help, run_by_names)
+#define RUN_DB_OPT OPT_CALLBACK(0, "db", NULL, "DIR", "the database db: queries read " \
+	"(default $BMPROF_DB)", run_db_dir_cb)
 
 #endif

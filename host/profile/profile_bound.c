@@ -30,6 +30,11 @@ int profile_bound_option(const char *verb, const char *arg)
 	return 0;
 }
 
+int profile_bound_cb(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	return profile_bound_option(c->name, arg) ? -1 : 0;
+}
+
 int profile_bound_parse(const char *s, size_t *out)
 {
 	char *end;

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "util/options.h"
+
 #define PROFILE_BOUND_ENV "BMPROF_MAX_ENTRIES"
 /* Bytes of memory per entry the default allows for (report needs far fewer). */
 #define PROFILE_BOUND_BYTES 512
@@ -23,11 +25,12 @@ int profile_bound_parse(const char *s, size_t *out);
 /* A verb's --max-entries option: 0 with the bound set, or 2 (usage) with the reason
  * printed. */
 int profile_bound_option(const char *verb, const char *arg);
-/* The option's line in a verb's usage text. */
-#define PROFILE_BOUND_USAGE \
-	"      --max-entries N  keep at most N distinct (pc, event, cpu) sample entries, the\n" \
-	"                       bound on memory (default $" PROFILE_BOUND_ENV ", else one per\n" \
-	"                       512 bytes of the machine's memory; k, M, G suffixes)\n"
+/* The option's entry in a verb's option table. */
+opt_cb profile_bound_cb;
+#define PROFILE_BOUND_OPT OPT_CALLBACK(0, "max-entries", NULL, "N", "keep at most N " \
+	"distinct (pc, event, cpu) sample entries, the bound on memory (default $" \
+	PROFILE_BOUND_ENV ", else one per 512 bytes of the machine's memory; k, M, G " \
+	"suffixes)", profile_bound_cb)
 /* The one-line message for a profile (name) with more entries than the bound. */
 void profile_bound_exceeded(char *err, size_t errlen, const char *name, size_t bound);
 

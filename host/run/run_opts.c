@@ -1,28 +1,26 @@
 /* The run options of bmprof qemu and bmprof stat (run_opts.h). */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/util.h"
 #include "events/vendor.h"
 #include "run/run_opts.h"
 #include "run/shm.h"
 #include "util/util.h"
 
 #define DEFAULT_TIMEOUT 600
-#define MAX_TIMEOUT (30 * 24 * 3600)
 
-void run_opts_init(struct run_opts *o, const char *cmd, const char *usage,
-		   struct events_opts ev_opts)
+const char *const run_opts_accels[] = { "auto", "kvm", "tcg", NULL };
+const char *const run_opts_transports[] = { "serial", "shm", NULL };
+
+void run_opts_init(struct run_opts *o, const char *cmd, struct events_opts ev_opts)
 {
 	memset(o, 0, sizeof *o);
 	o->cmd = cmd;
-	o->usage = usage;
 	o->ev_opts = ev_opts;
 	if (!o->ev_opts.resolve)
 		o->ev_opts.resolve = vendor_events_resolve;
@@ -34,6 +32,9 @@ void run_opts_free(struct run_opts *o)
 {
 	free(o->command);
 	o->command = NULL;
+	opt_args_free(&o->args);
+	o->extra = NULL;
+	o->nextra = 0;
 }
 
 /* o->command from argv. 0, or -1 (reported). */
@@ -46,33 +47,6 @@ static int command_line(struct run_opts *o, int argc, char **argv)
 	if (rc < 0) {
 		o->command = NULL;
 		bm_err("out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-static int split(struct run_opts *o, int argc, char **argv)
-{
-	/* Everything after "--" belongs to QEMU. */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			o->extra = argv + i + 1;
-			o->nextra = argc - i - 1;
-			return i;
-		}
-	}
-	return argc;
-}
-
-int run_opts_ulong(const struct run_opts *o, const char *opt, const char *s,
-		   unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *out > max) {
-		bm_err("%s: %s takes a number from 0 to %lu, not '%s'", o->cmd, opt, max, s);
 		return -1;
 	}
 	return 0;
@@ -169,21 +143,6 @@ int run_opts_config(const struct run_opts *o, const char *base, unsigned long fr
 	return (int)len;
 }
 
-static int parse_accel(struct run_opts *o, const char *s)
-{
-	if (!strcmp(s, "auto"))
-		o->accel = QEMU_ACCEL_AUTO;
-	else if (!strcmp(s, "kvm"))
-		o->accel = QEMU_ACCEL_KVM;
-	else if (!strcmp(s, "tcg"))
-		o->accel = QEMU_ACCEL_TCG;
-	else {
-		bm_err("%s: --accel takes auto, kvm or tcg, not '%s'", o->cmd, s);
-		return -1;
-	}
-	return 0;
-}
-
 /* path made absolute into out (PATH_MAX bytes) without needing it to exist: QEMU creates
  * the log. 0, or -1 (reported). */
 static int absolute(struct run_opts *o, const char *opt, const char *path, char *out)
@@ -223,123 +182,118 @@ static int firmware_debug_dir(struct run_opts *o, const char *dir)
 	return 0;
 }
 
-/* A shared option or a getopt error: 0, 1 when ch is not one, or -1 (reported). */
-static int shared_option(struct run_opts *o, int ch, char **argv)
-{
-	unsigned long v;
-	char err[128];
+/* ---- the shared options' callbacks (opt_cb: o->value is the struct run_opts) ---- */
 
-	switch (ch) {
-	case 'a':
-		return parse_accel(o, optarg);
-	case 'I':
-		o->icount = 1;
-		return 0;
-	case 'e':
-		return run_opts_add_events(o, optarg);
-	case 'S':
-		if (qemu_parse_smp(optarg, &o->smp, err, sizeof err)) {
-			bm_err("%s: %s", o->cmd, err);
-			return -1;
-		}
-		return 0;
-	case 't':
-		if (run_opts_ulong(o, "--timeout", optarg, MAX_TIMEOUT, &v))
-			return -1;
-		o->timeout = (unsigned)v;
-		return 0;
-	case 'o':
-		if (!*optarg) {
-			bm_err("%s: -o needs a file name", o->cmd);
-			return -1;
-		}
-		o->out = optarg;
-		return 0;
-	case 'Q':
-		o->qemu = optarg;
-		return 0;
-	case RUN_OPT_TRANSPORT:
-		if (strcmp(optarg, "serial") && strcmp(optarg, "shm")) {
-			bm_err("%s: --transport takes serial or shm, not '%s'", o->cmd, optarg);
-			return -1;
-		}
-		o->shm = !strcmp(optarg, "shm");
-		return 0;
-	case RUN_OPT_SHM_SIZE:
-		if (shm_parse_size(optarg, &o->shm_size, err, sizeof err)) {
-			bm_err("%s: %s", o->cmd, err);
-			return -1;
-		}
-		return 0;
-	case RUN_OPT_SHM_DELAY:
-		if (run_opts_ulong(o, "--shm-consume-delay-us", optarg, 1000000, &v))
-			return -1;
-		o->shm_delay_us = (unsigned)v;
-		return 0;
-	case RUN_OPT_SHM_AT_END:
-		o->shm_at_end = 1;
-		return 0;
-	case RUN_OPT_FIRMWARE_LOG:
-		return absolute(o, "--firmware-log", optarg, o->firmware_log);
-	case RUN_OPT_FIRMWARE_DEBUG:
-		return firmware_debug_dir(o, optarg);
-	case RUN_OPT_PARAM:
-		return run_opts_add_param(o, optarg);
-	case RUN_OPT_USER:
-		o->user = 1;
-		return 0;
-	case ':':
-		bm_err("%s: %s needs an argument (see bmprof %s --help)", o->cmd, argv[optind - 1],
-		       o->cmd);
-		return -1;
-	case '?':
-		bm_err("%s: unknown option %s (see bmprof %s --help; QEMU's own options go after "
-		       "--)", o->cmd, argv[optind - 1], o->cmd);
-		return -1;
-	default:
-		return 1;
-	}
+int run_opts_cb_events(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	return run_opts_add_events(o->value, arg);
 }
 
-static int image(struct run_opts *o, int nargs, char **argv)
+int run_opts_cb_smp(const struct opt *o, const char *arg, const struct opt_cmd *c)
 {
-	if (optind >= nargs) {
-		bm_err("%s: no IMAGE given (see bmprof %s --help)", o->cmd, o->cmd);
+	struct run_opts *ro = o->value;
+	char err[128];
+
+	if (qemu_parse_smp(arg, &ro->smp, err, sizeof err)) {
+		bm_err("%s: %s", ro->cmd, err);
 		return -1;
 	}
-	if (optind + 1 < nargs) {
-		bm_err("%s: one IMAGE only; '%s' is extra (QEMU's own arguments go after --)",
-		       o->cmd, argv[optind + 1]);
-		return -1;
-	}
-	o->image = argv[optind];
 	return 0;
 }
 
-int run_opts_parse(struct run_opts *o, int argc, char **argv, const char *shortopts,
-		   const struct option *longopts, run_opts_own_fn *own, void *cmd)
+int run_opts_cb_output(const struct opt *o, const char *arg, const struct opt_cmd *c)
 {
-	int ch, rc, nargs = split(o, argc, argv);
+	struct run_opts *ro = o->value;
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(nargs, argv, shortopts, longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(o->usage, stdout);
-			return 0;
-		}
-		rc = shared_option(o, ch, argv);
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc > 0 && (rc = own(cmd, ch)) >= 0)
-			return rc;
+	if (!*arg) {
+		bm_err("%s: -o needs a file name", ro->cmd);
+		return -1;
 	}
+	ro->out = arg;
+	return 0;
+}
+
+int run_opts_cb_shm_size(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	struct run_opts *ro = o->value;
+	char err[128];
+
+	if (shm_parse_size(arg, &ro->shm_size, err, sizeof err)) {
+		bm_err("%s: %s", ro->cmd, err);
+		return -1;
+	}
+	return 0;
+}
+
+int run_opts_cb_firmware_log(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	struct run_opts *ro = o->value;
+
+	return absolute(ro, "--firmware-log", arg, ro->firmware_log);
+}
+
+int run_opts_cb_firmware_debug(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	return firmware_debug_dir(o->value, arg);
+}
+
+int run_opts_cb_param(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	return run_opts_add_param(o->value, arg);
+}
+
+int run_opts_cb_param_line(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	char err[256], *params = o->value;
+	unsigned long long x;
+	size_t len = strlen(params);
+
+	if (run_opts_check_param(arg, &x, err, sizeof err)) {
+		bm_err("%s: %s", c->name, err);
+		return -1;
+	}
+	if (len + strlen(arg) + 8 > RUN_OPTS_PARAMS_MAX) {
+		bm_err("%s: too many --param settings", c->name);
+		return -1;
+	}
+	snprintf(params + len, RUN_OPTS_PARAMS_MAX - len, " param=%s", arg);
+	return 0;
+}
+
+/* ---- after parsing ---- */
+
+static int image(struct run_opts *o)
+{
+	if (o->args.n < 1) {
+		bm_err("%s: no IMAGE given (see bmprof %s --help)", o->cmd, o->cmd);
+		return -1;
+	}
+	if (o->args.n > 1) {
+		bm_err("%s: one IMAGE only; '%s' is extra (QEMU's own arguments go after --)",
+		       o->cmd, o->args.v[1]);
+		return -1;
+	}
+	o->image = o->args.v[0];
+	return 0;
+}
+
+int run_opts_parse(struct run_opts *o, const struct opt_cmd *c, int argc, char **argv)
+{
+	int rc = opt_parse(c, argc, argv, &o->args);
+
+	return rc >= 0 ? rc : run_opts_check(o, argc, argv);
+}
+
+int run_opts_check(struct run_opts *o, int argc, char **argv)
+{
+	o->extra = o->args.dash;
+	o->nextra = o->args.ndash;
 	if (o->firmware_debug[0] && !o->firmware_log[0]) {
 		bm_err("%s: --firmware-debug needs --firmware-log: the firmware's log says where each "
 		       "module was loaded", o->cmd);
 		return EXIT_USAGE;
 	}
-	if (image(o, nargs, argv))
+	if (image(o))
 		return EXIT_USAGE;
 	if (o->icount && o->nextra && qemu_argv_icount(o->extra)) {
 		bm_err("%s: --icount and QEMU's own -icount after -- both given: keep one (--icount "

@@ -24,6 +24,11 @@ void elf_find_add_dir(const char *dir)
 		dirs[ndirs++] = dir;
 }
 
+void elf_find_clear_dirs(void)
+{
+	ndirs = 0;
+}
+
 /* The first GNU build-id note of data into id. */
 static size_t note_id(Elf_Data *data, uint8_t *id, size_t max)
 {

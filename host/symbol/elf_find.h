@@ -11,6 +11,8 @@
  * tried for DIR/.build-id/XX/REST[.debug], DIR/.build-id/XX/REST/elf and DIR/NAME. */
 #define ELF_FIND_ENV "BMPROF_SYMFS"
 void elf_find_add_dir(const char *dir);
+/* Forgets the added directories (a command that added them, when it ends). */
+void elf_find_clear_dirs(void);
 
 /* The GNU build-id of the ELF at path into id (at most max bytes): its length, 0 when it
  * has none or is not a readable ELF. */

@@ -183,4 +183,17 @@ env HOME="$T" BMPROF_SYMFS="$T/byname" "$BMPROF" report -i "$T/x86.data" >/dev/n
 cp "$IMAGES/crash.elf" "$T/other/shares.elf"
 env HOME="$T" BMPROF_SYMFS="$T/other" "$BMPROF" report -i "$T/x86.data" >/dev/null 2>"$T/e" &&
 	fail "an ELF of another build-id was taken for the profile's"
+# --symfs DIR (repeatable) is searched before BMPROF_SYMFS, by report, annotate, export, cpi
+env HOME="$T" BMPROF_SYMFS="$T/other" "$BMPROF" report -i "$T/x86.data" --symfs "$T/nowhere" \
+	--symfs "$T/symfs" --format json >"$T/opt.json" 2>"$T/e" || { cat "$T/e"; fail "report --symfs"; }
+pyassert "$T/opt.json" "r['meta']['elf'] == '$T/symfs/.build-id/${id:0:2}/${id:2}'"
+env HOME="$T" "$BMPROF" export -i "$T/x86.data" --symfs "$T/byname" --format folded >"$T/f" 2>"$T/e" &&
+	[ -s "$T/f" ] || { cat "$T/e"; fail "export --symfs"; }
+fn=$(awk 'NR == 1 { print $1 }' "$T/f")
+env HOME="$T" "$BMPROF" annotate -i "$T/x86.data" --symfs "$T/byname" "$fn" >/dev/null 2>"$T/e" ||
+	{ cat "$T/e"; fail "annotate --symfs"; }
+env HOME="$T" "$BMPROF" cpi -i "$T/x86.data" --symfs "$T/byname" --period 1000 "$fn" >/dev/null 2>"$T/e" ||
+	{ cat "$T/e"; fail "cpi --symfs"; }
+env HOME="$T" "$BMPROF" report -i "$T/x86.data" --symfs "$T/other" >/dev/null 2>"$T/e" &&
+	fail "report --symfs: an ELF of another build-id was taken"
 echo "elf errors ok"

@@ -16,8 +16,8 @@
  * line it writes to stderr is one bmprof message (control bytes escaped); its text output
  * is plain text and its JSON output parses; an output file is written whole or not at all
  * (no temporary left beside it). Leaks and time are libFuzzer's (-detect_leaks, -timeout).
- * Global state between runs: getopt is reset by every verb (optind = 0), stdout and stderr
- * are swapped for memory streams around each call. */
+ * Global state between runs: the verbs parse options into their own state (no getopt);
+ * stdout and stderr are swapped for memory streams around each call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

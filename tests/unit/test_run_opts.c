@@ -41,7 +41,7 @@ static void test_params_and_config(void **state)
 	struct run_opts o;
 	char buf[EVENTS_CONFIG_MAX + 1], name[40];
 
-	run_opts_init(&o, "qemu", "", (struct events_opts){ .count = 0 });
+	run_opts_init(&o, "qemu", (struct events_opts){ .count = 0 });
 	assert_int_equal(run_opts_config(&o, NULL, 250, buf, sizeof buf), 9);
 	assert_string_equal(buf, "freq=250\n");
 	assert_int_equal(run_opts_add_param(&o, "a=1"), 0);
@@ -64,7 +64,7 @@ static void test_params_and_config(void **state)
 	run_opts_free(&o);
 
 	/* the config has a limit: the runtime's 1024 bytes */
-	run_opts_init(&o, "qemu", "", (struct events_opts){ .count = 0 });
+	run_opts_init(&o, "qemu", (struct events_opts){ .count = 0 });
 	for (unsigned i = 0; i < RUN_OPTS_MAX_PARAMS; i++) {
 		snprintf(name, sizeof name, "p%016u=%u", i, 0xffffffffu);
 		assert_int_equal(run_opts_add_param(&o, name), 0);
