@@ -5,7 +5,9 @@
  * The window is bounded by two readings of the PIT's counter, each taken together with the
  * TSC and the LAPIC count. A reading whose two TSC reads are far apart (the CPU was held up
  * between them, as an emulator's thread can be) would skew the window, so each reading is
- * the tightest of a few tries. */
+ * the tightest of a few tries. The counter wraps every 55 ms: a CPU held up for longer
+ * inside the window (an emulator's thread on a busy host) sees it wrap, and the window is
+ * measured again, up to ATTEMPTS times. */
 #include "x86.h"
 
 #define PIT_HZ 1193182ull
@@ -15,6 +17,7 @@
 #define PIT_WINDOW 23864u           /* 20 ms */
 #define TRIES 5
 #define SPIN_MAX 10000000ul         /* counter reads before giving up on a dead PIT */
+#define ATTEMPTS 16
 
 struct point {
 	uint64_t tsc;
@@ -71,10 +74,11 @@ static struct point reading(int lapic)
 	return best;
 }
 
-int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lapic)
+/* One 20 ms window: 0 with both points, 1 when the counter wrapped (try again), -1 when
+ * the PIT or the LAPIC timer does not count. */
+static int window(int lapic, struct point *pa, struct point *pb)
 {
 	struct point a, b;
-	uint32_t ticks;
 	unsigned long spins = 0;
 
 	if (lapic) {
@@ -90,9 +94,26 @@ int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lap
 	b = reading(lapic);
 	if (lapic)
 		lapic_write(LAPIC_TIMER_INIT, 0);
-	ticks = a.pit - b.pit;
-	if (b.pit > a.pit || b.tsc <= a.tsc || (lapic && a.lapic <= b.lapic) || !ticks)
+	if (b.pit > a.pit || a.pit - b.pit < PIT_WINDOW)
+		return 1;
+	if (b.tsc <= a.tsc || (lapic && a.lapic <= b.lapic))
 		return -1;
+	*pa = a;
+	*pb = b;
+	return 0;
+}
+
+int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lapic)
+{
+	struct point a, b;
+	uint32_t ticks;
+	int rc = 1;
+
+	for (int i = 0; i < ATTEMPTS && rc == 1; i++)
+		rc = window(lapic, &a, &b);
+	if (rc)
+		return -1;
+	ticks = a.pit - b.pit;
 	*lapic_hz = (uint64_t)(a.lapic - b.lapic) * PIT_HZ / ticks;
 	*tsc_hz = tsc_hz_from_cpuid();
 	*tsc_from_cpuid = *tsc_hz != 0;
