@@ -5,8 +5,8 @@
  *   symbolize_bench [-a] [-v] [-w] ELF ADDRS OUT       (OUT "-" is stdout)
  *
  * -a prints each address first (addr2line -a); -v prints timings to stderr. By default
- * each distinct address (result id) is formatted once, repeats copy its text, and the
- * output is written 1 MiB at a time. -w writes as addr2line and llvm-symbolizer do:
+ * each distinct address (result id) is formatted once, on every core, repeats copy its
+ * text, and the output is written 1 MiB at a time. -w writes as addr2line and llvm-symbolizer do:
  * every address's text formatted anew and written and flushed on its own. */
 #include <elf.h>
 #include <inttypes.h>
