@@ -5,17 +5,19 @@
  *   symbolize_bench [-a] [-v] [-w] ELF ADDRS OUT       (OUT "-" is stdout)
  *
  * -a prints each address first (addr2line -a); -v prints timings to stderr. By default
- * each distinct address (result id) is formatted once, repeats copy its text, and the
- * output is written 1 MiB at a time. -w writes as addr2line and llvm-symbolizer do:
+ * each distinct address (result id) is formatted once, on every core, repeats copy its
+ * text, and the output is written 1 MiB at a time. -w writes as addr2line and llvm-symbolizer do:
  * every address's text formatted anew and written and flushed on its own. */
 #include <elf.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "symbol/symbolize.h"
 
@@ -121,6 +123,64 @@ static void write_each(struct symbolizer *s, const uint32_t *ids, size_t n, bool
 	free(b.p);
 }
 
+/* Formatting the text of result ids [from, to) into a buffer of its own. */
+struct formatter {
+	struct symbolizer *s;
+	uint32_t from, to;
+	bool with_addr;
+	struct buf *text;
+	size_t *off, *len;      /* offsets into text, until all threads are done */
+};
+
+static void *format_range(void *arg)
+{
+	struct formatter *f = arg;
+
+	for (uint32_t id = f->from; id < f->to; id++) {
+		struct sym_result r;
+		symbolizer_result(f->s, id, &r);
+		f->off[id] = f->text->n;
+		format(f->text, &r, f->with_addr);
+		f->len[id] = f->text->n - f->off[id];
+	}
+	return NULL;
+}
+
+#define MAX_FORMATTERS 8
+
+/* Every result's text (off[id], len[id]), formatted on as many threads as there are
+ * cores; results only read. 0 or -1. */
+static int format_all(struct symbolizer *s, size_t nres, bool with_addr, struct buf *text,
+		      const char **off, size_t *len)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nt = cpus > 1 ? (size_t)cpus : 1, started = 0;
+	struct formatter f[MAX_FORMATTERS];
+	pthread_t tid[MAX_FORMATTERS];
+	size_t *at = malloc(nres * sizeof(*at));
+
+	if (!at)
+		return -1;
+	nt = nt > MAX_FORMATTERS ? MAX_FORMATTERS : nt;
+	nt = nres < 4096 * nt ? 1 : nt;
+	for (size_t t = 0; t < nt; t++)
+		f[t] = (struct formatter){ s, (uint32_t)(nres * t / nt), (uint32_t)(nres * (t + 1) / nt),
+					   with_addr, &text[t], at, len };
+	for (size_t t = 1; t < nt; t++, started++)
+		if (pthread_create(&tid[t], NULL, format_range, &f[t]))
+			break;
+	format_range(&f[0]);
+	for (size_t t = 1; t <= started; t++)
+		pthread_join(tid[t], NULL);
+	for (size_t t = started + 1; t < nt; t++)
+		format_range(&f[t]);    /* a thread that did not start */
+	for (size_t t = 0; t < nt; t++)
+		for (uint32_t id = f[t].from; id < f[t].to; id++)
+			off[id] = text[t].p + at[id];
+	free(at);
+	return 0;
+}
+
 /* One hex address per line, with or without 0x. */
 static uint64_t *read_addrs(const char *path, size_t *n)
 {
@@ -213,9 +273,9 @@ int main(int argc, char **argv)
 	size_t nres = 0;
 	for (size_t k = 0; k < n; k++)
 		nres = ids[k] >= nres ? ids[k] + 1 : nres;
-	size_t *off = malloc((nres ? nres : 1) * sizeof(*off));
+	const char **off = malloc((nres ? nres : 1) * sizeof(*off));
 	size_t *len = malloc((nres ? nres : 1) * sizeof(*len));
-	struct buf text = { 0 }, out = { 0 };
+	struct buf text[MAX_FORMATTERS] = { { 0 } }, out = { 0 };
 	if (!off || !len)
 		oom();
 	FILE *f = strcmp(argv[i + 2], "-") ? fopen(argv[i + 2], "w") : stdout;
@@ -227,15 +287,11 @@ int main(int argc, char **argv)
 		write_each(s, ids, n, with_addr, f);
 		nres = 0;
 	}
-	/* Text of every result, in id order, then the output in input order; the copies are
+	/* Text of every result, in id order, formatted on every core (each thread a range of
+	 * ids into a buffer of its own), then the output in input order; the copies are
 	 * prefetched a few addresses ahead, as repeats land anywhere in the text. */
-	for (uint32_t id = 0; id < nres; id++) {
-		struct sym_result r;
-		symbolizer_result(s, id, &r);
-		off[id] = text.n;
-		format(&text, &r, with_addr);
-		len[id] = text.n - off[id];
-	}
+	if (nres && format_all(s, nres, with_addr, text, off, len) < 0)
+		oom();
 	for (size_t k = 0; k < n && nres; k++) {
 		if (out.n >= (1 << 20)) {
 			if (fwrite(out.p, 1, out.n, f) != out.n)
@@ -243,11 +299,11 @@ int main(int argc, char **argv)
 			out.n = 0;
 		}
 		if (k + 8 < n) {
-			const char *p = text.p + off[ids[k + 8]];
+			const char *p = off[ids[k + 8]];
 			__builtin_prefetch(p);
 			__builtin_prefetch(p + 64);
 		}
-		put(&out, text.p + off[ids[k]], len[ids[k]]);
+		put(&out, off[ids[k]], len[ids[k]]);
 	}
 	if (fwrite(out.p, 1, out.n, f) != out.n || fclose(f)) {
 		perror(argv[i + 2]);
@@ -257,7 +313,8 @@ int main(int argc, char **argv)
 	if (verbose)
 		fprintf(stderr, "read %.3f s, open %.3f s, symbolize %.3f s, format+write %.3f s, "
 			"%zu addresses\n", t1 - t0, t1b - t1, t2 - t1b, t3 - t2, n);
-	free(text.p);
+	for (int t = 0; t < MAX_FORMATTERS; t++)
+		free(text[t].p);
 	free(out.p);
 	free(off);
 	free(len);

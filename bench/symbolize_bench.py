@@ -17,7 +17,7 @@ Conditions:
                once and writes 1 MiB at a time; output to a file; both cores
   /dev/null    the same, output to /dev/null (set a only)
   1 core       the same, output to a file, every tool pinned to one core (taskset -c 0):
-               bmprof decodes DWARF in threads, the peers in one
+               bmprof decodes DWARF, resolves and formats in threads, the peers in one
   1 core, -w   bmprof's driver writes as the peers do: every address formatted anew,
                written and flushed on its own (the peers as in "1 core")
 The summary for set a adds the peers given only a's distinct addresses (a-distinct), and
@@ -166,9 +166,9 @@ def main():
     print("bmprof's driver formats each distinct address once, writes 1 MiB at a time), output "
           "to a file, both cores;")
     print("/dev/null = the same into /dev/null; 1 core = pinned to one core (taskset -c 0; "
-          "bmprof decodes DWARF in")
-    print("threads); 1 core, -w = bmprof writing as the peers do, every address formatted, "
-          "written and flushed alone.")
+          "bmprof decodes, resolves")
+    print("and formats in threads); 1 core, -w = bmprof writing as the peers do, every address "
+          "formatted, written and flushed alone.")
     if not b.taskset:
         print("  (taskset not found: the 1 core rows run unpinned)")
     sets = [("a", os.path.join(a.addrs, "a.txt"), "profiler-like Zipf draws",

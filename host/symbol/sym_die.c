@@ -313,27 +313,26 @@ static int build_segments(struct symbolizer *s, struct sym_cu *cu, struct vec *r
 	if (!n)
 		return 0;
 	sym_sort_ranges(r, n);
-	uint64_t *pts = malloc(2 * n * sizeof(*pts));
+	uint64_t *his = malloc(n * sizeof(*his));
 	struct fn_range *heap = malloc(n * sizeof(*heap));
 	cu->seg_addr = arena_alloc(&s->arena, 2 * n * sizeof(*cu->seg_addr));
 	cu->seg_fn = arena_alloc(&s->arena, 2 * n * sizeof(*cu->seg_fn));
-	if (!pts || !heap || !cu->seg_addr || !cu->seg_fn) {
-		free(pts);
+	if (!his || !heap || !cu->seg_addr || !cu->seg_fn) {
+		free(his);
 		free(heap);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		pts[2 * i] = r[i].lo;
-		pts[2 * i + 1] = r[i].hi;
-	}
-	sym_sort_u64(pts, 2 * n);
-	size_t nh = 0, next = 0, ns = 0;
-	for (size_t i = 0; i < 2 * n; i++) {
-		if (i && pts[i] == pts[i - 1])
-			continue;
-		uint64_t p = pts[i];
+	/* The boundaries are the starts (in order already) merged with the sorted ends. */
+	for (size_t i = 0; i < n; i++)
+		his[i] = r[i].hi;
+	sym_sort_u64(his, n);
+	size_t nh = 0, next = 0, end = 0, ns = 0;
+	while (next < n || end < n) {
+		uint64_t p = end == n || (next < n && r[next].lo < his[end]) ? r[next].lo : his[end];
 		while (next < n && r[next].lo <= p)
 			heap_push(heap, &nh, r[next++]);
+		while (end < n && his[end] <= p)
+			end++;
 		while (nh && heap[0].hi <= p)
 			heap_pop(heap, &nh);
 		uint32_t best = nh ? heap[0].fn : SYM_NONE;
@@ -343,7 +342,7 @@ static int build_segments(struct symbolizer *s, struct sym_cu *cu, struct vec *r
 		cu->seg_fn[ns++] = best;
 	}
 	cu->nsegs = ns;
-	free(pts);
+	free(his);
 	free(heap);
 	return 0;
 }

@@ -48,6 +48,72 @@ static int cmp_fallback(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Reorder n elements of size sz (a) by keys sorted with sym_sort_keys, whose vals are the
+ * elements' places: a radix sort by address in place of qsort's indirect comparisons.
+ * -1 if out of memory (a unchanged). */
+static int permute(void *a, size_t n, size_t sz, const struct sym_key *k)
+{
+	char *tmp = malloc(n * sz + 1);
+	if (!tmp)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		memcpy(tmp + i * sz, (const char *)a + (size_t)k[i].val * sz, sz);
+	memcpy(a, tmp, n * sz);
+	free(tmp);
+	return 0;
+}
+
+/* raw by (address, rank, order); raw is in symbol-table order. */
+static void sort_raw(struct raw_sym *raw, size_t n)
+{
+	struct sym_key *k = malloc((n ? n : 1) * sizeof(*k));
+	if (!k || n > UINT32_MAX) {
+		free(k);
+		qsort(raw, n, sizeof(*raw), cmp_raw_addr);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct sym_key){ raw[i].sym.st_value, (uint32_t)i };
+	sym_sort_keys(k, n);   /* equal addresses stay in table order */
+	if (permute(raw, n, sizeof(*raw), k) < 0) {
+		qsort(raw, n, sizeof(*raw), cmp_raw_addr);
+	} else {
+		/* aliases of one address by rank, then order: a few at most */
+		for (size_t i = 1; i < n; i++)
+			for (size_t j = i; j > 0 && cmp_raw_addr(&raw[j], &raw[j - 1]) < 0; j--) {
+				struct raw_sym t = raw[j];
+				raw[j] = raw[j - 1];
+				raw[j - 1] = t;
+			}
+	}
+	free(k);
+}
+
+/* fb by (section, address, order); fb is in symbol-table order: by address (stable),
+ * then by section (stable). */
+static void sort_fallback(struct sym_fallback *fb, size_t n)
+{
+	struct sym_key *k = malloc((n ? n : 1) * sizeof(*k));
+	if (!k || n > UINT32_MAX) {
+		free(k);
+		qsort(fb, n, sizeof(*fb), cmp_fallback);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct sym_key){ fb[i].addr, (uint32_t)i };
+	sym_sort_keys(k, n);
+	int rc = permute(fb, n, sizeof(*fb), k);
+	for (size_t i = 0; i < n && !rc; i++)
+		k[i] = (struct sym_key){ fb[i].shndx, (uint32_t)i };
+	if (!rc) {
+		sym_sort_keys(k, n);
+		rc = permute(fb, n, sizeof(*fb), k);
+	}
+	if (rc)
+		qsort(fb, n, sizeof(*fb), cmp_fallback);
+	free(k);
+}
+
 static const struct sym_section *section_by_index(const struct symbolizer *s, size_t index)
 {
 	if (index && index <= s->nsecs && s->secs[index - 1].index == index)
@@ -158,7 +224,7 @@ static uint64_t section_end(const struct symbolizer *s, size_t shndx)
  * the next symbol. */
 static int build_funcs(struct symbolizer *s, struct raw_sym *raw, size_t n)
 {
-	qsort(raw, n, sizeof(*raw), cmp_raw_addr);
+	sort_raw(raw, n);
 	s->funcs = calloc(n ? n : 1, sizeof(*s->funcs));
 	s->byname = calloc(n ? n : 1, sizeof(*s->byname));
 	if (!s->funcs || !s->byname)
@@ -284,7 +350,7 @@ static int load_symbols(struct symbolizer *s, Elf_Scn *scn)
 			raw[nraw++] = (struct raw_sym){ sym, name, (uint32_t)i, rank };
 		}
 	}
-	qsort(s->fb, nfb, sizeof(*s->fb), cmp_fallback);
+	sort_fallback(s->fb, nfb);
 	s->nfb = nfb;
 	int rc = build_funcs(s, raw, nraw);
 	free(raw);

@@ -69,7 +69,8 @@ static int reserve_rows(struct decoder *d, size_t cap)
 
 static const char *section_str(const uint8_t *sec, size_t len, uint64_t off)
 {
-	if (!sec || off >= len || !memchr(sec + off, 0, len - off))
+	/* a section that ends in a NUL holds a whole string at every offset */
+	if (!sec || off >= len || (sec[len - 1] && !memchr(sec + off, 0, len - off)))
 		return NULL;
 	return (const char *)sec + off;
 }
@@ -304,24 +305,33 @@ static int new_seq(struct decoder *d, struct state *st)
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int emit(struct decoder *d, struct state *st)
+/* A row at the state's address: appended, or replacing the sequence's last row when that
+ * is at the same address (the last row at an address wins). The row count lives in *n
+ * (a register in the decoding loop), d->rows.n is brought up to date only around calls
+ * that read it. */
+static inline __attribute__((always_inline)) int emit(struct decoder *d, struct state *st,
+						      size_t *n)
 {
-	if (!st->seq && new_seq(d, st) < 0)
-		return -1;
-	struct seq *q = st->seq;
+	if (!st->seq) {
+		d->rows.n = *n;
+		if (new_seq(d, st) < 0)
+			return -1;
+	}
 	struct sym_row row = { st->line, st->file, st->discr,
 			       st->column > 0xffff ? 0xffff : (uint16_t)st->column, 0 };
-	size_t n = d->rows.n;
-	if (q->n && d->addr[n - 1] == st->addr) {
-		d->val[n - 1] = row; /* the last row at an address wins */
+	size_t k = *n;
+	if (k > st->seq->first && d->addr[k - 1] == st->addr) {
+		d->val[k - 1] = row;
 		return 0;
 	}
-	if (n == d->rows.cap && reserve_rows(d, 2 * n) < 0)
-		return -1;
-	d->addr[n] = st->addr;
-	d->val[n] = row;
-	d->rows.n = n + 1;
-	q->n++;
+	if (k == d->rows.cap) {
+		d->rows.n = k;
+		if (reserve_rows(d, 2 * k) < 0)
+			return -1;
+	}
+	d->addr[k] = st->addr;
+	d->val[k] = row;
+	*n = k + 1;
 	return 0;
 }
 
@@ -330,11 +340,12 @@ static int end_seq(struct decoder *d, struct state *st)
 	if (!st->seq && new_seq(d, st) < 0)
 		return -1;
 	st->seq->high = st->addr;
+	st->seq->n = d->rows.n - st->seq->first;
 	st->seq = NULL;
 	return 0;
 }
 
-static void advance(struct state *st, const struct hdr *h, uint64_t adv)
+static inline void advance(struct state *st, const struct hdr *h, uint64_t adv)
 {
 	if (h->max_ops == 1) {
 		st->addr += h->min_insn * adv;
@@ -404,20 +415,24 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 	/* about one row per three program bytes */
 	if (reserve_rows(d, (size_t)(h->end - h->prog) / 3 + 1024) < 0)
 		return -1;
-	/* The loop keeps the read position in a register: the reader goes to memory only
-	 * around the rare extended opcodes. A failed read sets r.err, which ends the
-	 * decode as failed once the program is through (every opcode moves past a byte). */
+	/* The loop keeps the read position and the row count in registers: the state goes
+	 * to memory only around the rare extended opcodes (on a copy, so that the compiler
+	 * may keep the state's fields in registers too). A failed read sets r.err, which
+	 * ends the decode as failed once the program is through (every opcode moves past a
+	 * byte). */
 	const uint8_t *p = r.p, *end = r.end;
 	uint8_t base = (uint8_t)h->opcode_base;
+	size_t n = d->rows.n;
+	bool one_op = h->max_ops == 1;
 	while (p < end) {
 		unsigned op = *p++;
 		if (op >= base) {
-			if (h->max_ops == 1)
+			if (one_op)
 				st.addr += addr_adv[op];
 			else
 				advance(&st, h, (op - base) / h->line_range);
 			st.line += (uint32_t)line_adv[op];
-			if (emit(d, &st) < 0)
+			if (emit(d, &st, &n) < 0)
 				return -1;
 			st.discr = 0;
 			continue;
@@ -436,7 +451,7 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 		case DW_LNS_set_epilogue_begin:
 			continue;
 		case DW_LNS_copy:
-			if (emit(d, &st) < 0)
+			if (emit(d, &st, &n) < 0)
 				return -1;
 			st.discr = 0;
 			continue;
@@ -455,10 +470,14 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 		}
 		r.p = p;
 		switch (op) {
-		case 0:
-			if (extended_op(d, &r, &st, h, addr_size) < 0)
+		case 0: {
+			struct state t = st;
+			d->rows.n = n;
+			if (extended_op(d, &r, &t, h, addr_size) < 0)
 				return -1;
+			st = t;
 			break;
+		}
 		case DW_LNS_advance_pc:
 			advance(&st, h, rd_uleb(&r));
 			break;
@@ -482,6 +501,7 @@ static int run_program(struct decoder *d, const struct hdr *h, unsigned addr_siz
 		}
 		p = r.p > end ? end : r.p;
 	}
+	d->rows.n = n;
 	/* A sequence left open at the end of the program is dropped, as binutils does. */
 	if (st.seq)
 		d->seqs.n--, d->rows.n = st.seq->first;

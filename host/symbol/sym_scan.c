@@ -292,7 +292,8 @@ static uint64_t read_addrx(const struct unit *u, uint64_t idx, bool *ok)
 
 static const char *str_at(const uint8_t *sec, size_t len, uint64_t off)
 {
-	if (!sec || off >= len || !memchr(sec + off, 0, len - off))
+	/* a section that ends in a NUL holds a whole string at every offset */
+	if (!sec || off >= len || (sec[len - 1] && !memchr(sec + off, 0, len - off)))
 		return NULL;
 	return (const char *)sec + off;
 }

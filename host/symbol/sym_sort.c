@@ -134,8 +134,25 @@ DEFINE_RADIX(radix_u64, uint64_t, U64_KEY)
 DEFINE_RADIX(radix_ranges, struct fn_range, RANGE_KEY)
 DEFINE_RADIX(radix_keys, struct sym_key, KEYS_KEY)
 
+/* Whether a[0..n) is already in order: tables read in DIE or symbol order often are, and
+ * one pass over them costs a fraction of a sort. */
+#define DEFINE_SORTED(NAME, T, LESS)                                                      \
+	static bool NAME(const T *a, size_t n)                                            \
+	{                                                                                 \
+		for (size_t i = 1; i < n; i++)                                            \
+			if (LESS(&a[i], &a[i - 1]))                                       \
+				return false;                                             \
+		return true;                                                              \
+	}
+
+DEFINE_SORTED(sorted_u64, uint64_t, U64_LESS)
+DEFINE_SORTED(sorted_ranges, struct fn_range, RANGE_LESS)
+DEFINE_SORTED(sorted_keys, struct sym_key, KEY_LESS)
+
 void sym_sort_u64(uint64_t *a, size_t n)
 {
+	if (sorted_u64(a, n))
+		return;
 	if (n < RADIX_MIN || radix_u64(a, n) < 0)
 		sort_u64(a, n);
 }
@@ -144,6 +161,8 @@ void sym_sort_u64(uint64_t *a, size_t n)
  * starts keep fn order. */
 void sym_sort_ranges(struct fn_range *a, size_t n)
 {
+	if (sorted_ranges(a, n))
+		return;
 	if (n < RADIX_MIN || radix_ranges(a, n) < 0)
 		sort_ranges(a, n);
 }
@@ -151,6 +170,8 @@ void sym_sort_ranges(struct fn_range *a, size_t n)
 /* By key; equal keys keep their input order (val order, as callers fill them). */
 void sym_sort_keys(struct sym_key *a, size_t n)
 {
+	if (sorted_keys(a, n))
+		return;
 	if (n < RADIX_MIN || radix_keys(a, n) < 0)
 		sort_keys(a, n);
 }
