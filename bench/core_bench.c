@@ -128,7 +128,7 @@ enum cold { WARM, FLUSH_LINE };
 static inline void prepare(struct bmprof_cpu *c, uint64_t pc, uint16_t ev, enum cold cold)
 {
 	if (cold == FLUSH_LINE) {
-		_mm_clflush(&c->table[bmprof_bucket_index(c, pc, ev)]);
+		_mm_clflush(&c->table[bmprof_bucket_index(c, pc, ev, 0)]);
 		_mm_mfence();
 	}
 }

@@ -81,6 +81,8 @@ static const char usage[] =
 	"                     (with --firmware-log)\n"
 	"      --param NAME=VALUE  a run-time parameter the program reads with bm_param();\n"
 	"                     VALUE decimal or 0x hex; repeatable\n"
+	"  -g, --call-graph   record each sample's call stack (frame pointers; default off)\n"
+	"      --call-depth N frames kept per stack, 1..64 (default 32; implies -g)\n"
 	"      --user         x86-64: run main in ring 3 (natively timed under KVM where\n"
 	"                     ring 0 is emulated; docs/image.md)\n"
 	"  -- QEMU-ARGS       passed to QEMU after bmprof's own arguments\n"
@@ -140,7 +142,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 		RUN_OPTS_LONGOPTS,
 	};
 
-	return run_opts_parse(&c->run, argc, argv, ":a:f:e:t:o:h", longopts, own_option, c);
+	return run_opts_parse(&c->run, argc, argv, ":a:f:e:t:o:hg", longopts, own_option, c);
 }
 
 /* ---- bmprof qemu ---- */
@@ -187,7 +189,7 @@ static int run(struct qemu_cmd *c)
 		.firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
 		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
-		.cpu_wait_ms = (unsigned)c->cpu_wait_ms,
+		.cpu_wait_ms = (unsigned)c->cpu_wait_ms, .stack_depth = o->stack_depth,
 	};
 	int rc;
 

@@ -285,6 +285,20 @@ static int shared_option(struct run_opts *o, int ch, char **argv)
 	case RUN_OPT_USER:
 		o->user = 1;
 		return 0;
+	case 'g':
+		if (!o->stack_depth)
+			o->stack_depth = RUN_OPTS_CALL_DEPTH_DEFAULT;
+		return 0;
+	case RUN_OPT_CALL_DEPTH:
+		if (run_opts_ulong(o, "--call-depth", optarg, RUN_OPTS_CALL_DEPTH_MAX, &v))
+			return -1;
+		if (!v) {
+			bm_err("%s: --call-depth must be 1 to %d frames", o->cmd,
+			       RUN_OPTS_CALL_DEPTH_MAX);
+			return -1;
+		}
+		o->stack_depth = (unsigned)v;
+		return 0;
 	case ':':
 		bm_err("%s: %s needs an argument (see bmprof %s --help)", o->cmd, argv[optind - 1],
 		       o->cmd);

@@ -40,15 +40,20 @@ struct run_opts {
 	char params[RUN_OPTS_PARAMS_MAX];
 	unsigned nparams;
 	int user;                      /* --user: main in ring 3 (meta "user_mode") */
+	unsigned stack_depth;          /* -g (--call-graph): call stacks of at most this many
+					* frames (--call-depth); 0: off */
 };
+
+#define RUN_OPTS_CALL_DEPTH_MAX 64   /* BMPROF_STACK_DEPTH_MAX */
+#define RUN_OPTS_CALL_DEPTH_DEFAULT 32
 
 /* getopt codes of the long-only shared options */
 enum {
 	RUN_OPT_TRANSPORT = 0x100, RUN_OPT_SHM_SIZE, RUN_OPT_SHM_DELAY, RUN_OPT_FIRMWARE_LOG,
-	RUN_OPT_FIRMWARE_DEBUG, RUN_OPT_PARAM, RUN_OPT_USER, RUN_OPT_SHM_AT_END
+	RUN_OPT_FIRMWARE_DEBUG, RUN_OPT_PARAM, RUN_OPT_USER, RUN_OPT_SHM_AT_END, RUN_OPT_CALL_DEPTH
 };
 
-/* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q),
+/* The end of a getopt_long table: the shared options (short letters a, I, e, S, t, o, Q, g),
  * --help (h) and the terminator. A command's table is its own entries, then this. */
 #define RUN_OPTS_LONGOPTS \
 	{ "accel", required_argument, NULL, 'a' }, \
@@ -66,6 +71,8 @@ enum {
 	{ "firmware-debug", required_argument, NULL, RUN_OPT_FIRMWARE_DEBUG }, \
 	{ "param", required_argument, NULL, RUN_OPT_PARAM }, \
 	{ "user", no_argument, NULL, RUN_OPT_USER }, \
+	{ "call-graph", no_argument, NULL, 'g' }, \
+	{ "call-depth", required_argument, NULL, RUN_OPT_CALL_DEPTH }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ NULL, 0, NULL, 0 }
 

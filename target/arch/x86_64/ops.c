@@ -93,11 +93,15 @@ static uint64_t steal_ns(const struct bmprof_scpu *c)
 	return ns;
 }
 
+static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+		       uint64_t *caller);
+
 #define X86_COMMON \
 	.arch = BMPROF_ARCH_X86_64, .timer_drains_pmi = 1, .now = now, \
 	.irq_save = irq_save, .irq_restore = irq_restore, .irq_enable = irq_enable, \
 	.irq_disable = irq_disable, .hwid = hwid, .cpuinfo = cpuinfo_fill, \
-	.pmi_enable = pmi_enable, .pmi_rearm = pmi_rearm, .steal_ns = steal_ns
+	.pmi_enable = pmi_enable, .pmi_rearm = pmi_rearm, .steal_ns = steal_ns, \
+	.leaf_caller = leaf_caller
 
 static const struct bmprof_sampler_ops deadline_ops = {
 	.name = "x86_64 tsc-deadline", X86_COMMON, .timer_start = timer_start,
@@ -167,4 +171,50 @@ const struct bmprof_sampler_ops *x86_ops(uint8_t timer, uint8_t vector, uint32_t
 void x86_timer_mask(void)
 {
 	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | x.lvt);
+}
+
+/* ---- the unwind's first step ---- */
+
+static int read_code(const struct bmprof_unwind_env *e, uint64_t pc, uint8_t *b, unsigned n)
+{
+	if (!bmprof_in_range(&e->code, pc, n))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		b[i] = ((const volatile uint8_t *)(uintptr_t)pc)[i];
+	return 1;
+}
+
+static int read_stack(const struct bmprof_unwind_env *e, uint64_t a, uint64_t *v)
+{
+	if ((a & 7) || (!bmprof_in_range(&e->stack, a, 8) && !bmprof_in_range(&e->ram, a, 8)))
+		return 0;
+	*v = *(const volatile uint64_t *)(uintptr_t)a;
+	return 1;
+}
+
+/* With frame pointers a function starts `push %rbp; mov %rsp, %rbp` (after an endbr64
+ * where that is built in) and ends `pop %rbp; ret` or `leave; ret`. At its first
+ * instruction and at the ret, %rbp is the caller's and the return address is at [%rsp];
+ * between the push and the mov it is at [%rsp + 8]. Anywhere else %rbp is the function's
+ * own frame record. Code without frame pointers is not recognized: its chain starts
+ * one caller late or stops early. */
+static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+		       uint64_t *caller)
+{
+	uint8_t b[4], p;
+	uint64_t slot;
+
+	if (!read_code(e, r->pc, b, 1))
+		return 0;
+	if (b[0] == 0x55 || b[0] == 0xC3)                     /* push %rbp, ret */
+		slot = r->sp;
+	else if (read_code(e, r->pc, b, 4) && b[0] == 0xF3 && b[1] == 0x0F && b[2] == 0x1E &&
+		 b[3] == 0xFA)                                 /* endbr64 */
+		slot = r->sp;
+	else if (read_code(e, r->pc, b, 3) && b[0] == 0x48 && b[1] == 0x89 && b[2] == 0xE5 &&
+		 read_code(e, r->pc - 1, &p, 1) && p == 0x55)  /* push %rbp; here: mov %rsp,%rbp */
+		slot = r->sp + 8;
+	else
+		return 0;
+	return read_stack(e, slot, caller) && *caller ? 1 : 0;
 }
