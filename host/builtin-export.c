@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "report/stacks.h"
 #include "report/report.h"
 #include "profile/diff_load.h"
 #include "profile/export_pprof.h"
@@ -23,7 +24,8 @@ static const char usage[] =
 	"Write a recorded profile in another tool's format:\n"
 	"  pprof   gzipped profile.proto (go tool pprof, speedscope, ...): one location per\n"
 	"          sampled address, with its function and file:line\n"
-	"  folded  \"function count\" lines, the input of flamegraph.pl and speedscope\n"
+	"  folded  \"root;...;leaf count\" lines (one frame when recorded without -g), the\n"
+	"          input of flamegraph.pl and speedscope\n"
 	"  json    bmprof report --format json --all (docs/report-json.md)\n"
 	"\n"
 	"  -f, --format FMT     pprof, folded or json\n"
@@ -35,8 +37,11 @@ static const char usage[] =
 	PROFILE_BOUND_USAGE
 	"  -h, --help           this text\n";
 
-static int export_folded(FILE *f, const struct loaded_run *lr)
+/* Real stacks when the profile has them, else one frame per function. */
+static int export_folded(FILE *f, struct loaded_run *lr)
 {
+	if (profile_has_stacks(&lr->prof))
+		return report_write_folded(f, &lr->prof, &lr->r, lr->event);
 	for (size_t i = 0; i < lr->n; i++)
 		fprintf(f, "%s %" PRIu64 "\n", lr->keys[i], lr->counts[i]);
 	return 0;

@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "report/report.h"
+#include "report/report_stacks.h"
 #include "events.h"
 #include "report/firmware.h"
 #include "flat.h"
@@ -48,6 +49,10 @@ static const char usage[] =
 	"  -e, --event NAME     report this event, by name or id (default: the first event\n"
 	"                       with samples)\n"
 	"      --min-percent P  leave out rows below P percent\n"
+	"      --children       call stacks: each function's share of the samples with the\n"
+	"                       functions it called (Children) and alone (Self)\n"
+	"  -g, --call-graph ORDER  call stacks as a tree: caller (from the outermost\n"
+	"                       function down) or callee (from each leaf up)\n"
 	"  -n, --limit N        print at most N rows (default: 20 for text, all for JSON);\n"
 	"                       with --sort cpu, N per CPU\n"
 	"  -a, --all            print every row\n"
@@ -72,6 +77,8 @@ struct report_opts {
 	int json;
 	double min_percent;
 	long limit;              /* -1: every row */
+	int children;            /* --children */
+	int graph;               /* -g ORDER: enum stacks_order; -1: none */
 };
 
 static int parse_sort(const char *s, enum flat_sort *out)
@@ -104,6 +111,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		{ "firmware-log", required_argument, NULL, 'L' },
 		{ "firmware-debug", required_argument, NULL, 'D' },
 		{ "max-entries", required_argument, NULL, 'X' },
+		{ "children", no_argument, NULL, 'C' },
+		{ "call-graph", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -112,7 +121,7 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 	optind = 0;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":i:s:F:e:n:ah", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":i:s:F:e:n:ahg:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'i': o->input = optarg; break;
 		case 'E': o->elf = optarg; break;
@@ -130,6 +139,13 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 				return 2;
 			}
 			o->json = !strcmp(optarg, "json");
+			break;
+		case 'C': o->children = 1; break;
+		case 'g':
+			if (report_stacks_order(optarg, &o->graph)) {
+				bm_err("report: -g takes caller or callee, not '%s'", optarg);
+				return 2;
+			}
 			break;
 		case 'm':
 			errno = 0;
@@ -176,7 +192,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = FLAT_BY_FUNCTION };
+	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = FLAT_BY_FUNCTION,
+				 .graph = -1 };
 	struct profile prof;
 	struct report rp = { .p = &prof, .fwo = &o.fw };
 	char *fw_syms[argc > 0 ? argc : 1];
@@ -199,7 +216,10 @@ int cmd_report(int argc, char **argv)
 	rc = 1;
 	if (report_build(&rp, o.elf, o.event, &o.sort))
 		goto out;
-	if (o.json)
+	if (o.children || o.graph >= 0)
+		rc = report_print_stacks(stdout, &rp, o.children, o.graph, o.limit,
+					 o.min_percent) ? 1 : 0;
+	else if (o.json)
 		rc = report_print_json(stdout, &rp, o.sort, o.limit, o.min_percent) ? 1 : 0;
 	else
 		rc = report_print_text(stdout, &rp, o.sort, o.limit, o.min_percent) ? 1 : 0;

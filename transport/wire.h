@@ -149,9 +149,10 @@ enum bmprof_counter_kind {
  *   u16 first_id           the first chain's id; the others follow in order
  *   u16 reserved           0
  *   then n chains, each:
- *     u8 flags             bit 0: frame 0 is the AArch64 link register, maybe stale (keep
- *                          it only where it is not in the leaf's own function); bit 1: the
- *                          chain was cut at the depth bound
+ *     u8 flags             bit 0: frame 0 is a candidate for the caller of a leaf that
+ *                          made no frame record (the AArch64 link register, the word at
+ *                          the x86-64 rsp): keep it only where it is not in the leaf's own
+ *                          function; bit 1: the chain was cut at the depth bound
  *     u8 depth             frames that follow, at most 64
  *     depth varints        zigzag(frame - prev), prev 0 for a chain's first frame: the
  *                          return addresses from the leaf's caller to the outermost frame

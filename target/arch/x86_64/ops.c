@@ -192,12 +192,30 @@ static int read_stack(const struct bmprof_unwind_env *e, uint64_t a, uint64_t *v
 	return 1;
 }
 
+/* ret is a return address whose call (e8 rel32) went to a function starting at most 1 MiB
+ * below pc: the call that entered the function pc is in, as far as can be told. */
+static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64_t pc)
+{
+	uint8_t b[5];
+	uint64_t target;
+
+	if (!read_code(e, ret - 5, b, 5) || b[0] != 0xE8)
+		return 0;
+	target = ret + (uint64_t)(int64_t)(int32_t)((uint32_t)b[1] | (uint32_t)b[2] << 8 |
+						      (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24);
+	return target <= pc && pc - target < (1u << 20);
+}
+
 /* With frame pointers a function starts `push %rbp; mov %rsp, %rbp` (after an endbr64
  * where that is built in) and ends `pop %rbp; ret` or `leave; ret`. At its first
  * instruction and at the ret, %rbp is the caller's and the return address is at [%rsp];
  * between the push and the mov it is at [%rsp + 8]. Anywhere else %rbp is the function's
- * own frame record. Code without frame pointers is not recognized: its chain starts
- * one caller late or stops early. */
+ * own frame record, except in a leaf that needs no stack frame: GCC makes none there even
+ * with -fno-omit-frame-pointer, so %rbp is its caller's and [%rsp] its return address. That
+ * cannot be told from the pc, so a word at [%rsp] that returns from a call to a function at
+ * or below pc goes in as a candidate the host keeps only when it is not in the leaf's own
+ * function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
+ * built without frame pointers is not recognized: its chain misses a caller or stops. */
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller)
 {
@@ -214,6 +232,8 @@ static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_e
 	else if (read_code(e, r->pc, b, 3) && b[0] == 0x48 && b[1] == 0x89 && b[2] == 0xE5 &&
 		 read_code(e, r->pc - 1, &p, 1) && p == 0x55)  /* push %rbp; here: mov %rsp,%rbp */
 		slot = r->sp + 8;
+	else if (read_stack(e, r->sp, caller) && called_before(e, *caller, r->pc))
+		return 2;
 	else
 		return 0;
 	return read_stack(e, slot, caller) && *caller ? 1 : 0;

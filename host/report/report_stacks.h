@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bmprof report's call-stack views: --children (each function's children and self
+ * shares, as perf report --children) and -g caller|callee (the call graph), over the
+ * report's profile and resolved ELF (report.h, stacks.h). */
+#ifndef BMPROF_REPORT_STACKS_H
+#define BMPROF_REPORT_STACKS_H
+
+#include <stdio.h>
+#include "report/report.h"
+
+/* "caller" or "callee" to enum stacks_order. 0, or -1 if it is neither. */
+int report_stacks_order(const char *s, int *order);
+/* The children table (children set) at most limit rows (-1: all) at min_percent or more,
+ * then the call graph in order (-1: none). 0, or -1 (reported: no stacks in the profile,
+ * out of memory, a write error). */
+int report_print_stacks(FILE *f, struct report *rp, int children, int order, long limit,
+			double min_percent);
+
+#endif
