@@ -209,7 +209,7 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
 /* With frame pointers a function starts `push %rbp; mov %rsp, %rbp` (after an endbr64
  * where that is built in) and ends `pop %rbp; ret` or `leave; ret`. At its first
  * instruction and at the ret, %rbp is the caller's and the return address is at [%rsp];
- * between the push and the mov it is at [%rsp + 8]. Anywhere else %rbp is the function's
+ * at the mov it is at [%rsp + 8], above the caller's %rbp just pushed (which is checked). Anywhere else %rbp is the function's
  * own frame record, except in a leaf that needs no stack frame: GCC makes none there even
  * with -fno-omit-frame-pointer, so %rbp is its caller's and [%rsp] its return address. That
  * cannot be told from the pc, so a word at [%rsp] that returns from a call to a function at
@@ -219,8 +219,8 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller)
 {
-	uint8_t b[4], p;
-	uint64_t slot;
+	uint8_t b[4];
+	uint64_t slot, saved;
 
 	if (!read_code(e, r->pc, b, 1))
 		return 0;
@@ -230,7 +230,7 @@ static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_e
 		 b[3] == 0xFA)                                 /* endbr64 */
 		slot = r->sp;
 	else if (read_code(e, r->pc, b, 3) && b[0] == 0x48 && b[1] == 0x89 && b[2] == 0xE5 &&
-		 read_code(e, r->pc - 1, &p, 1) && p == 0x55)  /* push %rbp; here: mov %rsp,%rbp */
+		 read_stack(e, r->sp, &saved) && saved == r->fp)   /* mov %rsp,%rbp after the push */
 		slot = r->sp + 8;
 	else if (read_stack(e, r->sp, caller) && called_before(e, *caller, r->pc))
 		return 2;
