@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Call stacks (-g) end to end, on x86-64 and AArch64 under QEMU TCG with -icount: the
+# chains of callstack.c's known call tree (main;a;b and main;a;c;d, d a leaf with no frame
+# record), its edges() function sampled at its first instruction, at the mov that sets the
+# frame pointer and at its ret with the right caller, the children/self columns against the
+# folded rows, --call-depth bounding every chain, and a 2-entry stack table: chains that do
+# not fit are counted (stack_full) and the accounting stays exact.
+. "$(dirname "$0")/lib.sh"
+need_qemu
+check() { python3 "$ROOT/tests/e2e/stacks_check.py" "$@" || fail "$*"; }
+
+run() {   # run NAME IMAGE ARGS...: profile and check the accounting
+	local name=$1 img=$2
+	shift 2
+	"$BMPROF" qemu --icount --freq 20000 "$@" -o "$T/$name.data" "$img" >"$T/$name.out" \
+		2>"$T/$name.err" || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $?"; }
+	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report"
+	check_accounting "$T/$name.json"
+	"$BMPROF" export -i "$T/$name.data" --format folded -o "$T/$name.folded" ||
+		fail "$name: export folded"
+}
+
+arches=(x86_64:"$IMAGES")
+if command -v qemu-system-aarch64 >/dev/null && [ -f "$ROOT/$BUILD/test-images-aarch64/callstack.elf" ]; then
+	arches+=(aarch64:"$ROOT/$BUILD/test-images-aarch64")
+else
+	echo "note: no AArch64 QEMU or images: AArch64 left out"
+fi
+for a in "${arches[@]}"; do
+	arch=${a%%:*} dir=${a#*:}
+	run "$arch" "$dir/callstack.elf" -g
+	check folded "$T/$arch.folded"
+	"$BMPROF" report -i "$T/$arch.data" --children --all >"$T/$arch.children" ||
+		fail "$arch: report --children"
+	check children "$T/$arch.children" "$T/$arch.folded"
+	"$BMPROF" report -i "$T/$arch.data" -g caller >"$T/$arch.caller" || fail "$arch: -g caller"
+	grep -q '^ *[0-9.]*%  *[0-9]*  edge_caller$' "$T/$arch.caller" || fail "$arch: -g caller has no edge_caller"
+	"$BMPROF" report -i "$T/$arch.data" -g callee >"$T/$arch.callee" || fail "$arch: -g callee"
+	grep -q '^ *[0-9.]*%  *[0-9]*  d$' "$T/$arch.callee" || fail "$arch: -g callee has no leaf d"
+	pyassert "$T/$arch.json" "sum(c['stack_full'] for c in r['meta']['cpus']) == 0"
+	# the folded rows hold every sample delivered
+	total=$(awk '{ n += $NF } END { print n }' "$T/$arch.folded")
+	pyassert "$T/$arch.json" "sum(c['delivered'] for c in r['meta']['cpus']) == $total"
+
+	run "$arch-depth" "$dir/callstack.elf" --call-depth 3
+	check folded "$T/$arch-depth.folded" 3
+done
+
+# Without -g nothing changes: no chains, folded output one frame per function.
+run nostack "$IMAGES/callstack.elf"
+grep -q ';' "$T/nostack.folded" && fail "stacks without -g"
+"$BMPROF" report -i "$T/nostack.data" --children >/dev/null 2>"$T/nostack.err" &&
+	fail "--children without stacks should fail"
+grep -q "no call stacks" "$T/nostack.err" || fail "no message for a profile without stacks"
+
+# A 2-entry stack table: the chains that find it full are counted, nothing is lost.
+out=$BUILD/x86_64-stack-tiny
+(cd "$ROOT" && make --no-print-directory -s -j2 image SRC=tests/e2e/progs/callstack.c \
+	NAME=callstack_tiny BUILD="$BUILD" X86_OUT="$out" \
+	X86_DEFS="-DBMPROF_X86_STACK_ENTRIES=2 -DBMPROF_X86_STACK_FRAMES=16") >"$T/make" 2>&1 ||
+	{ cat "$T/make"; fail "make image (tiny stack table)"; }
+run tiny "$ROOT/$out/callstack_tiny.elf" -g
+pyassert "$T/tiny.json" "all(c['stacks'] <= 2 for c in r['meta']['cpus'])"
+pyassert "$T/tiny.json" "sum(c['stack_full'] for c in r['meta']['cpus']) > 0"
+grep -q "kept no chain" "$T/tiny.err" || fail "the summary does not say chains were not kept"
+total=$(awk '{ n += $NF } END { print n }' "$T/tiny.folded")
+pyassert "$T/tiny.json" "sum(c['delivered'] for c in r['meta']['cpus']) == $total"
+echo "call stacks ok"
