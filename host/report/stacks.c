@@ -62,6 +62,23 @@ static int keep_lr(struct resolved *r, uint64_t pc, uint64_t lr)
 	return b.sym_start != sa;
 }
 
+unsigned stacks_chain_addrs(const struct profile *p, struct resolved *r,
+			    const struct profile_stack_sample *s, uint64_t *out)
+{
+	unsigned n = 0;
+
+	out[n++] = s->pc;
+	if (s->stack != PROFILE_STACK_NONE && s->stack < p->nstacks) {
+		const struct profile_stack *st = &p->stacks[s->stack];
+		const uint64_t *f = p->stack_frames + st->off;
+		unsigned first = (st->flags & BMPROF_STACKF_LR_MAYBE) && st->depth &&
+				 !keep_lr(r, s->pc, f[0]);
+		for (unsigned i = first; i < st->depth; i++)
+			out[n++] = f[i] - 1;
+	}
+	return n;
+}
+
 static int chain_names(const struct profile *p, struct resolved *r,
 		       const struct profile_stack_sample *s, struct names *b)
 {

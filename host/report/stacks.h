@@ -48,6 +48,12 @@ void stacks_folded_free(struct stack_folded *f);
 /* "name;name;...;leaf count" per row. 0, or -1 if writing failed. */
 int stacks_write_folded(FILE *out, const struct stack_folded *f);
 
+/* The addresses of s's chain, leaf first: the leaf's pc, then each caller's return
+ * address less one (the call), a maybe-stale link register left out as stacks_fold does.
+ * out has room for 1 + BMPROF_STACK_DEPTH_WIRE_MAX; returns how many. */
+unsigned stacks_chain_addrs(const struct profile *p, struct resolved *r,
+			    const struct profile_stack_sample *s, uint64_t *out);
+
 /* stacks_fold and stacks_write_folded in one: 0, or -1 (out of memory or a write error,
  * reported). */
 int report_write_folded(FILE *out, const struct profile *p, struct resolved *r, int event);

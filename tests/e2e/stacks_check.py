@@ -6,7 +6,10 @@ main;edge_caller;edges*), d has three quarters of the b + d samples, edges was s
 its first instruction, at mov and at ret with edge_caller as its caller, and with DEPTH
 no chain has more than DEPTH callers.
 children FILE FOLDED: bmprof report --children's columns agree with the folded rows.
+pprof FILE FOLDED: the pprof export's samples, each a Location list leaf first, give the
+same chains and counts as the folded rows.
 """
+import gzip
 import sys
 
 
@@ -73,8 +76,72 @@ def check_children(path, folded):
     print("children ok:", seen, "rows")
 
 
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << s
+        s += 7
+        if not c & 0x80:
+            return v, i
+
+
+def msg(b):
+    """field number -> list of values: varints as ints, length-delimited as bytes"""
+    d, i = {}, 0
+    while i < len(b):
+        key, i = varint(b, i)
+        if key & 7 == 0:
+            v, i = varint(b, i)
+        elif key & 7 == 2:
+            n, i = varint(b, i)
+            v, i = b[i:i + n], i + n
+        else:
+            raise ValueError("wire type %d" % (key & 7))
+        d.setdefault(key >> 3, []).append(v)
+    return d
+
+
+def ints(d, n):
+    out = []
+    for v in d.get(n, []):
+        if isinstance(v, int):
+            out.append(v)
+            continue
+        i = 0
+        while i < len(v):
+            x, i = varint(v, i)
+            out.append(x)
+    return out
+
+
+def check_pprof(path, folded):
+    p = msg(gzip.decompress(open(path, "rb").read()))
+    strings = [v.decode() for v in p[6]]
+    funcs = {ints(f, 1)[0]: strings[ints(f, 2)[0]] for f in map(msg, p[5])}
+    locs = {}
+    for v in p[4]:
+        loc = msg(v)
+        # a Location's lines are innermost first: outermost last
+        names = [funcs[ints(msg(x), 1)[0]] for x in loc.get(4, [])]
+        locs[ints(loc, 1)[0]] = list(reversed(names))
+    got = {}
+    for v in p[2]:
+        smp = msg(v)
+        ids, vals = ints(smp, 1), ints(smp, 2)
+        names = [n for i in reversed(ids) for n in locs[i]]
+        key = ";".join(names)
+        got[key] = got.get(key, 0) + vals[0]
+    want = {";".join(n): c for n, c in rows(folded)}
+    assert got == want, (got, want)
+    print("pprof ok:", len(got), "chains")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "folded":
         check_folded(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+    elif sys.argv[1] == "pprof":
+        check_pprof(sys.argv[2], sys.argv[3])
     else:
         check_children(sys.argv[2], sys.argv[3])

@@ -4,8 +4,9 @@
 # chains of callstack.c's known call tree (main;a;b and main;a;c;d, d a leaf with no frame
 # record), its edges() function sampled at its first instruction, at the mov that sets the
 # frame pointer and at its ret with the right caller, the children/self columns against the
-# folded rows, --call-depth bounding every chain, and a 2-entry stack table: chains that do
-# not fit are counted (stack_full) and the accounting stays exact.
+# folded rows, the pprof export's Location lists, --call-depth bounding every chain, and a
+# 2-entry stack table: chains that do not fit are counted (stack_full) and the accounting
+# stays exact.
 . "$(dirname "$0")/lib.sh"
 need_qemu
 check() { python3 "$ROOT/tests/e2e/stacks_check.py" "$@" || fail "$*"; }
@@ -34,6 +35,8 @@ for a in "${arches[@]}"; do
 	"$BMPROF" report -i "$T/$arch.data" --children --all >"$T/$arch.children" ||
 		fail "$arch: report --children"
 	check children "$T/$arch.children" "$T/$arch.folded"
+	"$BMPROF" export -i "$T/$arch.data" --format pprof -o "$T/$arch.pb.gz" || fail "$arch: pprof"
+	check pprof "$T/$arch.pb.gz" "$T/$arch.folded"
 	"$BMPROF" report -i "$T/$arch.data" -g caller >"$T/$arch.caller" || fail "$arch: -g caller"
 	grep -q '^ *[0-9.]*%  *[0-9]*  edge_caller$' "$T/$arch.caller" || fail "$arch: -g caller has no edge_caller"
 	"$BMPROF" report -i "$T/$arch.data" -g callee >"$T/$arch.callee" || fail "$arch: -g callee"
