@@ -69,4 +69,23 @@ pyassert "$T/tiny.json" "sum(c['stack_full'] for c in r['meta']['cpus']) > 0"
 grep -q "kept no chain" "$T/tiny.err" || fail "the summary does not say chains were not kept"
 total=$(awk '{ n += $NF } END { print n }' "$T/tiny.folded")
 pyassert "$T/tiny.json" "sum(c['delivered'] for c in r['meta']['cpus']) == $total"
+# A UEFI application: the chain runs from the application into the firmware's frames and
+# stops there without a fault (-icount shift=3 as test_uefi_x86_64 runs OVMF).
+if { [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || [ -n "${BMPROF_UEFI_CODE:-}" ]; } &&
+	[ -f "$ROOT/$BUILD/test-images-uefi/shares.efi" ]; then
+	(cd "$ROOT" && make --no-print-directory -s image SRC=tests/e2e/progs/callstack.c \
+		BOOT=uefi NAME=callstack_uefi BUILD="$BUILD") >"$T/make" 2>&1 ||
+		{ cat "$T/make"; fail "make image BOOT=uefi"; }
+	"$BMPROF" qemu -g --timeout 600 --freq 1000 -o "$T/uefi.data" \
+		"$ROOT/$BUILD/uefi-x86_64/callstack_uefi.efi" -- -icount shift=3,sleep=off \
+		>"$T/uefi.out" 2>"$T/uefi.err" || { tail -20 "$T/uefi.err"; fail "uefi: exit $?"; }
+	"$BMPROF" report -i "$T/uefi.data" --format json >"$T/uefi.json" || fail "uefi: report"
+	check_accounting "$T/uefi.json"
+	"$BMPROF" export -i "$T/uefi.data" --format folded -o "$T/uefi.folded" || fail "uefi: folded"
+	grep -q 'main;a;c;d [0-9]*$' "$T/uefi.folded" || { cat "$T/uefi.folded"; fail "uefi: no main;a;c;d"; }
+	awk '$0 ~ /;d [0-9]+$/ && $0 !~ /main;a;c;d [0-9]+$/ { exit 1 }' "$T/uefi.folded" ||
+		{ cat "$T/uefi.folded"; fail "uefi: a chain of d without main;a;c"; }
+else
+	echo "note: no OVMF or UEFI images: the UEFI run left out"
+fi
 echo "call stacks ok"
