@@ -21,7 +21,7 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: bmprof record [-o FILE] [--elf ELF] [--baud N] --from PATH|-\n"
+	"usage: bmprof record [-o FILE] [--elf ELF] [--baud N] [-g] --from PATH|-\n"
 	"\n"
 	"Capture a bmprof stream into a profile file. PATH is a serial device, a file, a\n"
 	"FIFO, or - for stdin. Console text in the stream goes to stdout; a summary goes to\n"
@@ -33,11 +33,14 @@ static const char usage[] =
 	"      --from PATH    where the stream comes from (required)\n"
 	"      --baud N       serial line speed (default 115200); only for a terminal device\n"
 	"      --elf ELF      the image's ELF, recorded in the profile for bmprof report\n"
+	"  -g, --call-graph   expect call stacks: warn when the stream has none (the image\n"
+	"                     sends them when its stack_depth is set)\n"
 	"  -h, --help         this text\n";
 
 #define DEFAULT_BAUD 115200L
 
 static volatile sig_atomic_t stop_signal;
+static int want_stacks;       /* -g: say so when the stream has no call stacks */
 
 static void on_signal(int sig)
 {
@@ -233,6 +236,8 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 		return 1;
 	}
 	summary_print(stderr, p, in->path);
+	if (want_stacks)
+		summary_expect_stacks(stderr, p);
 	fprintf(stderr, "  stopped   %s\n", stop_text(how));
 	if (capture_save(c, err, sizeof(err))) {
 		bm_err("%s", err);
@@ -288,6 +293,7 @@ int cmd_record(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "baud", required_argument, NULL, 'b' },
 		{ "elf", required_argument, NULL, 'e' },
+		{ "call-graph", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -298,9 +304,11 @@ int cmd_record(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1) {
+	want_stacks = 0;
+	while ((ch = getopt_long(argc, argv, "+:o:hg", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': out = optarg; break;
+		case 'g': want_stacks = 1; break;
 		case 'f': from = optarg; break;
 		case 'e': elf = optarg; break;
 		case 'b':

@@ -433,3 +433,11 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 	for (unsigned i = 0; i < nn; i++)
 		fprintf(f, "  note      %s\n", note[i]);
 }
+
+void summary_expect_stacks(FILE *f, const struct profile *p)
+{
+	if (!profile_has_stacks(p))
+		fprintf(f, "bmprof: warning: -g: the stream has no call stacks: the image decides "
+			"whether it sends them (stack_depth in its configuration, docs/image.md; "
+			"cfg.stack_depth for a kernel that links the library)\n");
+}
