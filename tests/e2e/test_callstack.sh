@@ -50,6 +50,21 @@ for a in "${arches[@]}"; do
 	check folded "$T/$arch-depth.folded" 3
 done
 
+# A raw serial capture of a board-like run (stack_depth in the image's configuration):
+# bmprof record keeps the stacks; with -g and a stream without them it warns.
+for depth in 8 0; do
+	timeout 600 qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none \
+		-accel tcg -icount shift=0,sleep=off -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-serial "file:$T/raw$depth" -kernel "$IMAGES/callstack.elf" \
+		-fw_cfg "name=opt/bmprof/config,string=freq=20000 stack_depth=$depth" >/dev/null 2>&1
+	"$BMPROF" record -g --from "$T/raw$depth" -o "$T/rec$depth.data" \
+		--elf "$IMAGES/callstack.elf" >/dev/null 2>"$T/rec$depth.err" || fail "record $depth"
+done
+grep -q "no call stacks" "$T/rec8.err" && fail "record -g warned about a stream with stacks"
+grep -q "no call stacks" "$T/rec0.err" || fail "record -g did not warn about a stream without"
+"$BMPROF" export -i "$T/rec8.data" --format folded -o "$T/rec8.folded" || fail "record: folded"
+check folded "$T/rec8.folded"
+
 # Without -g nothing changes: no chains, folded output one frame per function.
 run nostack "$IMAGES/callstack.elf"
 grep -q ';' "$T/nostack.folded" && fail "stacks without -g"
