@@ -185,6 +185,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		bm_err("report: unexpected argument '%s' (the profile is named with -i)", argv[optind]);
 		return 2;
 	}
+	if ((o->children || o->graph >= 0) && o->json) {
+		bm_err("report: --children and -g print text; --format json has no call stacks "
+		       "(bmprof export --format folded or pprof does)");
+		return 2;
+	}
 	if (!limit_given)
 		o->limit = o->json ? -1 : DEFAULT_LIMIT;
 	return -1;
