@@ -65,6 +65,13 @@ grep -q "no call stacks" "$T/rec0.err" || fail "record -g did not warn about a s
 "$BMPROF" export -i "$T/rec8.data" --format folded -o "$T/rec8.folded" || fail "record: folded"
 check folded "$T/rec8.folded"
 
+# Two CPUs: each walks its own stack (the runtime gives each CPU's bounds).
+run smp "$IMAGES/smp_work.elf" -g --smp 2
+pyassert "$T/smp.json" "sorted(c['cpu'] for c in r['meta']['cpus']) == [0, 1]"
+pyassert "$T/smp.json" "all(c['stacks'] > 0 and c['stack_full'] == 0 for c in r['meta']['cpus'])"
+grep -q ';main;work_cpu0 [0-9]*$' "$T/smp.folded" || { cat "$T/smp.folded"; fail "smp: cpu 0's chain"; }
+grep -q ';work_cpu1 [0-9]*$' "$T/smp.folded" || { cat "$T/smp.folded"; fail "smp: cpu 1's chain"; }
+
 # Without -g nothing changes: no chains, folded output one frame per function.
 run nostack "$IMAGES/callstack.elf"
 grep -q ';' "$T/nostack.folded" && fail "stacks without -g"
