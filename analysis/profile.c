@@ -1,5 +1,6 @@
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
+#include "profile_stacks.h"
 #include "profile_store.h"
 #include "run_mode.h"
 #include "events.h"
@@ -37,6 +38,7 @@ void profile_free(struct profile *p)
 	free(p->logs);
 	free(p->counts);
 	free(p->samples);
+	profile_stacks_free(p);
 	profile_init(p);
 }
 
@@ -253,7 +255,7 @@ static unsigned get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
  * are modulo 2^64, as the target computes the deltas: a jump from a low to a high half
  * address is a small negative delta. */
 static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int add,
-			uint64_t *sum)
+			int stacks, uint64_t *sum)
 {
 	const uint8_t *q = b + BMPROF_SAMPLES_FIXED, *end = b + len;
 	uint16_t cpu = bmprof_get16(b), n = bmprof_get16(b + 2), i;
@@ -277,13 +279,21 @@ static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int a
 			return -1;
 		*sum += count;
 		pc += (uint64_t)bmprof_unzigzag(z);
-		if (add)
+		if (stacks) {
+			uint64_t id;
+			if (!(k = get_varint(q, end, &id)) || id > UINT16_MAX)
+				return -1;
+			q += k;
+			if (add == 2 && profile_add_stack_sample(p, cpu, (uint16_t)ev, pc, count, id))
+				return -1;
+		}
+		if (add && !(add == 2 && p->over_cap))
 			profile_store_append(p, cpu, (uint16_t)ev, pc, count);
 	}
 	return 0;
 }
 
-static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len)
+static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len, int stacks)
 {
 	struct profile_cpu *c;
 	uint16_t cpu, n;
@@ -304,7 +314,10 @@ static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len)
 		return -1;
 	size_t mark = p->nsamples;
 	int first = p->first_event;
-	if (walk_samples(p, b, len, !p->over_cap, &sum) || p->total + sum < p->total) {
+	/* with chains, a first pass checks the frame so that a malformed one adds nothing */
+	if ((stacks && walk_samples(p, b, len, 0, 1, &sum)) ||
+	    walk_samples(p, b, len, stacks ? 2 : !p->over_cap, stacks, &sum) ||
+	    p->total + sum < p->total) {
 		p->nsamples = mark;
 		p->first_event = first;
 		return -1;
@@ -537,7 +550,9 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	switch (type) {
 	case BMPROF_FRAME_HELLO: r = apply_hello(p, payload, len); break;
 	case BMPROF_FRAME_EVENT: r = apply_event(p, payload, len); break;
-	case BMPROF_FRAME_SAMPLES: r = apply_samples(p, payload, len); break;
+	case BMPROF_FRAME_SAMPLES: r = apply_samples(p, payload, len, 0); break;
+	case BMPROF_FRAME_STACK_SAMPLES: r = apply_samples(p, payload, len, 1); break;
+	case BMPROF_FRAME_STACKS: r = profile_apply_stacks(p, payload, len); break;
 	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
 	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
 	case BMPROF_FRAME_COUNTS: r = apply_counts(p, payload, len); break;

@@ -93,6 +93,26 @@ struct profile_sample {
 
 struct profile_meta_kv { char *key, *value; };
 
+/* Call stacks (wire version 2). A chain as the target defined it: the return addresses
+ * from the leaf's caller to the outermost frame, frames[off .. off + depth) of
+ * profile.stack_frames (runtime addresses), and its BMPROF_STACKF_* flags. Chain 0 is the
+ * empty one (the leaf is the outermost function). */
+struct profile_stack {
+	uint32_t off;
+	uint8_t depth, flags;
+};
+#define PROFILE_STACK_EMPTY 0u
+#define PROFILE_STACK_NONE UINT32_MAX   /* a sample whose chain is not known */
+
+/* A sample with its chain: count samples of event at pc on cpu under chain stack (an index
+ * into profile.stacks, or PROFILE_STACK_NONE). As received, not merged. */
+struct profile_stack_sample {
+	uint64_t pc;
+	uint64_t count;
+	uint32_t stack;
+	uint16_t event, cpu;
+};
+
 /* A message from the runtime (LOG frame): text as sent, not terminated, possibly with any
  * byte in it (escape it before showing it). */
 struct profile_log {
@@ -121,6 +141,19 @@ struct profile {
 	struct profile_sample *samples;
 	size_t nsamples;
 	int first_event;           /* event of the first sample received; -1: none */
+	/* Call stacks: the chains (stacks[0] the empty one), their frames, and the samples
+	 * that came with a chain id (STACK_SAMPLES; they are in samples too). stack_lost:
+	 * samples the target kept no chain for (its stack table was full); stack_unknown:
+	 * samples naming a chain no STACKS frame defined (one lost on the way). */
+	struct profile_stack *stacks;
+	size_t nstacks, stacks_cap;
+	uint64_t *stack_frames;
+	size_t nstack_frames, stack_frames_cap;
+	struct profile_stack_sample *stack_samples;
+	size_t nstack_samples, stack_samples_cap;
+	uint64_t stack_lost, stack_unknown;
+	uint32_t *stack_ids[PROFILE_MAX_CPUS];    /* per CPU: target id - 1 -> index (0: none) */
+	uint32_t stack_ids_n[PROFILE_MAX_CPUS];
 	/* The memory bound: at most max_entries distinct (pc, event, cpu) are kept (0: no
 	 * bound). A profile with more sets over_cap and keeps no further samples (its samples
 	 * and total are then incomplete: it must not be reported). */
@@ -154,6 +187,8 @@ void profile_free(struct profile *p);
 /* Decode one frame into the model. Returns 0; 1 if the frame type is unknown (skipped);
  * -1 if the payload is malformed (counted in frames_malformed, model unchanged for it). */
 int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload, uint16_t len);
+/* The profile has samples with call chains. */
+static inline int profile_has_stacks(const struct profile *p) { return p->nstack_samples != 0; }
 /* Add count samples; returns 0, or -1 on out of memory or if a count would overflow. */
 int profile_add(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc, uint64_t count);
 /* A LOG payload's fields (text points into the payload): 0, or -1 if it is shorter than

@@ -4,8 +4,10 @@
  * own (lfence; rdtsc; call; rdtscp; lfence), as an interrupt handler would run it, right
  * after an empty function call timed the same way with the same preparation, and the
  * pair's difference is the sampling body's own cost, with the timing harness's taken
- * off. Also: calls back to back (no fences), eviction rates, and the SAMPLES encoding
- * (bytes per entry, sorted as the drain sends them vs the order the buffer holds them). */
+ * off. Also: calls back to back (no fences), eviction rates, the SAMPLES encoding
+ * (bytes per entry, sorted as the drain sends them vs the order the buffer holds them), and
+ * with call stacks: the handler's added cost (frame-pointer walk, stack-table lookup) per
+ * frame, and the wire bytes per sample with stacks on against off. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -74,7 +76,7 @@ static int null_write(void *ctx, const void *buf, size_t len)
  * over a large table miss the TLB whatever the system's huge-page setting. */
 static struct bmprof_cpu *cpu_new(uint32_t table_entries, uint32_t ovf_entries, int small_pages)
 {
-	static struct bmprof_cpu cpus[8];
+	static struct bmprof_cpu cpus[16];
 	static unsigned ncpus;
 	struct bmprof_cpu *c = &cpus[ncpus++];
 	size_t n = bmprof_cpu_mem_size(table_entries, ovf_entries);
@@ -128,7 +130,7 @@ enum cold { WARM, FLUSH_LINE };
 static inline void prepare(struct bmprof_cpu *c, uint64_t pc, uint16_t ev, enum cold cold)
 {
 	if (cold == FLUSH_LINE) {
-		_mm_clflush(&c->table[bmprof_bucket_index(c, pc, ev)]);
+		_mm_clflush(&c->table[bmprof_bucket_index(c, pc, ev, 0)]);
 		_mm_mfence();
 	}
 }
@@ -456,6 +458,188 @@ static void frame_sizes(void)
 	free(text);
 }
 
+/* ---- call stacks ---- */
+
+#define STACK_WORDS 4096
+#define CHAINS 256
+
+/* CHAINS chains of depth frames each in a stack of frame records: chain k's records at
+ * stk[k * 2 * (depth + 1)], its return addresses all distinct from the other chains' in
+ * the leaf's caller. Returns the first record of each chain in fp[]. */
+static void build_chains(uint64_t *stk, unsigned depth, uint64_t *fp)
+{
+	for (unsigned k = 0; k < CHAINS; k++) {
+		uint64_t *r = stk + (uint64_t)k * 2 * (depth + 1);
+		fp[k] = (uint64_t)(uintptr_t)r;
+		for (unsigned d = 0; d < depth; d++) {
+			r[2 * d] = d + 1 < depth ? (uint64_t)(uintptr_t)&r[2 * (d + 1)] : 0;
+			r[2 * d + 1] = BASE_PC + 0x1000 * d + (d == 0 ? k * 16 : 0);
+		}
+	}
+}
+
+__attribute__((noipa)) static void empty_stack_sample(struct bmprof_cpu *c, uint64_t pc,
+						      uint64_t fp, const struct bmprof_range *r)
+{
+	(void)c;
+	(void)pc;
+	(void)fp;
+	(void)r;
+	__asm__ volatile("" ::: "memory");
+}
+
+/* What the handler adds with stacks on: the walk, the chain's id, the record under it. */
+__attribute__((noipa)) static void stack_sample(struct bmprof_cpu *c, uint64_t pc, uint64_t fp,
+						const struct bmprof_range *r)
+{
+	uint64_t f[BMPROF_STACK_DEPTH_MAX];
+	int more;
+	unsigned n = bmprof_walk_fp(fp, r, 1, f, c->stacks.depth, &more);
+
+	bmprof_record_stack(c, pc, 0, bmprof_stack_id(c, f, n, more ? BMPROF_STACKF_CUT : 0));
+}
+
+/* Mean net ticks (middle 90%) of a stacked sample at depth, over SAMPLES/10 samples. */
+static double stack_cost_at(struct bmprof_cpu *c, uint64_t *stk, unsigned depth, int many)
+{
+	uint64_t fp[CHAINS];
+	unsigned n = SAMPLES / 10;
+	struct bmprof_range r = { (uintptr_t)stk, (uintptr_t)(stk + STACK_WORDS * 20) };
+
+	build_chains(stk, depth, fp);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t f = fp[many ? rnd() % CHAINS : 0], pc = BASE_PC + 64 * (i % 64);
+		uint64_t t0 = t_begin();
+		empty_stack_sample(c, pc, f, &r);
+		uint64_t t1 = t_end();
+		uint64_t t2 = t_begin();
+		stack_sample(c, pc, f, &r);
+		uint64_t t3 = t_end();
+		net_ticks[i] = (int64_t)(t3 - t2) - (int64_t)(t1 - t0);
+	}
+	return trimmed_mean(net_ticks, n);
+}
+
+static void stack_cost(void)
+{
+	static const unsigned depths[] = { 1, 4, 8, 16, 32, 64 };
+	uint64_t *stk = aligned_alloc(64, STACK_WORDS * 20 * sizeof *stk);
+	double v[6][2][REPS];
+
+	net_ticks = malloc(SAMPLES * sizeof *net_ticks);
+	call_ticks = malloc(SAMPLES * sizeof *call_ticks);
+	empty_ticks = malloc(SAMPLES * sizeof *empty_ticks);
+	if (!stk || !net_ticks || !call_ticks || !empty_ticks)
+		exit(1);
+	for (unsigned k = 0; k < REPS; k++) {
+		struct bmprof_cpu *c = cpu_new(1 << 14, 4096, 0);
+		static uint8_t smem[1 << 22] __attribute__((aligned(64)));
+		if (bmprof_stacks_init(c, smem, sizeof smem, 8 * CHAINS, 64 * 8 * CHAINS,
+				       BMPROF_STACK_DEPTH_MAX)) {
+			fprintf(stderr, "core_bench: cannot set up the stack table\n");
+			exit(1);
+		}
+		for (unsigned d = 0; d < 6; d++)
+			for (int many = 0; many < 2; many++)
+				v[d][many][k] = stack_cost_at(c, stk, depths[d], many);
+	}
+	printf("\ncall stacks: what the handler adds per sample (frame-pointer walk, stack-table\n"
+	       "lookup, record under the chain's id), net TSC ticks timed alone as above, stack and\n"
+	       "tables in cache; median of %u repetitions [lowest .. highest]:\n", REPS);
+	for (unsigned d = 0; d < 6; d++) {
+		char what[64];
+		snprintf(what, sizeof what, "depth %2u, one chain", depths[d]);
+		print_spread(what, v[d][0], "walk + id + record");
+		snprintf(what, sizeof what, "depth %2u, %u chains at random", depths[d], CHAINS);
+		print_spread(what, v[d][1], "walk + id + record");
+	}
+	double slope[REPS], slope_many[REPS];
+	for (unsigned k = 0; k < REPS; k++) {
+		slope[k] = (v[4][0][k] - v[0][0][k]) / 31.0;
+		slope_many[k] = (v[4][1][k] - v[0][1][k]) / 31.0;
+	}
+	print_spread("per frame (depth 1 -> 32), one chain", slope, "added per frame");
+	print_spread("per frame, 256 chains", slope_many, "added per frame");
+	free(stk);
+	free(net_ticks);
+	free(call_ticks);
+	free(empty_ticks);
+}
+
+struct wire_count {
+	uint64_t bytes, stacks_bytes;
+};
+
+static int count_write(void *ctx, const void *buf, size_t len)
+{
+	struct wire_count *w = ctx;
+
+	w->bytes += len;
+	if (((const uint8_t *)buf)[4] == BMPROF_FRAME_STACKS)
+		w->stacks_bytes += len;
+	return 0;
+}
+
+/* The frame_sizes workload with a chain per pc (each pc's function has 1 to 4 call sites,
+ * chains 6 to 20 deep over 400 functions), drained and flushed: wire bytes per sample with
+ * stacks off and on. */
+static void stack_wire_bytes(void)
+{
+	static uint8_t smem[1 << 24] __attribute__((aligned(64)));
+	enum { PCS = 20000, FUNCS = 400, TAKEN = 2000000 };
+	uint64_t *text = malloc(PCS * sizeof *text), (*chain)[20] = malloc(4 * PCS * sizeof *chain);
+	unsigned *len = malloc(4 * PCS * sizeof *len);
+	struct wire_count w[2] = { { 0, 0 }, { 0, 0 } };
+	uint64_t funcs[FUNCS];
+
+	if (!text || !chain || !len)
+		exit(1);
+	for (unsigned i = 0; i < FUNCS; i++)
+		funcs[i] = BASE_PC + rnd() % (4u << 20);
+	for (unsigned i = 0; i < PCS; i++) {
+		text[i] = BASE_PC + rnd() % (4u << 20);
+		for (unsigned j = 0; j < 4; j++) {
+			unsigned k = 4 * i + j;
+			len[k] = 6 + (unsigned)(rnd() % 15);
+			for (unsigned d = 0; d < len[k]; d++)
+				chain[k][d] = funcs[(i / 50 + d * 7 + (d == 0) * j) % FUNCS] + 0x40;
+		}
+	}
+	for (int on = 0; on < 2; on++) {
+		struct bmprof_cpu *c = cpu_new(4096, 2048, 0);
+		struct bmprof_out out = { count_write, &w[on] };
+		if (on && bmprof_stacks_init(c, smem, sizeof smem, 65000, 1500000, 32)) {
+			fprintf(stderr, "core_bench: cannot set up the stack table\n");
+			exit(1);
+		}
+		rng_state = 0x243f6a8885a308d3ull;
+		for (unsigned i = 0; i < TAKEN; i++) {
+			double u = (double)(rnd() >> 11) / 9007199254740992.0;
+			unsigned k = (unsigned)(u * u * u * PCS), site = 4 * k + (unsigned)(rnd() % 4);
+			uint16_t id = on ? bmprof_stack_id(c, chain[site], len[site], 0) : 0;
+			bmprof_record_stack(c, text[k], 0, id);
+			if (bmprof_drain_pending(c))
+				bmprof_drain(c, &out);
+		}
+		bmprof_flush(c, &out);
+		if (on)
+			printf("  stacks on:  %.2f bytes/sample (%llu chains, %.1f%% of the bytes "
+			       "their definitions; %llu samples without a chain)\n",
+			       (double)w[1].bytes / TAKEN, (unsigned long long)c->stacks.n,
+			       100.0 * (double)w[1].stacks_bytes / (double)w[1].bytes,
+			       (unsigned long long)c->stacks.full);
+		else
+			printf("\nwire bytes per sample, %u samples of %u pcs (u^3) in a 4096-entry table,\n"
+			       "each pc reached by 4 chains 6..20 deep over %u functions, drained and "
+			       "flushed:\n  stacks off: %.2f bytes/sample\n", TAKEN, PCS, FUNCS,
+			       (double)w[0].bytes / TAKEN);
+	}
+	printf("  ratio on/off %.2f\n", (double)w[1].bytes / (double)w[0].bytes);
+	free(text);
+	free(chain);
+	free(len);
+}
+
 int main(void)
 {
 	cpu_set_t one;
@@ -464,6 +648,8 @@ int main(void)
 	sched_setaffinity(0, sizeof one, &one); /* best effort: fewer migrations */
 	record_cost();
 	frame_sizes();
+	stack_cost();
+	stack_wire_bytes();
 	return 0;
 }
 

@@ -64,6 +64,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 		OPT_ULONG(0, "cpu-wait", &c->cpu_wait_ms, "MS", "the image waits up to MS "
 			  "milliseconds for another CPU to start and to stop (default: the image's "
 			  "own, 2000)", 1, MAX_CPU_WAIT_MS),
+		RUN_OPTS_STACKS_TABLE(&c->run),
 		RUN_OPTS_TABLE(&c->run, "profile file (default " PROFILE_DEFAULT_PATH "; an "
 			       "existing one is renamed to FILE.old)"),
 		OPT_END(),
@@ -118,7 +119,7 @@ static int run(struct qemu_cmd *c)
 		.firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
 		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
-		.cpu_wait_ms = (unsigned)c->cpu_wait_ms,
+		.cpu_wait_ms = (unsigned)c->cpu_wait_ms, .stack_depth = o->stack_depth,
 	};
 	int rc;
 

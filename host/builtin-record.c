@@ -210,6 +210,8 @@ static const char *stop_text(enum stop how)
 }
 
 /* After the stream: summary, file, and the checks that make the run an error. */
+static int want_stacks;       /* -g: say so when the stream has no call stacks */
+
 static int conclude(struct capture *c, const struct input *in, const char *out, enum stop how)
 {
 	const struct profile *p = capture_profile(c);
@@ -224,6 +226,8 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 		return 1;
 	}
 	summary_print(stderr, p, in->path);
+	if (want_stacks)
+		summary_expect_stacks(stderr, p);
 	fprintf(stderr, "  stopped   %s\n", stop_text(how));
 	if (capture_save(c, err, sizeof(err))) {
 		bm_err("%s", err);
@@ -284,6 +288,8 @@ int cmd_record(int argc, char **argv)
 			  "terminal device", 1, LONG_MAX),
 		OPT_STRING(0, "elf", &elf, "ELF", "the image's ELF, recorded in the profile for "
 			   "bmprof report"),
+		OPT_BOOL('g', "call-graph", &want_stacks, "expect call stacks: warn when the stream "
+			 "has none (the image sends them when its stack_depth is set)"),
 		OPT_END(),
 	};
 	const struct opt_cmd cmd = { .name = "record", .args = "--from PATH|-", .opts = opts,
@@ -292,6 +298,7 @@ int cmd_record(int argc, char **argv)
 	int baud_given, rc;
 	char *args, *command;
 
+	want_stacks = 0;
 	if ((rc = opt_parse(&cmd, argc, argv, &a)) >= 0)
 		return rc;
 	baud_given = opt_given(&a, "baud") != NULL;

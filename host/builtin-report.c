@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "report/report.h"
+#include "report/report_stacks.h"
 #include "events.h"
 #include "report/firmware.h"
 #include "report/fw_opts.h"
@@ -43,6 +44,7 @@ static const char tail[] =
 static const char *const sorts[] = { "function|func|sym", "line|srcline", "address|addr",
 				     "cpu", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_HTML };
+static const char *const orders[] = { "caller", "callee", NULL };   /* enum stacks_order */
 static const char *const formats[] = { "text", "json", "html", NULL };
 
 struct report_opts {
@@ -50,6 +52,8 @@ struct report_opts {
 	struct report_fw_opts fw;
 	int sort;                /* enum flat_sort; -1: not given (function) */
 	int format, json, all;
+	int children;            /* --children */
+	int graph;               /* -g ORDER: enum stacks_order; -1: none */
 	double min_percent;
 	unsigned long limit;     /* 0: the default */
 	struct opt_args args;
@@ -80,6 +84,10 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		OPT_ULONG('n', "limit", &o->limit, "N", "print at most N rows (default: 20 for "
 			  "text, all for JSON); with --sort cpu, N per CPU", 1, LONG_MAX),
 		OPT_BOOL('a', "all", &o->all, "print every row"),
+		OPT_BOOL(0, "children", &o->children, "call stacks: each function's share of the "
+			 "samples with the functions it called (Children) and alone (Self)"),
+		OPT_CHOICE('g', "call-graph", &o->graph, "ORDER", "call stacks as a tree: caller "
+			   "(from the outermost function down) or callee (from each leaf up)", orders),
 		SYMFS_OPT,
 		PROFILE_BOUND_OPT,
 		FW_OPTS_TABLE(&o->fw),
@@ -101,6 +109,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return 2;
 	}
 	o->json = o->format == FMT_JSON;
+	if ((o->children || o->graph >= 0) && o->format != FMT_TEXT) {
+		bm_err("report: --children and -g print text; --format json and html have no call "
+		       "stack views (bmprof export --format folded or pprof, bmprof flamegraph)");
+		return 2;
+	}
 	if (o->sort < 0)
 		o->sort = FLAT_BY_FUNCTION;
 	return -1;
@@ -114,7 +127,7 @@ static long row_limit(const struct report_opts *o)
 }
 
 /* The report in its format, to standard output or replacing the -o file whole. */
-static int write_report(const struct report *rp, const struct report_opts *o,
+static int write_report(struct report *rp, const struct report_opts *o,
 			enum flat_sort sort, long limit)
 {
 	struct outfile of;
@@ -125,7 +138,9 @@ static int write_report(const struct report *rp, const struct report_opts *o,
 		bm_err("report: %s", err);
 		return 1;
 	}
-	if (o->format == FMT_HTML)
+	if (o->children || o->graph >= 0)
+		rc = report_print_stacks(of.f, rp, o->children, o->graph, limit, o->min_percent);
+	else if (o->format == FMT_HTML)
 		rc = report_print_html(of.f, rp, HTML_TOP_FUNCTIONS);
 	else if (o->json)
 		rc = report_print_json(of.f, rp, sort, limit, o->min_percent);
@@ -145,7 +160,7 @@ static int write_report(const struct report *rp, const struct report_opts *o,
 
 static int report(int argc, char **argv)
 {
-	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = -1 };
+	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = -1, .graph = -1 };
 	struct profile prof;
 	struct report rp = { .p = &prof, .fwo = &o.fw };
 	char *fw_syms[argc > 0 ? argc : 1];

@@ -22,7 +22,7 @@ GNU_EFI_LIB ?= /usr/lib
 UEFI_X86_DEFS ?= -DBMPROF_X86_MAX_CPUS=1
 
 UEFI_X86_CFLAGS := -std=gnu11 -ffreestanding -fpic -fshort-wchar -mno-red-zone \
-	-fno-stack-protector -fno-omit-frame-pointer -fcf-protection=none -O2 -g \
+	-fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fcf-protection=none -O2 -g \
 	-DGNU_EFI_USE_MS_ABI -I$(GNU_EFI_INC) -I$(GNU_EFI_INC)/x86_64 \
 	-Itransport -Itarget/include -Iboot/include -Iboot/uefi/common
 UEFI_X86_TARGET_CFLAGS := $(UEFI_X86_CFLAGS) -Wall -Wextra -Werror -mgeneral-regs-only \

@@ -19,7 +19,7 @@ X86_OBJ := $(X86_OUT)/obj
 X86_CC ?= gcc
 
 X86_CFLAGS := -std=gnu11 -ffreestanding -fno-pie -fno-pic -mno-red-zone -fno-stack-protector \
-	-fno-omit-frame-pointer -fcf-protection=none -O2 -g \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fcf-protection=none -O2 -g \
 	-Itransport -Itarget/include -Iboot/include
 # The library and the runtime: warnings are errors, and no SSE so the interrupt path
 # never touches the program's floating-point state.

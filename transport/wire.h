@@ -1,4 +1,4 @@
-/* bmprof wire format, version 1: the one header both the target and the host include.
+/* bmprof wire format, version 2: the one header both the target and the host include.
  *
  * A stream is a sequence of frames, possibly interleaved with console text on the same
  * UART. Every multi-byte field is little-endian. A frame is
@@ -26,7 +26,9 @@
 extern "C" {
 #endif
 
-#define BMPROF_WIRE_VERSION 1
+/* 2: STACKS and STACK_SAMPLES frames, TOTALS stack fields. A reader takes every earlier
+ * version (1 is wire 1.0 .. 1.4: they only appended). */
+#define BMPROF_WIRE_VERSION 2
 #define BMPROF_MAGIC0 0xB5u
 #define BMPROF_MAGIC1 'B'
 #define BMPROF_MAGIC2 'M'
@@ -44,6 +46,8 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_END = 0x05,      /* last frame: how the run ended */
 	BMPROF_FRAME_COUNTS = 0x06,   /* per-CPU event totals with enabled/running time */
 	BMPROF_FRAME_LOG = 0x07,      /* a message from the runtime (wire 1.4), any time */
+	BMPROF_FRAME_STACKS = 0x08,   /* call chains, each defined once per CPU (version 2) */
+	BMPROF_FRAME_STACK_SAMPLES = 0x09,  /* (pc, event, stack id, count) (version 2) */
 	/* added by the host when it writes a profile file (never on a wire) */
 	BMPROF_FRAME_HOST_META = 0x40,    /* key/value strings: elf path, accel, command... */
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
@@ -132,6 +136,32 @@ enum bmprof_counter_kind {
  */
 #define BMPROF_SAMPLES_FIXED 8u
 
+/* STACK_SAMPLES payload (version 2): as SAMPLES, each entry with a fourth varint:
+ *     stack                the chain's id in this CPU's STACKS definitions; 0: no chain
+ *                          (the pc is in the outermost function); 0xFFFF: the chain was
+ *                          not kept (the target's stack table was full)
+ * A target with stacks on sends every sample this way; a chain's STACKS definition comes
+ * before the first STACK_SAMPLES frame that uses its id.
+ *
+ * STACKS payload (version 2):
+ *   u16 cpu
+ *   u16 n                  chains defined here
+ *   u16 first_id           the first chain's id; the others follow in order
+ *   u16 reserved           0
+ *   then n chains, each:
+ *     u8 flags             bit 0: frame 0 is a candidate for the caller of a leaf that
+ *                          made no frame record (the AArch64 link register, the word at
+ *                          the x86-64 rsp): keep it only where it is not in the leaf's own
+ *                          function; bit 1: the chain was cut at the depth bound
+ *     u8 depth             frames that follow, at most 64
+ *     depth varints        zigzag(frame - prev), prev 0 for a chain's first frame: the
+ *                          return addresses from the leaf's caller to the outermost frame
+ */
+#define BMPROF_STACKS_FIXED 8u
+#define BMPROF_STACKF_LR_MAYBE 0x01u
+#define BMPROF_STACKF_CUT 0x02u
+#define BMPROF_STACK_DEPTH_WIRE_MAX 64u
+
 /* TOTALS payload: u16 cpu, u16 nfields, then nfields u64 counters in this order.
  * A reader takes the fields it knows; a writer may append more. A version 1.1 writer sends
  * the first eight. */
@@ -150,6 +180,10 @@ enum bmprof_total_field {
 	/* appended in version 1.3 */
 	BMPROF_TOTAL_ENABLED_TICKS,    /* timebase ticks the CPU sampled, handlers included
 					* (0: unknown) */
+	/* appended in version 2 */
+	BMPROF_TOTAL_STACK_FULL,       /* samples whose chain found the stack table full (sent
+					* with stack id 0xFFFF; they are in delivered as usual) */
+	BMPROF_TOTAL_STACKS,           /* distinct chains the stack table holds */
 	BMPROF_TOTAL_NFIELDS
 };
 #define BMPROF_TOTALS_FIXED 4u

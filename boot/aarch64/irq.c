@@ -1,6 +1,6 @@
 /* The runtime's IRQ path, per CPU, and what console output tells it.
  *
- * bmrt_irq (vectors.S, IRQs masked): the sampler acknowledges, handles and EOIs the
+ * bmrt_irq (vectors.S, IRQs masked; the interrupted registers from its frame): the sampler acknowledges, handles and EOIs the
  * interrupt (the runtime's SGI goes to bmrt_sgi). Then, in the outermost interrupt only
  * and only if the interrupted code is not in console output, the sampler's interrupt-exit
  * drain runs (it unmasks IRQs; the interrupts nested in it do neither step), and if this
@@ -11,12 +11,13 @@
  * CPU. */
 #include "rt.h"
 
-void bmrt_irq(uint64_t elr)
+void bmrt_irq(const uint64_t *frame)
 {
 	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
+	const struct bmprof_regs r = { .pc = frame[21], .fp = frame[0], .lr = frame[1] };
 
 	c->irq_depth++;
-	bmprof_a64_irq(elr);
+	bmprof_a64_irq_regs(&r);
 	if (c->irq_depth == 1 && !c->out_busy) {
 		bmprof_a64_irq_exit();
 		if (c->stopped)

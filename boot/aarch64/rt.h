@@ -113,7 +113,7 @@ _Noreturn void bmrt_park(void);     /* stopped: wait for the power-off with IRQs
 /* irq.c: the IRQ path (vectors.S), and console output's side of it: between
  * bmrt_console_begin() and bmrt_console_end() (rt_common.h) the interrupt-exit drain is
  * skipped (this CPU may hold the UART) and a stop request waits. */
-void bmrt_irq(uint64_t elr);
+void bmrt_irq(const uint64_t *frame);
 
 /* config.c: the settings, read by bmrt_config_read (rt_common.h) */
 #define BMRT_SPEC_MAX 128    /* an event spec's bytes, with the NUL */
@@ -121,6 +121,7 @@ struct bmrt_config {
 	uint32_t freq;
 	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
 	uint32_t cpu_wait_ms;           /* the longest wait for another CPU to start or stop */
+	uint32_t stack_depth;           /* call stacks: frames at most per sample; 0: off */
 	uint8_t timer;
 	uint8_t mode;                   /* enum bmprof_a64_mode */
 	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */

@@ -31,6 +31,8 @@
 #include "bmrt.h"
 #include "rt.h"
 
+extern char bmrt_cpu_stacks[];   /* entry.S: each CPU's guard, exception stack, guard, stack */
+
 #define AFFINITY_MASK 0xFF00FFFFFFull
 #define EVENT_STREAM (1u << 2 | 15u << 4)   /* CNTKCTL_EL1: a WFE wake-up every 2^16 ticks */
 
@@ -219,8 +221,11 @@ _Noreturn void bmrt_secondary_start(unsigned idx)
 
 	event_stream_on();
 	err = bmprof_a64_cpu_init(idx);
-	if (!err)
+	if (!err) {
+		uintptr_t top = (uintptr_t)bmrt_cpu_stacks + (idx - 1) * CPU_STACKS + CPU_STACKS;
 		bmprof_a64_sgi_enable(BMRT_SGI, 1);
+		bmprof_a64_set_stack(top - CPU_STACK_SIZE, top);
+	}
 	c->init_err = err;
 	__atomic_store_n(&c->booted, 1, __ATOMIC_RELEASE);
 	sev();

@@ -33,17 +33,22 @@ static void report_events(void)
 			 p->ngroups);
 }
 
+/* The image's loaded sections (linker/aarch64.ld) and the main stack (entry.S) */
+extern char __image_start[], __bss_start[], bmrt_stack_guard[], bmrt_stack_top[];
+
 static void setup(struct bmrt_config *rc)
 {
 	struct bmprof_a64_config c = {
 		.hz = rc->freq, .timer = rc->timer, .gic = BMPROF_A64_GIC_AUTO, .mode = rc->mode,
 		.nevents = rc->nevents, .events = rc->events, .out = &bmrt_out,
-		.other_irq = bmrt_sgi, .flush_ms = rc->flush_ms,
+		.other_irq = bmrt_sgi, .flush_ms = rc->flush_ms, .stack_depth = rc->stack_depth,
+		.code = { (uintptr_t)__image_start, (uintptr_t)__bss_start },
 	};
 	int err = bmprof_a64_init(&c);
 
 	if (err)
 		panic(bmprof_a64_strerror(err));
+	bmprof_a64_set_stack((uintptr_t)bmrt_stack_guard + GUARD_SIZE, (uintptr_t)bmrt_stack_top);
 	report_events();
 	if (bmprof_a64_info()->period_ticks == 0 && bmprof_a64_info()->timer_runs)
 		bmrt_log(BMRT_WARN, "freq=0: event groups do not rotate and 32-bit counts may "

@@ -1,7 +1,8 @@
 /* The EL1 exception vectors. IRQs go to irq_entry, which saves what the C ABI lets a callee
  * clobber (x0-x18, x29, x30; the runtime is built with -mgeneral-regs-only, so no FP/SIMD)
  * and ELR_EL1/SPSR_EL1 (a nested interrupt during the interrupt-exit drain overwrites
- * them), calls bmrt_irq(ELR_EL1) and returns with ERET. Every other exception saves the
+ * them), calls bmrt_irq(the frame: x29, x30, ELR_EL1 at 168, 192 bytes below the interrupted sp)
+ * and returns with ERET. Every other exception saves the
  * whole register file (struct bmrt_regs) on SP_EL1 and calls bmrt_exception(), which
  * reports it and ends the run, or returns after skipping a probe instruction (trap.S):
  * then the registers are restored and the exception returns. */
@@ -67,6 +68,7 @@ irq_entry:
 	stp x18, x0, [sp, #160]
 	str x1, [sp, #176]
 	mov x29, sp
+	mov x0, sp
 	bl bmrt_irq
 	ldp x18, x0, [sp, #160]
 	ldr x1, [sp, #176]

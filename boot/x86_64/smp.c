@@ -138,6 +138,8 @@ static _Noreturn void ap_main(unsigned cpu)
 		for (;;)
 			__asm__ volatile("cli; hlt");
 	}
+	bmprof_x86_set_stack((uintptr_t)bmrt_ap_stack[cpu - 1] + 4096,
+			     (uintptr_t)bmrt_ap_stack[cpu - 1] + sizeof bmrt_ap_stack[0]);
 	store(&c->state, CPU_UP);
 	sti();
 	while (!load(&go))

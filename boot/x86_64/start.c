@@ -85,6 +85,9 @@ void bmrt_begin_sampling(uint64_t chain_ticks)
 	bmrt_smp_go();
 }
 
+/* The image's loaded sections (linker/x86_64.ld) and the main stack (entry.S) */
+extern char __image_start[], __bss_start[], bmrt_stack_guard[], bmrt_stack_top[];
+
 _Noreturn void bmrt_start(void)
 {
 	struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ, .timer = BMPROF_X86_TIMER_AUTO,
@@ -104,11 +107,16 @@ _Noreturn void bmrt_start(void)
 		.out = &bmrt_out, .events = rc.events, .nevents = rc.nevents, .mode = rc.mode,
 		.pmi = rc.pmi, .pmi_vector = BMPROF_X86_DEFAULT_PMI_VECTOR, .msr_fixup = 1,
 		.out_begin = bmrt_uart_out_begin, .out_end = bmrt_uart_out_end,
-		.flush_ms = rc.flush_ms,
+		.flush_ms = rc.flush_ms, .stack_depth = rc.stack_depth,
+		.code = { (uintptr_t)__image_start, (uintptr_t)__bss_start },
+		/* main in ring 3 runs on the user stack */
+		.ram = { rc.user ? (uintptr_t)bmrt_user_stack + 4096 : 0,
+			 rc.user ? (uintptr_t)bmrt_user_stack + sizeof bmrt_user_stack : 0 },
 	};
 	err = bmprof_x86_init(&xc);
 	if (err)
 		panic(bmprof_x86_strerror(err));
+	bmprof_x86_set_stack((uintptr_t)bmrt_stack_guard + 4096, (uintptr_t)bmrt_stack_top);
 	tsc_hz = bmprof_x86_info()->tsc_hz;
 	report_events(&rc);
 	if (rc.timer == BMPROF_X86_TIMER_DEADLINE && bmprof_x86_info()->timer != rc.timer)

@@ -10,6 +10,7 @@
 #include "profile.pb-c.h"
 #include "symbol/symname.h"
 #include "util/util.h"
+#include "report/callchain.h"
 
 /* The profile's string table (index 0 is ""), with a hash index so each string is stored
  * once. */
@@ -545,6 +546,175 @@ out:
 	return rc;
 }
 
+/* ---- with call stacks: a Sample per chain, its Location list leaf first ---- */
+
+struct chains {
+	uint64_t *addr;            /* every chain's addresses, one after the other */
+	size_t naddr, cap;
+	uint32_t *len;             /* per sample: how many */
+	uint64_t *count;
+	uint16_t *cpu;
+	size_t n;
+	uint64_t *uniq;            /* the distinct addresses, sorted: location id = rank + 1 */
+	size_t nuniq;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int chains_collect(struct chains *c, const struct loaded_run *lr)
+{
+	const struct profile *p = &lr->prof;
+	uint64_t a[1 + BMPROF_STACK_DEPTH_WIRE_MAX];
+
+	c->len = malloc((p->nstack_samples ? p->nstack_samples : 1) * sizeof *c->len);
+	c->count = malloc((p->nstack_samples ? p->nstack_samples : 1) * sizeof *c->count);
+	c->cpu = malloc((p->nstack_samples ? p->nstack_samples : 1) * sizeof *c->cpu);
+	if (!c->len || !c->count || !c->cpu)
+		return -1;
+	for (size_t i = 0; i < p->nstack_samples; i++) {
+		const struct profile_stack_sample *s = &p->stack_samples[i];
+		if (lr->event != FLAT_ALL_EVENTS && s->event != lr->event)
+			continue;
+		unsigned k = stacks_chain_addrs(p, (struct resolved *)&lr->r, s, a);
+		if (c->naddr + k > c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 4096;
+			while (cap < c->naddr + k)
+				cap *= 2;
+			uint64_t *v = realloc(c->addr, cap * sizeof *v);
+			if (!v)
+				return -1;
+			c->addr = v;
+			c->cap = cap;
+		}
+		memcpy(c->addr + c->naddr, a, k * sizeof *a);
+		c->naddr += k;
+		c->len[c->n] = k;
+		c->cpu[c->n] = s->cpu;
+		c->count[c->n++] = s->count;
+	}
+	if (!(c->uniq = malloc((c->naddr ? c->naddr : 1) * sizeof *c->uniq)))
+		return -1;
+	memcpy(c->uniq, c->addr, c->naddr * sizeof *c->uniq);
+	qsort(c->uniq, c->naddr, sizeof *c->uniq, cmp_u64);
+	for (size_t i = 0; i < c->naddr; i++)
+		if (!c->nuniq || c->uniq[c->nuniq - 1] != c->uniq[i])
+			c->uniq[c->nuniq++] = c->uniq[i];
+	return 0;
+}
+
+static void chains_free(struct chains *c)
+{
+	free(c->addr);
+	free(c->len);
+	free(c->count);
+	free(c->cpu);
+	free(c->uniq);
+}
+
+static uint64_t location_of(const struct chains *c, uint64_t addr)
+{
+	const uint64_t *u = bsearch(&addr, c->uniq, c->nuniq, sizeof *u, cmp_u64);
+
+	return u ? (uint64_t)(u - c->uniq) + 1 : 0;
+}
+
+/* Samples: one per chain and CPU, its Location list leaf first, labelled with the CPU. */
+static int emit_chain_samples(struct gz *g, struct pp *pp, const struct chains *ch,
+			      size_t nvalues, double per_sample)
+{
+	struct chunk c = { 0 };
+	const uint64_t *a = ch->addr;
+	int64_t key = str_id(&pp->st, "cpu"), unit = key;
+
+	for (size_t i = 0; i < ch->n; a += ch->len[i], i++) {
+		uint64_t v[2] = { ch->count[i],
+				  (uint64_t)((double)ch->count[i] * per_sample + 0.5) };
+		size_t lid = 0, lv = varint_len(v[0]);
+		for (uint32_t k = 0; k < ch->len[i]; k++)
+			lid += varint_len(location_of(ch, a[k]));
+		if (nvalues > 1)
+			lv += varint_len(v[1]);
+		size_t ll = field_len((uint64_t)key) + field_len(ch->cpu[i]) +
+			    field_len((uint64_t)unit);
+		size_t inner = 1 + varint_len(lid) + lid + 1 + varint_len(lv) + lv + 1 +
+			       varint_len(ll) + ll;
+		if (chunk_room(g, &c, 1 + 10 + inner))
+			goto fail;
+		uint8_t *p = c.p + c.n;
+		*p++ = PROFILE_SAMPLE;
+		p = put_varint(p, inner);
+		*p++ = SAMPLE_LOCATION_ID;
+		p = put_varint(p, lid);
+		for (uint32_t k = 0; k < ch->len[i]; k++)
+			p = put_varint(p, location_of(ch, a[k]));
+		*p++ = SAMPLE_VALUE;
+		p = put_varint(p, lv);
+		for (size_t k = 0; k < nvalues; k++)
+			p = put_varint(p, v[k]);
+		*p++ = SAMPLE_LABEL;
+		p = put_varint(p, ll);
+		p = put_field(p, LABEL_KEY, (uint64_t)key);
+		p = put_field(p, LABEL_NUM, ch->cpu[i]);
+		p = put_field(p, LABEL_NUM_UNIT, (uint64_t)unit);
+		c.n = (size_t)(p - c.p);
+	}
+	if (c.n)
+		gz_append(&g->base, c.n, c.p);
+	free(c.p);
+	return 0;
+fail:
+	free(c.p);
+	return -1;
+}
+
+/* A Location per distinct address of the chains, with its inlined functions. */
+static int emit_chain_locations(struct gz *g, struct pp *pp, const struct loaded_run *lr,
+				const struct chains *ch, const Perftools__Profiles__Mapping *map,
+				size_t nmap)
+{
+	struct chunk c = { 0 };
+	uint64_t (*lines)[2] = NULL;
+	size_t cap = 0;
+	int rc = -1;
+
+	for (size_t i = 0; i < ch->nuniq; i++) {
+		uint64_t pc = ch->uniq[i];
+		struct flat_pcinfo in = { .pc = pc, .addr = pc - lr->r.load_bias,
+					  .outside = resolve_outside(&lr->r, pc) };
+		struct sym_result res = { 0 };
+		size_t nf = 0;
+		if (!in.outside && lr->r.sym) {
+			if (symbolizer_lookup(lr->r.sym, in.addr, &res))
+				goto out;
+			in.symbol = res.symbol;
+			nf = res.symbol ? res.nframes : 0;
+		}
+		size_t nl = nf ? nf : 1;
+		if (nl > cap) {
+			free(lines);
+			cap = nl;
+			if (!(lines = malloc(cap * sizeof *lines)))
+				goto out;
+		}
+		fill_lines(pp, &in, res.frames, nf, lines);
+		if (put_location(g, &c, i + 1, in.outside ? 0 : mapping_of(map, nmap, pc), pc,
+				 (const uint64_t (*)[2])lines, nl))
+			goto out;
+	}
+	if (c.n)
+		gz_append(&g->base, c.n, c.p);
+	rc = 0;
+out:
+	free(lines);
+	free(c.p);
+	return rc;
+}
+
 int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 {
 	const struct profile *p = &lr->prof;
@@ -560,7 +730,8 @@ int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 	Perftools__Profiles__Mapping map[MAX_MAPPINGS], *map_ptr[MAX_MAPPINGS];
 	Perftools__Profiles__Profile part;
 	struct pcs it;
-	int rc = -1;
+	struct chains ch = { 0 };
+	int rc = -1, stacks = profile_has_stacks(p);
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -592,7 +763,9 @@ int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 	part.n_sample_type = ms.type ? 2 : 1;
 	emit(g, &part);
 
-	if (emit_samples(g, &pp, &it, part.n_sample_type, ms.per_sample)) {
+	if (stacks ? chains_collect(&ch, lr) ||
+		     emit_chain_samples(g, &pp, &ch, part.n_sample_type, ms.per_sample) :
+		     emit_samples(g, &pp, &it, part.n_sample_type, ms.per_sample)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -616,7 +789,8 @@ int export_pprof(FILE *f, const struct loaded_run *lr, char *err, size_t errlen)
 	emit(g, &part);
 
 	it.i = 0;
-	if (emit_locations(g, &pp, lr, &it, map, nmap)) {
+	if (stacks ? emit_chain_locations(g, &pp, lr, &ch, map, nmap) :
+		     emit_locations(g, &pp, lr, &it, map, nmap)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -645,6 +819,7 @@ out:
 		rc = -1;
 	}
 	pcs_close(&it);
+	chains_free(&ch);
 	pp_free(&pp);
 	free(copy);
 	return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/callchain.h"
 #include "report/markup.h"
 #include "report/stacks.h"
 #include "symbol/symname.h"
@@ -188,8 +189,42 @@ static void flush(struct stack_list *sl, const struct report *rp, struct run *r,
 	r->count = 0;
 }
 
+/* The recorded call chains (bmprof qemu -g), each frame's name shown as a reader knows it:
+ * demangled, a clone's suffix noted, control bytes and bytes that are not UTF-8 as \xNN. */
+static int from_chains(struct stack_list *sl, const struct report *rp, int cpu)
+{
+	struct stack_folded f;
+	char (*names)[NAME_MAX_LEN];
+	const char **ptrs;
+	char shown[NAME_MAX_LEN];
+
+	if (stacks_fold(rp->p, (struct resolved *)&rp->r, rp->event, cpu, &f))
+		return -1;
+	names = bm_malloc((BMPROF_STACK_DEPTH_WIRE_MAX + 1) * MAX_INLINE * sizeof *names);
+	ptrs = bm_malloc((BMPROF_STACK_DEPTH_WIRE_MAX + 1) * MAX_INLINE * sizeof *ptrs);
+	for (size_t i = 0; i < f.n; i++) {
+		unsigned n = f.rows[i].n < (BMPROF_STACK_DEPTH_WIRE_MAX + 1) * MAX_INLINE ?
+			     f.rows[i].n : (BMPROF_STACK_DEPTH_WIRE_MAX + 1) * MAX_INLINE;
+
+		for (unsigned k = 0; k < n; k++) {
+			symname_display(shown, sizeof shown, f.rows[i].names[k]);
+			markup_plain(names[k], NAME_MAX_LEN, shown);
+			ptrs[k] = names[k];
+		}
+		stacks_add(sl, ptrs, n, f.rows[i].count);
+	}
+	free(names);
+	free(ptrs);
+	stacks_folded_free(&f);
+	stacks_merge(sl);
+	return 0;
+}
+
 int stacks_from_report(struct stack_list *sl, const struct report *rp, int cpu)
 {
+	if (profile_has_stacks(rp->p))
+		return from_chains(sl, rp, cpu);
+
 	const struct profile *p = rp->p;
 	struct profile_sample *copy;
 	size_t n, j = 0;

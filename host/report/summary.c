@@ -304,6 +304,24 @@ unsigned summary_cpu_warnings(const struct profile *p, unsigned cpu, char *out, 
 #undef WARN
 }
 
+/* Call stacks: the chains, and the samples that kept none (never silent). */
+static void print_stacks(FILE *f, const struct profile *p)
+{
+	uint64_t full = 0;
+
+	for (unsigned i = 0; i < PROFILE_MAX_CPUS; i++)
+		full += p->cpus[i].totals[BMPROF_TOTAL_STACK_FULL];
+	if (!profile_has_stacks(p) && !full)
+		return;
+	fprintf(f, "  stacks    %zu distinct chains", p->nstacks ? p->nstacks - 1 : 0);
+	if (full)
+		fprintf(f, "; %" PRIu64 " samples kept no chain: the target's stack table was full",
+			full);
+	if (p->stack_unknown)
+		fprintf(f, "; %" PRIu64 " samples name a chain that never arrived", p->stack_unknown);
+	fputc('\n', f);
+}
+
 struct cpu_row {
 	uint64_t taken, delivered, lost_full, lost_transport, received, missing, gaps;
 };
@@ -403,6 +421,7 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 	else
 		fprintf(f, "  samples   %" PRIu64 " at %zu distinct (pc, event, cpu)\n", p->total,
 			p->nsamples);
+	print_stacks(f, p);
 	summary_end(end, sizeof(end), p);
 	fprintf(f, "  ended     %s\n", end);
 	run_notes_clock(clock, sizeof clock, p);
@@ -413,4 +432,12 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 		fprintf(f, "  warning   %s\n", warn[i]);
 	for (unsigned i = 0; i < nn; i++)
 		fprintf(f, "  note      %s\n", note[i]);
+}
+
+void summary_expect_stacks(FILE *f, const struct profile *p)
+{
+	if (!profile_has_stacks(p))
+		fprintf(f, "bmprof: warning: -g: the stream has no call stacks: the image decides "
+			"whether it sends them (stack_depth in its configuration, docs/image.md; "
+			"cfg.stack_depth for a kernel that links the library)\n");
 }

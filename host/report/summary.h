@@ -31,4 +31,8 @@ void summary_cpu_fate(char *buf, size_t len, const struct profile *p, unsigned c
 unsigned summary_cpu_warnings(const struct profile *p, unsigned cpu, char *out, size_t len,
 			      unsigned max);
 
+/* For bmprof record -g: a warning on f when p holds no call stacks (the target decides
+ * whether it sends them: its stack_depth setting). */
+void summary_expect_stacks(FILE *f, const struct profile *p);
+
 #endif

@@ -264,14 +264,16 @@ static int write_config(const char *text, char *path, size_t n)
 	return 0;
 }
 
-/* config with the run's own settings after it (flush_ms=, cpu_wait_ms=), as a new string
+/* config with the run's own settings after it (stack_depth=, flush_ms=, cpu_wait_ms=), as a new string
  * in *out, or *out NULL when there are none. 0, or -1 (out of memory, reported). */
 static int run_settings(const struct image_run *r, const char *config, char **out)
 {
-	char more[64];
+	char more[96];
 	int n = 0;
 
 	*out = NULL;
+	if (r->stack_depth)
+		n += snprintf(more + n, sizeof more - (size_t)n, "stack_depth=%u\n", r->stack_depth);
 	if (r->flush_ms)
 		n += snprintf(more + n, sizeof more - (size_t)n, "flush_ms=%u\n", r->flush_ms);
 	if (r->cpu_wait_ms)
@@ -298,7 +300,7 @@ int image_run(struct image_run *r)
 	struct feed feed = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct stopper stop = { .r = r, .feed = &feed };
 	char *shm_config = NULL, *run_config = NULL, **extra = r->extra;
-	char flush[16], cpu_wait[16], stall[32];
+	char flush[16], cpu_wait[16], stall[32], depth[16];
 	const char *config;
 	int rc = -1, nextra = r->nextra;
 	uint64_t size;
@@ -355,7 +357,7 @@ int image_run(struct image_run *r)
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 14, sizeof *meta);
+	meta = calloc(r->nmeta + 15, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -387,6 +389,9 @@ int image_run(struct image_run *r)
 	snprintf(stall, sizeof stall, "%g", r->stall);
 	if (r->flush_ms)
 		meta[nmeta++] = (struct bm_kv){ "flush_ms", flush };
+	snprintf(depth, sizeof depth, "%u", r->stack_depth);
+	if (r->stack_depth)
+		meta[nmeta++] = (struct bm_kv){ "stack_depth", depth };
 	snprintf(cpu_wait, sizeof cpu_wait, "%u", r->cpu_wait_ms);
 	if (r->cpu_wait_ms)
 		meta[nmeta++] = (struct bm_kv){ "cpu_wait_ms", cpu_wait };

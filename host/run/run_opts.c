@@ -201,6 +201,34 @@ int run_opts_cb_smp(const struct opt *o, const char *arg, const struct opt_cmd *
 	return 0;
 }
 
+int run_opts_cb_call_graph(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	struct run_opts *ro = o->value;
+
+	(void)arg, (void)c;
+	if (!ro->stack_depth)
+		ro->stack_depth = RUN_OPTS_CALL_DEPTH_DEFAULT;
+	return 0;
+}
+
+int run_opts_cb_call_depth(const struct opt *o, const char *arg, const struct opt_cmd *c)
+{
+	struct run_opts *ro = o->value;
+	char *end;
+	unsigned long v;
+
+	(void)c;
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < 1 || v > RUN_OPTS_CALL_DEPTH_MAX) {
+		bm_err("%s: --call-depth takes 1 to %d frames, not '%s'", ro->cmd,
+		       RUN_OPTS_CALL_DEPTH_MAX, arg);
+		return -1;
+	}
+	ro->stack_depth = (unsigned)v;
+	return 0;
+}
+
 int run_opts_cb_output(const struct opt *o, const char *arg, const struct opt_cmd *c)
 {
 	struct run_opts *ro = o->value;

@@ -42,11 +42,17 @@ struct run_opts {
 	char params[RUN_OPTS_PARAMS_MAX];
 	unsigned nparams;
 	int user;                      /* --user: main in ring 3 (meta "user_mode") */
+	unsigned stack_depth;          /* -g (--call-graph): call stacks of at most this many
+					* frames (--call-depth); 0: off */
 };
+
+#define RUN_OPTS_CALL_DEPTH_MAX 64   /* BMPROF_STACK_DEPTH_MAX */
+#define RUN_OPTS_CALL_DEPTH_DEFAULT 32
 
 /* The shared options' callbacks (o->value is the struct run_opts). */
 opt_cb run_opts_cb_events, run_opts_cb_smp, run_opts_cb_output, run_opts_cb_shm_size,
-	run_opts_cb_firmware_log, run_opts_cb_firmware_debug, run_opts_cb_param;
+	run_opts_cb_firmware_log, run_opts_cb_firmware_debug, run_opts_cb_param,
+	run_opts_cb_call_graph, run_opts_cb_call_depth;
 extern const char *const run_opts_accels[];     /* auto, kvm, tcg: enum qemu_accel */
 extern const char *const run_opts_transports[]; /* serial, shm */
 
@@ -104,6 +110,13 @@ opt_cb run_opts_cb_param_line;
 	OPT_CALLBACK_F(0, "param", (ro), "NAME=VALUE", RUN_OPT_PARAM_HELP, run_opts_cb_param, \
 		       OPT_MULTI), \
 	RUN_OPT_USER(&(ro)->user)
+
+/* Call stacks (bmprof qemu): -g and --call-depth N into ro->stack_depth. */
+#define RUN_OPTS_STACKS_TABLE(ro) \
+	OPT_CALLBACK('g', "call-graph", (ro), NULL, "record each sample's call stack (frame " \
+		     "pointers; default off)", run_opts_cb_call_graph), \
+	OPT_CALLBACK(0, "call-depth", (ro), "N", "frames kept per stack, 1 to 64 (default 32; " \
+		     "implies -g)", run_opts_cb_call_depth)
 
 /* o emptied, then the defaults: accel auto, a 600 s timeout. */
 void run_opts_init(struct run_opts *o, const char *cmd, struct events_opts ev_opts);

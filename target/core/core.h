@@ -18,9 +18,11 @@
  * bit of the pc must reach the index: the high half of the product depends on all the bits
  * of the key. The event goes in above the bits that vary within a function so that the same
  * pc under two events lands in different buckets. */
-static inline uint32_t bmprof_bucket_index(const struct bmprof_cpu *c, uint64_t pc, uint16_t event)
+static inline uint32_t bmprof_bucket_index(const struct bmprof_cpu *c, uint64_t pc,
+					   uint16_t event, uint16_t stack)
 {
-	uint64_t h = (pc ^ ((uint64_t)event << 16)) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (pc ^ ((uint64_t)event << 16) ^ ((uint64_t)stack << 40)) *
+		     0x9e3779b97f4a7c15ull;
 	return (uint32_t)(h >> 32) & c->mask;
 }
 

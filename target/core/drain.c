@@ -95,6 +95,8 @@ static void send_totals(struct bmprof_cpu *c, const struct bmprof_out *out)
 	v[BMPROF_TOTAL_FRAMES] = c->frames;
 	v[BMPROF_TOTAL_SAMPLED_TICKS] = c->sampled_ticks;
 	v[BMPROF_TOTAL_ENABLED_TICKS] = c->enabled_ticks;
+	v[BMPROF_TOTAL_STACK_FULL] = c->stacks.full;
+	v[BMPROF_TOTAL_STACKS] = c->stacks.n;
 	bmprof_put16(p, c->cpu_id);
 	bmprof_put16(p + 2, BMPROF_TOTAL_NFIELDS);
 	for (unsigned i = 0; i < BMPROF_TOTAL_NFIELDS; i++)

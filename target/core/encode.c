@@ -9,14 +9,71 @@
 #include "core.h"
 #include "wire.h"
 
-#define ENTRY_MAX (3 * BMPROF_VARINT_MAX)
+#define ENTRY_MAX (4 * BMPROF_VARINT_MAX)
+#define CHAIN_MAX (2 + BMPROF_STACK_DEPTH_MAX * BMPROF_VARINT_MAX)
+#define STACKS_PAYLOAD BMPROF_SAMPLES_PAYLOAD   /* holds one chain of the longest */
 
-static unsigned encode_entry(uint8_t *p, const struct bmprof_entry *e, uint64_t prev_pc)
+static unsigned encode_entry(uint8_t *p, const struct bmprof_entry *e, uint64_t prev_pc,
+			     int stacks)
 {
 	unsigned n = bmprof_put_varint(p, e->event);
 	n += bmprof_put_varint(p + n, bmprof_zigzag((int64_t)(e->pc - prev_pc)));
 	n += bmprof_put_varint(p + n, e->count);
+	if (stacks)
+		n += bmprof_put_varint(p + n, e->stack);
 	return n;
+}
+
+static unsigned encode_chain(uint8_t *p, const struct bmprof_stacks *s, uint32_t id)
+{
+	const struct bmprof_stack_def *d = &s->def[id - 1];
+	const uint64_t *f = s->frames + d->off;
+	uint64_t prev = 0;
+	unsigned n = 2;
+
+	p[0] = d->flags;
+	p[1] = d->depth;
+	for (unsigned i = 0; i < d->depth; i++) {
+		n += bmprof_put_varint(p + n, bmprof_zigzag((int64_t)(f[i] - prev)));
+		prev = f[i];
+	}
+	return n;
+}
+
+static void stacks_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t *buf,
+			 unsigned len, uint32_t first, uint32_t n)
+{
+	bmprof_put16(buf, c->cpu_id);
+	bmprof_put16(buf + 2, (uint16_t)n);
+	bmprof_put16(buf + 4, (uint16_t)first);
+	bmprof_put16(buf + 6, 0);
+	bmprof_emit_idle(c, out, BMPROF_FRAME_STACKS, buf, (uint16_t)len);
+}
+
+/* The chains defined since the last call, before any entry that may name them: an entry
+ * is written after its chain is published, so every id it holds is below n. A STACKS frame
+ * the transport refuses leaves its ids unknown to the host, which counts their samples as
+ * having no known chain. */
+static void send_new_stacks(struct bmprof_cpu *c, const struct bmprof_out *out)
+{
+	struct bmprof_stacks *s = &c->stacks;
+	uint32_t n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE), first = s->sent + 1, count = 0;
+	uint8_t buf[STACKS_PAYLOAD];
+	unsigned len = BMPROF_STACKS_FIXED;
+
+	for (uint32_t id = s->sent + 1; id <= n; id++) {
+		if (len + CHAIN_MAX > sizeof buf) {
+			stacks_frame(c, out, buf, len, first, count);
+			len = BMPROF_STACKS_FIXED;
+			first = id;
+			count = 0;
+		}
+		len += encode_chain(buf + len, s, id);
+		count++;
+	}
+	if (count)
+		stacks_frame(c, out, buf, len, first, count);
+	s->sent = n;
 }
 
 int bmprof_emit_idle(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t type,
@@ -42,7 +99,8 @@ static void send_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8
 	c->xfer.seq = c->frames;
 	c->xfer.samples = samples;
 	c->frames++;
-	if (bmprof_emit_idle(c, out, BMPROF_FRAME_SAMPLES, buf, (uint16_t)len) == 0)
+	if (bmprof_emit_idle(c, out, c->stacks.depth ? BMPROF_FRAME_STACK_SAMPLES :
+				 BMPROF_FRAME_SAMPLES, buf, (uint16_t)len) == 0)
 		c->delivered += samples;
 	else
 		c->lost_transport += samples;
@@ -56,20 +114,23 @@ void bmprof_send_entries(struct bmprof_cpu *c, const struct bmprof_out *out,
 	uint8_t one[ENTRY_MAX];
 	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
 	uint64_t samples = 0, prev = 0;
+	int stacks = c->stacks.depth != 0;
 
+	if (stacks)
+		send_new_stacks(c, out);
 	c->xfer.n = n;
 	c->xfer.done = 0;
 	c->xfer.src = src;
 	for (uint32_t i = 0; i < n; i++) {
 		if (e[i].count == 0)
 			continue;
-		unsigned k = encode_entry(one, &e[i], prev);
+		unsigned k = encode_entry(one, &e[i], prev, stacks);
 		if (len + k > BMPROF_SAMPLES_PAYLOAD) {
 			send_frame(c, out, buf, len, count, samples, i);
 			len = BMPROF_SAMPLES_FIXED;
 			count = 0;
 			samples = 0;
-			k = encode_entry(one, &e[i], 0);
+			k = encode_entry(one, &e[i], 0, stacks);
 		}
 		for (unsigned j = 0; j < k; j++)
 			buf[len + j] = one[j];

@@ -166,6 +166,11 @@ static int pmi_owns(const struct bmprof_pmu *p, const struct bmprof_pmu_event *e
  * dozen instructions per sample), so the write comes before the sample is recorded. */
 uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc)
 {
+	return bmprof_pmu_overflow_stack(p, pc, 0);
+}
+
+uint64_t bmprof_pmu_overflow_stack(struct bmprof_pmu *p, uint64_t pc, uint16_t stack)
+{
 	if (!p->ops)
 		return 0;
 	uint64_t m = p->ops->overflow();
@@ -183,7 +188,7 @@ uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc)
 		p->ops->write(e->counter, e->last);
 		e->samples++;
 		if (p->cpu)
-			bmprof_record(p->cpu, pc, e->id);
+			bmprof_record_stack(p->cpu, pc, e->id, stack);
 	}
 	return m;
 }

@@ -45,7 +45,8 @@ static struct bmprof_ovf *claim_empty(struct bmprof_cpu *c)
 
 /* Append one entry to the FILLING buffer. Returns 0, counting the samples in lost_full,
  * when both buffers wait for the drain. */
-static int ovf_put(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint32_t count)
+static int ovf_put(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint16_t stack,
+		   uint32_t count)
 {
 	struct bmprof_ovf *o = &c->ovf[c->active];
 	if (o->state != BMPROF_OVF_FILLING && !(o = claim_empty(c))) {
@@ -53,7 +54,8 @@ static int ovf_put(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint32_t c
 		return 0;
 	}
 	uint32_t f = o->fill;
-	o->slot[f] = (struct bmprof_entry){ .pc = pc, .count = count, .event = event };
+	o->slot[f] = (struct bmprof_entry){ .pc = pc, .count = count, .event = event,
+					    .stack = stack };
 	o->fill = f + 1;
 	if (f + 1 == o->cap) {
 		__atomic_store_n(&o->state, BMPROF_OVF_FULL, __ATOMIC_RELEASE);
@@ -64,21 +66,22 @@ static int ovf_put(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint32_t c
 
 static void evict(struct bmprof_cpu *c, const struct bmprof_entry *e)
 {
-	if (ovf_put(c, e->pc, e->event, e->count))
+	if (ovf_put(c, e->pc, e->event, e->stack, e->count))
 		c->evictions++;
 }
 
 /* The miss path, kept out of line so the hit path stays a handful of instructions. way is
  * a free way, or 0 when the bucket is full and the round-robin way goes. */
 static __attribute__((noinline)) void insert(struct bmprof_cpu *c, struct bmprof_entry *bucket,
-					     struct bmprof_entry *way, uint64_t pc, uint16_t event)
+					     struct bmprof_entry *way, uint64_t pc, uint16_t event,
+					     uint16_t stack)
 {
 	if (!way) {
 		way = &bucket[c->rr];
 		c->rr = (c->rr + 1) & (BMPROF_WAYS - 1);
 		evict(c, way);
 	}
-	*way = (struct bmprof_entry){ .pc = pc, .count = 1, .event = event };
+	*way = (struct bmprof_entry){ .pc = pc, .count = 1, .event = event, .stack = stack };
 	c->misses++;
 }
 
@@ -90,21 +93,21 @@ static __attribute__((noinline)) void restart(struct bmprof_cpu *c, struct bmpro
 	c->hits++;
 }
 
-static inline void record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
+static inline void record(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint16_t stack)
 {
 	c->taken++;
 	if (__builtin_expect(c->flushing, 0)) {
-		ovf_put(c, pc, event, 1);
+		ovf_put(c, pc, event, stack, 1);
 		return;
 	}
-	struct bmprof_entry *w = c->table[bmprof_bucket_index(c, pc, event)].way;
+	struct bmprof_entry *w = c->table[bmprof_bucket_index(c, pc, event, stack)].way;
 	/* ways fill in order and are only ever replaced, so the used ones are a prefix */
 	for (unsigned i = 0; i < BMPROF_WAYS; i++) {
 		if (w[i].count == 0) {
-			insert(c, w, &w[i], pc, event);
+			insert(c, w, &w[i], pc, event, stack);
 			return;
 		}
-		if (w[i].pc == pc && w[i].event == event) {
+		if (w[i].pc == pc && w[i].event == event && w[i].stack == stack) {
 			if (__builtin_expect(w[i].count == UINT32_MAX, 0)) {
 				restart(c, &w[i]);
 				return;
@@ -114,14 +117,23 @@ static inline void record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
 			return;
 		}
 	}
-	insert(c, w, 0, pc, event);
+	insert(c, w, 0, pc, event, stack);
 }
 
 void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
 {
 	c->in_record = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	record(c, pc, event);
+	record(c, pc, event, 0);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	c->in_record = 0;
+}
+
+void bmprof_record_stack(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint16_t stack)
+{
+	c->in_record = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	record(c, pc, event, stack);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->in_record = 0;
 }

@@ -126,6 +126,11 @@ int bmprof_sampler_setup(struct bmprof_scpu *c, const struct bmprof_pmu_ops *pmu
 			    S.cfg.mem_per_cpu, S.cfg.table_entries, S.cfg.ovf_entries,
 			    OPS->now() ^ 0x9E3779B97F4A7C15ull))
 		return -1;
+	if (S.cfg.stack_depth &&
+	    bmprof_stacks_init(&c->core, S.cfg.stack_mem + i * S.cfg.stack_mem_per_cpu,
+			       S.cfg.stack_mem_per_cpu, S.cfg.stack_entries, S.cfg.stack_frames,
+			       S.cfg.stack_depth))
+		return -1;
 	if (c->pmu.nevents)
 		c->pmu_on = bmprof_pmu_setup(&c->pmu, pmu_ops, &c->core, S.cfg.mode) > 0;
 	return set_rate(c);
@@ -272,6 +277,14 @@ int bmprof_sampler_probe(int on)
 	return 0;
 }
 
+void bmprof_sampler_set_stack(uint64_t lo, uint64_t hi)
+{
+	struct bmprof_scpu *c = bmprof_sampler_cur();
+
+	if (c && lo <= hi)
+		c->stack = (struct bmprof_range){ lo, hi };
+}
+
 void bmprof_sampler_set_steal(const volatile void *area)
 {
 	struct bmprof_scpu *c = bmprof_sampler_cur();
@@ -281,6 +294,51 @@ void bmprof_sampler_set_steal(const volatile void *area)
 }
 
 /* ---- the interrupt paths ---- */
+
+unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_regs *r,
+			       uint64_t *frames, uint8_t *flags)
+{
+	const struct bmprof_unwind_env env = { .stack = c->stack, .ram = S.cfg.ram,
+					       .code = S.cfg.code };
+	struct bmprof_range ranges[2] = { c->stack, S.cfg.ram };
+	unsigned max = c->core.stacks.depth, n = 0;
+	uint64_t caller;
+	int more, k = OPS->leaf_caller ? OPS->leaf_caller(r, &env, &caller) : 0;
+
+	/* the live frames are at or above the interrupted sp */
+	if (r->sp > ranges[0].lo && r->sp < ranges[0].hi)
+		ranges[0].lo = r->sp;
+	*flags = 0;
+	if (k) {
+		frames[n++] = caller;
+		if (k == 2)
+			*flags = BMPROF_STACKF_LR_MAYBE;
+	}
+	n += bmprof_walk_fp(r->fp, ranges, 2, frames + n, max - n, &more);
+	/* a link register that only repeats the first frame record's return address */
+	if (k == 2 && n > 1 && frames[1] == caller) {
+		for (unsigned i = 1; i < n; i++)
+			frames[i - 1] = frames[i];
+		n--;
+		*flags = 0;
+	}
+	if (more)
+		*flags |= BMPROF_STACKF_CUT;
+	return n;
+}
+
+/* The chain's id for a sample at r, 0 with stacks off. */
+static uint16_t stack_of(struct bmprof_scpu *c, const struct bmprof_regs *r)
+{
+	uint64_t frames[BMPROF_STACK_DEPTH_MAX];
+	uint8_t flags;
+	unsigned n;
+
+	if (!c->core.stacks.depth)
+		return 0;
+	n = bmprof_sampler_unwind(c, r, frames, &flags);
+	return bmprof_stack_id(&c->core, frames, n, flags);
+}
 
 INLINE void open_timing(struct bmprof_scpu *c, uint64_t now)
 {
@@ -310,9 +368,9 @@ INLINE void close_timing(struct bmprof_scpu *c)
 
 /* Record the overflowed counters' samples, re-arm, acknowledge. After stop this only
  * acknowledges. */
-static int handle_pmi(struct bmprof_scpu *c, uint64_t pc)
+static int handle_pmi(struct bmprof_scpu *c, const struct bmprof_regs *r)
 {
-	uint64_t m = bmprof_pmu_overflow(&c->pmu, pc);
+	uint64_t m = bmprof_pmu_overflow_stack(&c->pmu, r->pc, c->running ? stack_of(c, r) : 0);
 
 	if (c->running && OPS->pmi_rearm)
 		OPS->pmi_rearm();
@@ -323,23 +381,30 @@ static int handle_pmi(struct bmprof_scpu *c, uint64_t pc)
 	return m != 0;
 }
 
-int bmprof_sampler_overflow(struct bmprof_scpu *c, uint64_t pc)
+int bmprof_sampler_overflow_regs(struct bmprof_scpu *c, const struct bmprof_regs *r)
 {
 	if (c->in_timer) {
-		c->deferred_pc = pc;
+		c->deferred_regs = *r;
 		barrier();
 		c->deferred = 1;
 		c->pmis_deferred++;
 		return 1;
 	}
-	return handle_pmi(c, pc);
+	return handle_pmi(c, r);
+}
+
+int bmprof_sampler_overflow(struct bmprof_scpu *c, uint64_t pc)
+{
+	const struct bmprof_regs r = { .pc = pc };
+
+	return bmprof_sampler_overflow_regs(c, &r);
 }
 
 /* An interrupt already pending when the timer was stopped still arrives: its source is
  * taken down and nothing is recorded. A PMI that came while this ran (it found in_timer
  * set) is handled before returning; one that comes after in_timer is cleared handles
  * itself. */
-INLINE void tick(struct bmprof_scpu *c, uint64_t pc)
+INLINE void tick(struct bmprof_scpu *c, const struct bmprof_regs *r)
 {
 	int own = bmprof_sampler_own_timer();
 
@@ -350,7 +415,8 @@ INLINE void tick(struct bmprof_scpu *c, uint64_t pc)
 		if (own && !c->in_bh && !c->open)
 			open_timing(c, now);
 		if (c->timer_samples && !c->quiet)
-			bmprof_record(&c->core, pc, BMPROF_SAMPLER_TIMER_EVENT);
+			bmprof_record_stack(&c->core, r->pc, BMPROF_SAMPLER_TIMER_EVENT,
+					    stack_of(c, r));
 		if (c->pmu_on)
 			bmprof_pmu_tick(&c->pmu, now);
 		if (own)
@@ -369,11 +435,18 @@ INLINE void tick(struct bmprof_scpu *c, uint64_t pc)
 		c->in_timer = 1;
 		c->deferred = 0;
 		barrier();
-		handle_pmi(c, c->deferred_pc);
+		handle_pmi(c, (const struct bmprof_regs *)&c->deferred_regs);
 	}
 }
 
-void bmprof_sampler_tick(struct bmprof_scpu *c, uint64_t pc) { tick(c, pc); }
+void bmprof_sampler_tick_regs(struct bmprof_scpu *c, const struct bmprof_regs *r) { tick(c, r); }
+
+void bmprof_sampler_tick(struct bmprof_scpu *c, uint64_t pc)
+{
+	const struct bmprof_regs r = { .pc = pc };
+
+	tick(c, &r);
+}
 
 /* Full buffers to drain, or the periodic flush due. */
 INLINE int work(const struct bmprof_scpu *c)
@@ -418,7 +491,7 @@ INLINE void irq_exit(struct bmprof_scpu *c)
 
 void bmprof_sampler_exit(struct bmprof_scpu *c) { irq_exit(c); }
 
-void bmprof_sampler_timer_irq(uint64_t pc)
+void bmprof_sampler_timer_irq_regs(const struct bmprof_regs *r)
 {
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
@@ -427,8 +500,15 @@ void bmprof_sampler_timer_irq(uint64_t pc)
 			OPS->timer_ack();
 		return;
 	}
-	tick(c, pc);
+	tick(c, r);
 	irq_exit(c);
+}
+
+void bmprof_sampler_timer_irq(uint64_t pc)
+{
+	const struct bmprof_regs r = { .pc = pc };
+
+	bmprof_sampler_timer_irq_regs(&r);
 }
 
 void bmprof_sampler_poll(void)

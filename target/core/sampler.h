@@ -43,6 +43,10 @@
 #define BMPROF_POW2_UP(x) (BMPROF_SMEAR16((unsigned long)(x) - 1) + 1)
 #define BMPROF_STATIC_MEM(table_entries, ovf_entries) \
 	((BMPROF_POW2_UP(table_entries) + 2ul * (ovf_entries)) * sizeof(struct bmprof_entry))
+/* bmprof_stacks_mem_size() at compile time */
+#define BMPROF_STACKS_MEM(entries, frames) \
+	((frames) * 8ul + (entries) * sizeof(struct bmprof_stack_def) + \
+	 BMPROF_POW2_UP(2ul * (entries)) * sizeof(uint16_t))
 
 struct bmprof_scpu;
 
@@ -83,6 +87,15 @@ struct bmprof_sampler_ops {
 	/* Nanoseconds a hypervisor ran something else instead of this CPU so far, for a CPU
 	 * whose steal is set (bmprof_sampler_set_steal); may be NULL. */
 	uint64_t (*steal_ns)(const struct bmprof_scpu *c);
+	/* The unwind's first step, where the frame-pointer chain alone would miss the leaf's
+	 * caller: the interrupted pc in a prologue or an epilogue (the frame record not yet
+	 * made, or already taken down) or, on AArch64, in a leaf that keeps its return address
+	 * in the link register. Reads instructions only inside e->code and the stack only
+	 * inside e->stack or e->ram. Returns 0 (the chain from r->fp is complete), or 1 with
+	 * the caller's return address in *caller, or 2 with a caller that may be stale
+	 * (BMPROF_STACKF_LR_MAYBE). May be NULL: the frame-pointer chain alone. */
+	int (*leaf_caller)(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+			   uint64_t *caller);
 };
 
 /* One CPU's state, in cache lines of its own. */
@@ -104,7 +117,6 @@ struct bmprof_scpu {
 	volatile int in_bh;          /* the interrupt-exit drain runs */
 	volatile int in_timer;       /* the timer's tick runs */
 	volatile int deferred;       /* a PMI came during it */
-	volatile uint64_t deferred_pc;
 	volatile int quiet;          /* probe mode: the timer runs, nothing is recorded */
 	/* Steal time (ns): the area the op reads, the steal at the last handler's exit or the
 	 * start, and what was stolen outside the handler since the start. */
@@ -113,6 +125,8 @@ struct bmprof_scpu {
 	uint64_t pmis;               /* overflow interrupts that found an overflow */
 	uint64_t pmis_deferred;      /* of them, the ones that came during the tick */
 	uint64_t pmis_other;         /* overflow interrupts (or NMIs) with no overflow */
+	struct bmprof_range stack;   /* this CPU's stack, for the unwind (bmprof_sampler_set_stack) */
+	struct bmprof_regs deferred_regs;   /* a deferred PMI's registers */
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* What an architecture's init hands the sampler. */
@@ -131,6 +145,13 @@ struct bmprof_sampler_config {
 	int (*out_begin)(void);            /* around each drain the sampler starts; may be NULL */
 	void (*out_end)(void);
 	uint64_t load_bias;                /* HELLO */
+	/* Call stacks: stack_depth frames at most (0: off), in stack_mem_per_cpu bytes per CPU
+	 * at stack_mem (8-byte aligned) for stack_entries chains of stack_frames frames in
+	 * all; frame records may also lie in ram, instructions are read only in code. */
+	uint32_t stack_depth, stack_entries, stack_frames;
+	uint8_t *stack_mem;
+	size_t stack_mem_per_cpu;
+	struct bmprof_range ram, code;
 };
 
 struct bmprof_sampler {
@@ -206,6 +227,8 @@ int bmprof_sampler_probe(int on);
 void bmprof_sampler_poll(void);
 void bmprof_sampler_flush(void);
 void bmprof_sampler_set_steal(const volatile void *area);
+/* The running CPU's stack [lo, hi), where the unwind may read frame records. */
+void bmprof_sampler_set_stack(uint64_t lo, uint64_t hi);
 
 /* ---- the interrupt paths, interrupts masked ---- */
 
@@ -215,6 +238,14 @@ void bmprof_sampler_tick(struct bmprof_scpu *c, uint64_t pc);
 /* The overflow interrupt on c: record and re-arm the overflowed counters, or, inside the
  * tick, note pc for its end. 0 if no counter had overflowed. */
 int bmprof_sampler_overflow(struct bmprof_scpu *c, uint64_t pc);
+/* The same with the interrupted registers, from which a call chain is recorded when
+ * stacks are on (the pc-only forms record no chain). */
+void bmprof_sampler_tick_regs(struct bmprof_scpu *c, const struct bmprof_regs *r);
+int bmprof_sampler_overflow_regs(struct bmprof_scpu *c, const struct bmprof_regs *r);
+/* The call chain of r into frames (BMPROF_STACK_DEPTH_MAX of them): how many, and the
+ * chain's flags in *flags. */
+unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_regs *r,
+			       uint64_t *frames, uint8_t *flags);
 /* After an interrupt's acknowledge and EOI: its time ends here unless a drain is due. */
 void bmprof_sampler_handled(struct bmprof_scpu *c);
 /* Interrupt exit: drain or flush (interrupts unmasked, inside out_begin/out_end) when
@@ -223,6 +254,7 @@ void bmprof_sampler_exit(struct bmprof_scpu *c);
 /* The timer's whole interrupt, for a ready-made entry: tick and exit on this CPU, or only
  * the ack on a CPU not set up. */
 void bmprof_sampler_timer_irq(uint64_t pc);
+void bmprof_sampler_timer_irq_regs(const struct bmprof_regs *r);
 
 /* ---- by index, from any CPU ---- */
 

@@ -1,10 +1,11 @@
-/* In-place heap sort of entries by (pc, event): O(n log n), no recursion, no extra memory,
+/* In-place heap sort of entries by (pc, event, stack): O(n log n), no recursion, no extra memory,
  * bounded stack. Runs on the drain side only. */
 #include "core.h"
 
 static int before(const struct bmprof_entry *a, const struct bmprof_entry *b)
 {
-	return a->pc < b->pc || (a->pc == b->pc && a->event < b->event);
+	return a->pc < b->pc || (a->pc == b->pc && (a->event < b->event ||
+	       (a->event == b->event && a->stack < b->stack)));
 }
 
 static void swap(struct bmprof_entry *a, struct bmprof_entry *b)

@@ -40,12 +40,67 @@ extern "C" {
 #define BMPROF_WAYS 4
 #define BMPROF_CACHE_LINE 64
 
-/* One aggregated sample: 16 bytes, four to a 64-byte bucket. count == 0 marks a free slot. */
+/* One aggregated sample: 16 bytes, four to a 64-byte bucket. count == 0 marks a free slot.
+ * stack: the call chain's id in the CPU's stack table (struct bmprof_stacks), 0 when the
+ * sample has no chain recorded (stacks off, or an empty chain: pc is in the outermost
+ * function), BMPROF_STACK_LOST when the stack table had no room for it. */
 struct bmprof_entry {
 	uint64_t pc;
 	uint32_t count;
 	uint16_t event;
+	uint16_t stack;
+};
+
+/* ---- call stacks (stack.c, unwind.c) ----
+ *
+ * With stacks on, the handler walks the interrupted code's frame-pointer chain (bounded
+ * depth, every frame pointer checked against the ranges below before it is read), finds
+ * the chain's id in the CPU's stack table (a new chain gets the next id), and aggregates the
+ * sample under (pc, event, stack id). The drain sends each new chain once, in a STACKS
+ * frame, before the STACK_SAMPLES frames that use it. A chain that finds the table full is
+ * recorded with BMPROF_STACK_LOST and counted (TOTALS stack_full): the sample still counts. */
+#define BMPROF_STACK_LOST 0xFFFFu
+#define BMPROF_STACK_IDS_MAX 0xFFFEu
+#define BMPROF_STACK_DEPTH_MAX BMPROF_STACK_DEPTH_WIRE_MAX  /* frames a chain keeps at most */
+#define BMPROF_STACK_DEPTH_DEFAULT 32u
+
+/* The interrupted code's registers an unwind starts from. lr: AArch64's x30 (0 on x86-64). */
+struct bmprof_regs {
+	uint64_t pc, sp, fp, lr;
+};
+
+/* An address range [lo, hi); lo == hi: none. */
+struct bmprof_range {
+	uint64_t lo, hi;
+};
+
+/* Where an unwind may read: frame records only inside the interrupted CPU's stack or the
+ * RAM range, instructions only inside the code range. */
+struct bmprof_unwind_env {
+	struct bmprof_range stack, ram, code;
+};
+
+/* A chain's flags are BMPROF_STACKF_* (wire.h, STACKS). */
+struct bmprof_stack_def {
+	uint32_t off;            /* first frame in frames[] */
+	uint32_t hash;
+	uint8_t depth, flags;
 	uint16_t reserved;
+};
+
+/* One CPU's stack table: a hash index of ids over the definitions, and the frames. Ids are
+ * handed out in order from 1; the handler writes, the drain side only reads definitions
+ * below n (acquire), which never change once published. */
+struct bmprof_stacks {
+	uint16_t *index;          /* mask + 1 slots of ids, 0: free */
+	struct bmprof_stack_def *def;   /* def[id - 1] */
+	uint64_t *frames;
+	uint32_t mask, max_ids, frames_cap, frames_used;
+	volatile uint32_t n;      /* ids 1 .. n are defined */
+	uint32_t sent;            /* ids 1 .. sent went out in STACKS frames */
+	uint32_t depth;           /* the run-time bound on frames; 0: stacks off */
+	uint32_t reserved;
+	uint64_t full;            /* samples recorded as BMPROF_STACK_LOST */
 };
 
 struct bmprof_bucket {
@@ -130,6 +185,8 @@ struct bmprof_cpu {
 	uint64_t flush_every;
 	uint64_t flush_next;
 	uint64_t flushes;
+	/* Call stacks (bmprof_stacks_init); depth 0: off */
+	struct bmprof_stacks stacks;
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* What the workload ran while a sampling timer interrupted it, in timebase ticks: enabled
@@ -188,6 +245,34 @@ uint64_t bmprof_random_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t j
 
 /* The interrupt path: record one sample. Never blocks, never allocates. */
 void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event);
+/* The same with the id of its call chain (bmprof_stack_id). */
+void bmprof_record_stack(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint16_t stack);
+
+/* Memory one CPU's stack table needs for `entries` distinct chains (1 .. 65534) holding
+ * `frames` frames in all (at least 1); 0 if a size is invalid. */
+size_t bmprof_stacks_mem_size(uint32_t entries, uint32_t frames);
+/* Turn stacks on for c with chains of at most depth frames (1 .. BMPROF_STACK_DEPTH_MAX) in
+ * mem (8-byte aligned, bmprof_stacks_mem_size() bytes). 0, or -1 if a size is invalid. */
+int bmprof_stacks_init(struct bmprof_cpu *c, void *mem, size_t len, uint32_t entries,
+		       uint32_t frames, uint32_t depth);
+/* The interrupt path: the id of the chain frames[0..n) with flags (new ones are added),
+ * or BMPROF_STACK_LOST, counted in c->stacks.full, when the table has no room. 0 for an
+ * empty chain without flags. */
+uint16_t bmprof_stack_id(struct bmprof_cpu *c, const uint64_t *frames, unsigned n,
+			 uint8_t flags);
+/* Follow the frame-pointer chain from fp: frame records { next fp, return address } of 16
+ * bytes, as x86-64 (rbp) and AArch64 (x29) lay them out. Each record must be 8-byte
+ * aligned, lie wholly inside one of the ranges (the one the first record is in), and be
+ * above the previous one; the walk stops at the first that is not, at a zero return
+ * address, or after max frames. The return addresses go to out; returns how many. *more is
+ * set when max stopped a chain that went on. Never reads outside the ranges. */
+unsigned bmprof_walk_fp(uint64_t fp, const struct bmprof_range *ranges, unsigned nranges,
+			uint64_t *out, unsigned max, int *more);
+/* addr .. addr + len - 1 is inside r (no wrap-around). */
+static inline int bmprof_in_range(const struct bmprof_range *r, uint64_t addr, uint64_t len)
+{
+	return addr >= r->lo && addr + len >= addr && addr + len <= r->hi;
+}
 
 /* Non-zero when a full overflow buffer waits for bmprof_drain(). */
 int bmprof_drain_pending(const struct bmprof_cpu *c);

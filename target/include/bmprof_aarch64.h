@@ -64,6 +64,15 @@ extern "C" {
 #ifndef BMPROF_A64_MAX_CPUS
 #define BMPROF_A64_MAX_CPUS 8
 #endif
+/* Call stacks (config.stack_depth): per CPU, a stack table of BMPROF_A64_STACK_ENTRIES
+ * distinct chains holding BMPROF_A64_STACK_FRAMES frames in all; 0 entries: no stack
+ * memory, stacks cannot be turned on. */
+#ifndef BMPROF_A64_STACK_ENTRIES
+#define BMPROF_A64_STACK_ENTRIES 2048
+#endif
+#ifndef BMPROF_A64_STACK_FRAMES
+#define BMPROF_A64_STACK_FRAMES 16384
+#endif
 
 #define BMPROF_A64_DEFAULT_HZ 4000u
 #define BMPROF_A64_MAX_HZ 100000u
@@ -137,6 +146,13 @@ struct bmprof_a64_config {
 	 * already; it may wait for another CPU. NULL: no such bracket. */
 	int (*out_begin)(void);
 	void (*out_end)(void);
+	/* Call stacks: each sample's frame-pointer chain, at most stack_depth frames (1 ..
+	 * BMPROF_STACK_DEPTH_MAX; 0: off). Frame records are read only inside the interrupted
+	 * CPU's stack (bmprof_a64_set_stack) or ram; instructions (for a pc in a prologue or
+	 * an epilogue) only inside code. Only the *_regs entry points and the ready-made IRQ
+	 * handler record chains. */
+	uint32_t stack_depth;
+	struct bmprof_range ram, code;
 };
 
 struct bmprof_a64_info {
@@ -225,6 +241,15 @@ int bmprof_a64_handle(uint32_t intid, uint64_t elr);
 /* With bmprof driving the GIC: acknowledge, dispatch (an interrupt not bmprof's to
  * cfg.other_irq), EOI. */
 void bmprof_a64_irq(uint64_t elr);
+/* The same entries with the interrupted registers (pc = ELR_EL1, sp, x29, x30), so the
+ * sample's call chain is recorded when stacks are on. */
+void bmprof_a64_tick_regs(const struct bmprof_regs *r);
+void bmprof_a64_pmu_irq_regs(const struct bmprof_regs *r);
+int bmprof_a64_handle_regs(uint32_t intid, const struct bmprof_regs *r);
+void bmprof_a64_irq_regs(const struct bmprof_regs *r);
+/* The calling CPU's stack [lo, hi): where its frame records may be read. After
+ * bmprof_a64_init / bmprof_a64_cpu_init on that CPU. */
+void bmprof_a64_set_stack(uint64_t lo, uint64_t hi);
 
 /* Interrupt exit ("bottom half"), IRQs masked on entry and on return: if a full overflow
  * buffer waits (or, with flush_ms, the periodic flush is due) and no drain runs on this

@@ -213,6 +213,8 @@ void bmprof_pmu_stop(struct bmprof_pmu *p, uint64_t now);
  * the PMU re-arm it with the next randomized period and record pc as a sample of its
  * event. Returns the overflow mask. */
 uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc);
+/* The same, recording each sample under the call chain's id stack (bmprof_stack_id). */
+uint64_t bmprof_pmu_overflow_stack(struct bmprof_pmu *p, uint64_t pc, uint16_t stack);
 
 /* The timer tick: fold counts and, with more than one group, rotate to the next. */
 void bmprof_pmu_tick(struct bmprof_pmu *p, uint64_t now);

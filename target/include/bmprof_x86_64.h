@@ -59,6 +59,15 @@ extern "C" {
 #ifndef BMPROF_X86_MAX_CPUS
 #define BMPROF_X86_MAX_CPUS 8         /* 1..64 */
 #endif
+/* Call stacks (config.stack_depth): per CPU, a stack table of BMPROF_X86_STACK_ENTRIES
+ * distinct chains holding BMPROF_X86_STACK_FRAMES frames in all; 0 entries: no stack
+ * memory, stacks cannot be turned on. */
+#ifndef BMPROF_X86_STACK_ENTRIES
+#define BMPROF_X86_STACK_ENTRIES 2048
+#endif
+#ifndef BMPROF_X86_STACK_FRAMES
+#define BMPROF_X86_STACK_FRAMES 16384
+#endif
 #define BMPROF_X86_NO_CPU (~0u)       /* bmprof_x86_cpu_index() on a CPU not set up */
 
 #define BMPROF_X86_DEFAULT_HZ 4000u
@@ -88,7 +97,9 @@ enum bmprof_x86_error {
 	BMPROF_X86_E_NOAPIC = -1,      /* CPUID.1:EDX[9]: no local APIC */
 	BMPROF_X86_E_CALIBRATE = -2,   /* the PIT did not tick or the timer did not count */
 	BMPROF_X86_E_CONFIG = -3,      /* hz above BMPROF_X86_MAX_HZ, a vector below 32 or 255,
-					* more than BMPROF_X86_MAX_EVENTS events, a bad mode */
+					* more than BMPROF_X86_MAX_EVENTS events, a bad mode, a
+					* stack_depth above BMPROF_STACK_DEPTH_MAX or without stack
+					* memory */
 	BMPROF_X86_E_MEMORY = -4,      /* the core refused the table sizes */
 	BMPROF_X86_E_CPU = -5,         /* init twice, init_cpu before init, a CPU index out
 					* of range or already set up, two CPUs with one APIC ID */
@@ -122,6 +133,13 @@ struct bmprof_x86_config {
 	 * (bmprof_x86_irq_exit) or bmprof_x86_poll. 0: off, samples are sent when a buffer
 	 * fills and at the end. */
 	uint32_t flush_ms;
+	/* Call stacks: each sample's frame-pointer chain, at most stack_depth frames (1 ..
+	 * BMPROF_STACK_DEPTH_MAX; 0: off). Frame records are read only inside the interrupted
+	 * CPU's stack (bmprof_x86_set_stack) or ram; instructions (for a pc in a prologue or
+	 * an epilogue) only inside code. Only the *_regs entry points and the ready-made IDT
+	 * handlers record chains. */
+	uint32_t stack_depth;
+	struct bmprof_range ram, code;
 };
 
 /* One per CPU; the calibration fields are CPU 0's on every CPU. */
@@ -205,6 +223,16 @@ void bmprof_x86_set_steal(const volatile void *kvm_steal_time);
  * BMPROF_X86_TIMER_EXTERNAL: the interrupt's owner does that); then handle a PMI NMI that
  * arrived meanwhile. */
 void bmprof_x86_tick(uint64_t rip);
+
+/* The same three entries with the interrupted registers (rip, rsp from the interrupt
+ * frame, rbp as it was), so the sample's call chain is recorded when stacks are on. */
+void bmprof_x86_tick_regs(const struct bmprof_regs *r);
+int bmprof_x86_nmi_regs(const struct bmprof_regs *r);
+void bmprof_x86_pmi_regs(const struct bmprof_regs *r);
+
+/* The calling CPU's stack [lo, hi): where its frame records may be read. Call after
+ * bmprof_x86_init / bmprof_x86_init_cpu on that CPU. */
+void bmprof_x86_set_stack(uint64_t lo, uint64_t hi);
 
 /* The PMI delivered as an NMI: record rip for each overflowed sampling counter, re-arm,
  * acknowledge, unmask the LVT entry. Only records: safe wherever the NMI lands (the drain,

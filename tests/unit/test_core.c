@@ -370,7 +370,7 @@ static void test_hit_increments(void **state)
 	assert_int_equal(c->hits, 4);
 	assert_int_equal(c->misses, 1);
 	/* the entry is in the bucket its hash names */
-	assert_ptr_equal(e, &c->table[bmprof_bucket_index(c, 0x401003, 2)].way[0]);
+	assert_ptr_equal(e, &c->table[bmprof_bucket_index(c, 0x401003, 2, 0)].way[0]);
 	unsigned used;
 	assert_int_equal(table_sum(c, &used), 5);
 	assert_int_equal(used, 1);

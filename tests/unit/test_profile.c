@@ -382,7 +382,7 @@ static void test_unknown_type_skipped(void **state)
 
 	b.n = 0;
 	b_put(&b, "whatever", 8);
-	assert_int_equal(apply(p, 0x08, &b), 1);
+	assert_int_equal(apply(p, 0x0a, &b), 1);
 	assert_int_equal(apply(p, 0x3f, &b), 1);
 	assert_int_equal(apply(p, 0xff, &b), 1);
 	assert_int_equal(p->frames_malformed, 0);

@@ -23,7 +23,10 @@ static unsigned nsources;
 
 static void on_irq(UINTN source, BMRT_EFI_CONTEXT_A64 *ctx)
 {
-	bmprof_a64_handle((uint32_t)source, ctx->elr);
+	const struct bmprof_regs r = { .pc = ctx->elr, .sp = ctx->sp, .fp = ctx->fp,
+				       .lr = ctx->lr };
+
+	bmprof_a64_handle_regs((uint32_t)source, &r);
 	hw->EndOfInterrupt(hw, source);
 }
 

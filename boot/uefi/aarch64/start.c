@@ -67,6 +67,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 					 .timer = BMPROF_A64_TIMER_PHYSICAL };
 	struct bmprof_a64_config c = { .gic = BMPROF_A64_GIC_NONE, .out = &bmrt_out,
 				       .irq_enable = bmrt_irq_enable, .load_bias = load_bias };
+	struct bmprof_range stack = { 0, 0 };
 	EFI_TPL tpl;
 	const uint8_t *id;
 	uint8_t idlen;
@@ -80,6 +81,9 @@ void bmrt_uefi_start(uint64_t load_bias)
 	c.nevents = rc.nevents;
 	c.events = rc.events;
 	c.flush_ms = rc.flush_ms;
+	c.stack_depth = rc.stack_depth;
+	if (rc.stack_depth)
+		bmrt_uefi_ranges(&c.code, &stack);
 	if (EFI_ERROR(bmrt_irq_init()))
 		panic("the firmware does not route the sampling interrupts");
 	tpl = bmrt_efi_st->BootServices->RaiseTPL(TPL_HIGH_LEVEL);   /* IRQs masked */
@@ -89,6 +93,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 	bmrt_efi_st->BootServices->RestoreTPL(tpl);
 	if (err)
 		panic(bmprof_a64_strerror(err));
+	bmprof_a64_set_stack(stack.lo, stack.hi);
 	report_events();
 	if (EFI_ERROR(bmrt_irq_setup()))
 		panic("the firmware does not route the sampling interrupts");

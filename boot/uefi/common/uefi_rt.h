@@ -29,6 +29,10 @@ void bmrt_uefi_out_end(void);
  * image's run-time minus link-time address. Returns with interrupts enabled. */
 void bmrt_uefi_start(uint64_t load_bias);
 
+/* ranges.c: the image's code and the stack region it runs on, for the unwind (a range
+ * left empty when the firmware does not tell) */
+void bmrt_uefi_ranges(struct bmprof_range *code, struct bmprof_range *stack);
+
 /* shm.c: transport=shm: find the ivshmem device through EFI_PCI_IO_PROTOCOL and switch the
  * stream to its rings (or say why not and stay on the serial port). Before HELLO. */
 void bmrt_shm_start(unsigned ncpus);

@@ -81,6 +81,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 {
 	struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ, .timer = BMPROF_X86_TIMER_AUTO };
 	struct bmprof_x86_config xc;
+	struct bmprof_range code = { 0, 0 }, stack = { 0, 0 };
 	uint32_t lvt;
 	const uint8_t *id;
 	uint8_t idlen;
@@ -93,6 +94,8 @@ void bmrt_uefi_start(uint64_t load_bias)
 		bmrt_log(BMRT_WARN, "config: pmi=irq: under UEFI the PMI comes as an NMI");
 	timer = find_timer();
 	lvt = lvt_timer();
+	if (rc.stack_depth)
+		bmrt_uefi_ranges(&code, &stack);
 	if (rc.freq && !timer)
 		panic("the firmware has no EFI_TIMER_ARCH_PROTOCOL");
 	if (rc.freq && ((lvt & LVT_MASKED) || (lvt & 0xFF) < 32))
@@ -113,11 +116,14 @@ void bmrt_uefi_start(uint64_t load_bias)
 		.timer = BMPROF_X86_TIMER_EXTERNAL, .out = &bmrt_out, .events = rc.events,
 		.nevents = rc.nevents, .mode = rc.mode, .pmi = BMPROF_X86_PMI_NMI, .msr_fixup = 1,
 		.out_begin = bmrt_uefi_out_begin, .out_end = bmrt_uefi_out_end,
-		.load_bias = load_bias, .flush_ms = rc.flush_ms,
+		.load_bias = load_bias, .flush_ms = rc.flush_ms, .stack_depth = rc.stack_depth,
+		.code = code,
 	};
 	err = bmprof_x86_init(&xc);
 	if (err)
 		panic(bmprof_x86_strerror(err));
+	if (rc.stack_depth)
+		bmprof_x86_set_stack(stack.lo, stack.hi);
 	say_events(&rc);
 	idlen = bmrt_build_id(&id);
 	bmprof_x86_announce(id, idlen);

@@ -9,8 +9,8 @@
 	.globl bmrt_uefi_timer_entry
 	.type bmrt_uefi_timer_entry, @function
 bmrt_uefi_timer_entry:
-	save
-	call bmprof_x86_tick
+	save_frame
+	call bmprof_x86_tick_frame
 	movq %rsp, %rax
 	xorl %ecx, %ecx
 	movw %ss, %cx

@@ -3,7 +3,7 @@
  * Saves what the C ABI lets a callee clobber (x0-x18, x29, x30; the C code never touches
  * FP/SIMD, it is built with -mgeneral-regs-only) and ELR_EL1/SPSR_EL1, which a nested
  * interrupt during the interrupt-exit drain would overwrite. The frame starts with a frame
- * record (x29, x30) so x29 chains through it. Calls bmprof_a64_irq(ELR_EL1) and
+ * record (x29, x30) so x29 chains through it. Calls bmprof_a64_irq_frame(the frame: the interrupted x29, x30, ELR_EL1 and sp) and
  * bmprof_a64_irq_exit(), restores, and returns with ERET. */
 	.text
 	.globl bmprof_a64_irq_entry
@@ -26,7 +26,8 @@ bmprof_a64_irq_entry:
 	stp x18, x0, [sp, #160]
 	str x1, [sp, #176]
 	mov x29, sp
-	bl bmprof_a64_irq
+	mov x0, sp
+	bl bmprof_a64_irq_frame
 	bl bmprof_a64_irq_exit
 	ldp x18, x0, [sp, #160]
 	ldr x1, [sp, #176]

@@ -94,10 +94,14 @@ static void stop_p(struct bmprof_scpu *c)
 
 static void pmi_enable(struct bmprof_scpu *c, int on) { a64_ppi(c->idx, o.pmu_intid, on); }
 
+static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+		       uint64_t *caller);
+
 #define A64_COMMON \
 	.arch = BMPROF_ARCH_AARCH64, .irq_save = irq_save, .irq_restore = irq_restore, \
 	.irq_enable = irq_enable, .irq_disable = irq_disable, .hwid = hwid, \
-	.cpuinfo = cpuinfo_fill, .timer_start = timer_start, .pmi_enable = pmi_enable
+	.cpuinfo = cpuinfo_fill, .timer_start = timer_start, .pmi_enable = pmi_enable, \
+	.leaf_caller = leaf_caller
 
 static const struct bmprof_sampler_ops virtual_ops = {
 	.name = "aarch64 cntv", A64_COMMON, .now = now_v, .timer_arm = arm_v, .timer_stop = stop_v,
@@ -116,4 +120,47 @@ const struct bmprof_sampler_ops *a64_ops(uint8_t timer, uint16_t timer_intid,
 	o.gic = gic;
 	o.irq_enable = irq_enable_fn;
 	return timer == BMPROF_A64_TIMER_PHYSICAL ? &physical_ops : &virtual_ops;
+}
+
+/* ---- the unwind's first step ---- */
+
+static int insn_at(const struct bmprof_unwind_env *e, uint64_t pc, uint32_t *insn)
+{
+	if ((pc & 3) || !bmprof_in_range(&e->code, pc, 4))
+		return 0;
+	*insn = *(const volatile uint32_t *)(uintptr_t)pc;
+	return 1;
+}
+
+#define IS_STP_FP_LR(i) (((i) & 0xFF407FFFu) == 0xA9007BFDu)  /* stp x29, x30, [sp, ...] */
+#define IS_ADD_FP_SP(i) (((i) & 0xFFC003FFu) == 0x910003FDu)  /* add x29, sp, #n (mov) */
+#define IS_SUB_SP(i) (((i) & 0xFF8003FFu) == 0xD10003FFu)     /* sub sp, sp, #n */
+#define IS_ADD_SP(i) (((i) & 0xFF8003FFu) == 0x910003FFu)     /* add sp, sp, #n */
+#define IS_RET(i) ((i) == 0xD65F03C0u)                         /* ret */
+#define IS_BL(i) (((i) & 0xFC000000u) == 0x94000000u)
+#define IS_BLR(i) (((i) & 0xFFFFFC1Fu) == 0xD63F0000u)
+
+/* A frame record is made by `stp x29, x30, [sp, #-n]!; mov x29, sp` (or `sub sp, sp, #n;
+ * stp x29, x30, [sp, #m]; add x29, sp, #m`) and taken down by `ldp x29, x30, ...` before
+ * `ret` (maybe with an `add sp` between). Until x29 is set and from the ldp on, x29 is the
+ * caller's and x30 holds the return address: the caller is the link register for sure. A
+ * leaf built without a frame record keeps x29 the caller's all along, which cannot be told
+ * from the pc: then a link register that is a return address (after a bl or blr) goes in
+ * as a candidate the host keeps only when it is not in the leaf's own function. */
+static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+		       uint64_t *caller)
+{
+	uint32_t i, next, before;
+
+	if (!r->lr || !insn_at(e, r->pc, &i))
+		return 0;
+	*caller = r->lr;
+	if (IS_STP_FP_LR(i) || IS_ADD_FP_SP(i) || IS_RET(i))
+		return 1;
+	if (insn_at(e, r->pc + 4, &next) &&
+	    ((IS_SUB_SP(i) && IS_STP_FP_LR(next)) || (IS_ADD_SP(i) && IS_RET(next))))
+		return 1;
+	if (insn_at(e, r->lr - 4, &before) && (IS_BL(before) || IS_BLR(before)))
+		return 2;
+	return 0;
 }

@@ -24,6 +24,15 @@
 #define MEM_BYTES ((BMPROF_STATIC_MEM(BMPROF_A64_TABLE_ENTRIES, BMPROF_A64_OVF_ENTRIES) + \
 		    4096 + BMPROF_CACHE_LINE - 1) & ~(BMPROF_CACHE_LINE - 1ul))
 
+#if BMPROF_A64_STACK_ENTRIES
+#define STACK_BYTES ((BMPROF_STACKS_MEM(BMPROF_A64_STACK_ENTRIES, BMPROF_A64_STACK_FRAMES) + 7) & ~7ul)
+static uint8_t stack_mem[BMPROF_A64_MAX_CPUS][STACK_BYTES] __attribute__((aligned(8)));
+#define STACK_MEM (&stack_mem[0][0])
+#else
+#define STACK_BYTES 0
+#define STACK_MEM 0
+#endif
+
 static struct bmprof_scpu cpus[BMPROF_A64_MAX_CPUS];
 static uint8_t mem[BMPROF_A64_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
 
@@ -100,7 +109,8 @@ static int probe(const struct bmprof_a64_config *cfg)
 		pmu_events_implemented(st.info.pmceid);
 	}
 	if (cfg->hz > BMPROF_A64_MAX_HZ || cfg->timer > BMPROF_A64_TIMER_PHYSICAL ||
-	    cfg->mode > BMPROF_A64_COUNT || cfg->nevents > BMPROF_A64_MAX_EVENTS)
+	    cfg->mode > BMPROF_A64_COUNT || cfg->nevents > BMPROF_A64_MAX_EVENTS ||
+	    cfg->stack_depth > BMPROF_STACK_DEPTH_MAX || (cfg->stack_depth && !STACK_BYTES))
 		return BMPROF_A64_E_CONFIG;
 	if (!st.info.cntfrq)
 		return BMPROF_A64_E_TIMER;
@@ -140,7 +150,10 @@ static void sampler_init(void)
 		.ovf_entries = BMPROF_A64_OVF_ENTRIES, .timebase_hz = st.info.cntfrq,
 		.hz = st.cfg.hz, .flush_ms = st.cfg.flush_ms, .mode = st.cfg.mode,
 		.out = st.cfg.out, .out_begin = st.cfg.out_begin, .out_end = st.cfg.out_end,
-		.load_bias = st.cfg.load_bias,
+		.load_bias = st.cfg.load_bias, .stack_depth = st.cfg.stack_depth,
+		.stack_entries = BMPROF_A64_STACK_ENTRIES, .stack_frames = BMPROF_A64_STACK_FRAMES,
+		.stack_mem = STACK_MEM, .stack_mem_per_cpu = STACK_BYTES, .ram = st.cfg.ram,
+		.code = st.cfg.code,
 	};
 
 	bmprof_sampler_init(&sc);
@@ -230,46 +243,67 @@ int bmprof_a64_announce(const uint8_t *build_id, uint8_t build_id_len)
 void bmprof_a64_start(void) { bmprof_sampler_start(); }
 void bmprof_a64_stop(void) { bmprof_sampler_stop(); }
 
-static int handle(struct bmprof_scpu *c, uint32_t intid, uint64_t elr)
+static int handle(struct bmprof_scpu *c, uint32_t intid, const struct bmprof_regs *r)
 {
 	if (bmprof_sampler_timer_on(c) && intid == st.info.timer_intid)
-		bmprof_sampler_tick(c, elr);
+		bmprof_sampler_tick_regs(c, r);
 	else if (c->pmi_on && intid == st.info.pmu_intid)
-		bmprof_sampler_overflow(c, elr);   /* after stop it only acknowledges */
+		bmprof_sampler_overflow_regs(c, r);   /* after stop it only acknowledges */
 	else
 		return 0;
 	return 1;
 }
 
-void bmprof_a64_tick(uint64_t elr)
+void bmprof_a64_tick_regs(const struct bmprof_regs *r)
 {
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
 	if (c) {
-		bmprof_sampler_tick(c, elr);
+		bmprof_sampler_tick_regs(c, r);
 		bmprof_sampler_handled(c);
 	}
 }
 
-void bmprof_a64_pmu_irq(uint64_t elr)
+void bmprof_a64_tick(uint64_t elr)
+{
+	const struct bmprof_regs r = { .pc = elr };
+
+	bmprof_a64_tick_regs(&r);
+}
+
+void bmprof_a64_pmu_irq_regs(const struct bmprof_regs *r)
 {
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
 	if (c)
-		bmprof_sampler_overflow(c, elr);
+		bmprof_sampler_overflow_regs(c, r);
 }
 
-int bmprof_a64_handle(uint32_t intid, uint64_t elr)
+void bmprof_a64_pmu_irq(uint64_t elr)
+{
+	const struct bmprof_regs r = { .pc = elr };
+
+	bmprof_a64_pmu_irq_regs(&r);
+}
+
+int bmprof_a64_handle_regs(uint32_t intid, const struct bmprof_regs *r)
 {
 	struct bmprof_scpu *c = bmprof_sampler_cur();
-	int mine = c ? handle(c, intid, elr) : 0;
+	int mine = c ? handle(c, intid, r) : 0;
 
 	if (mine)
 		bmprof_sampler_handled(c);
 	return mine;
 }
 
-void bmprof_a64_irq(uint64_t elr)
+int bmprof_a64_handle(uint32_t intid, uint64_t elr)
+{
+	const struct bmprof_regs r = { .pc = elr };
+
+	return bmprof_a64_handle_regs(intid, &r);
+}
+
+void bmprof_a64_irq_regs(const struct bmprof_regs *r)
 {
 	struct bmprof_scpu *c;
 	uint32_t ack, intid;
@@ -281,7 +315,7 @@ void bmprof_a64_irq(uint64_t elr)
 	if (intid >= SPURIOUS_FIRST && intid <= SPURIOUS_LAST)
 		return;
 	c = bmprof_sampler_cur();
-	if (!c || !handle(c, intid, elr)) {
+	if (!c || !handle(c, intid, r)) {
 		if (st.cfg.other_irq)
 			st.cfg.other_irq(intid);
 		else
@@ -291,6 +325,24 @@ void bmprof_a64_irq(uint64_t elr)
 	if (c)
 		bmprof_sampler_handled(c);
 }
+
+void bmprof_a64_irq(uint64_t elr)
+{
+	const struct bmprof_regs r = { .pc = elr };
+
+	bmprof_a64_irq_regs(&r);
+}
+
+/* The ready-made entry's frame: the interrupted x29, x30 at 0 and 8, ELR_EL1 at 168 (sp is
+ * not needed: the AArch64 unwind reads no stack slot beside the frame records). */
+void bmprof_a64_irq_frame(const uint64_t *frame)
+{
+	const struct bmprof_regs r = { .pc = frame[21], .fp = frame[0], .lr = frame[1] };
+
+	bmprof_a64_irq_regs(&r);
+}
+
+void bmprof_a64_set_stack(uint64_t lo, uint64_t hi) { bmprof_sampler_set_stack(lo, hi); }
 
 void bmprof_a64_irq_exit(void)
 {

@@ -93,11 +93,15 @@ static uint64_t steal_ns(const struct bmprof_scpu *c)
 	return ns;
 }
 
+static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+		       uint64_t *caller);
+
 #define X86_COMMON \
 	.arch = BMPROF_ARCH_X86_64, .timer_drains_pmi = 1, .now = now, \
 	.irq_save = irq_save, .irq_restore = irq_restore, .irq_enable = irq_enable, \
 	.irq_disable = irq_disable, .hwid = hwid, .cpuinfo = cpuinfo_fill, \
-	.pmi_enable = pmi_enable, .pmi_rearm = pmi_rearm, .steal_ns = steal_ns
+	.pmi_enable = pmi_enable, .pmi_rearm = pmi_rearm, .steal_ns = steal_ns, \
+	.leaf_caller = leaf_caller
 
 static const struct bmprof_sampler_ops deadline_ops = {
 	.name = "x86_64 tsc-deadline", X86_COMMON, .timer_start = timer_start,
@@ -167,4 +171,70 @@ const struct bmprof_sampler_ops *x86_ops(uint8_t timer, uint8_t vector, uint32_t
 void x86_timer_mask(void)
 {
 	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | x.lvt);
+}
+
+/* ---- the unwind's first step ---- */
+
+static int read_code(const struct bmprof_unwind_env *e, uint64_t pc, uint8_t *b, unsigned n)
+{
+	if (!bmprof_in_range(&e->code, pc, n))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		b[i] = ((const volatile uint8_t *)(uintptr_t)pc)[i];
+	return 1;
+}
+
+static int read_stack(const struct bmprof_unwind_env *e, uint64_t a, uint64_t *v)
+{
+	if ((a & 7) || (!bmprof_in_range(&e->stack, a, 8) && !bmprof_in_range(&e->ram, a, 8)))
+		return 0;
+	*v = *(const volatile uint64_t *)(uintptr_t)a;
+	return 1;
+}
+
+/* ret is a return address whose call (e8 rel32) went to a function starting at most 1 MiB
+ * below pc: the call that entered the function pc is in, as far as can be told. */
+static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64_t pc)
+{
+	uint8_t b[5];
+	uint64_t target;
+
+	if (!read_code(e, ret - 5, b, 5) || b[0] != 0xE8)
+		return 0;
+	target = ret + (uint64_t)(int64_t)(int32_t)((uint32_t)b[1] | (uint32_t)b[2] << 8 |
+						      (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24);
+	return target <= pc && pc - target < (1u << 20);
+}
+
+/* With frame pointers a function starts `push %rbp; mov %rsp, %rbp` (after an endbr64
+ * where that is built in) and ends `pop %rbp; ret` or `leave; ret`. At its first
+ * instruction and at the ret, %rbp is the caller's and the return address is at [%rsp];
+ * at the mov it is at [%rsp + 8], above the caller's %rbp just pushed (which is checked). Anywhere else %rbp is the function's
+ * own frame record, except in a leaf that needs no stack frame: GCC makes none there even
+ * with -fno-omit-frame-pointer, so %rbp is its caller's and [%rsp] its return address. That
+ * cannot be told from the pc, so a word at [%rsp] that returns from a call to a function at
+ * or below pc goes in as a candidate the host keeps only when it is not in the leaf's own
+ * function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
+ * built without frame pointers is not recognized: its chain misses a caller or stops. */
+static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+		       uint64_t *caller)
+{
+	uint8_t b[4];
+	uint64_t slot, saved;
+
+	if (!read_code(e, r->pc, b, 1))
+		return 0;
+	if (b[0] == 0x55 || b[0] == 0xC3)                     /* push %rbp, ret */
+		slot = r->sp;
+	else if (read_code(e, r->pc, b, 4) && b[0] == 0xF3 && b[1] == 0x0F && b[2] == 0x1E &&
+		 b[3] == 0xFA)                                 /* endbr64 */
+		slot = r->sp;
+	else if (read_code(e, r->pc, b, 3) && b[0] == 0x48 && b[1] == 0x89 && b[2] == 0xE5 &&
+		 read_stack(e, r->sp, &saved) && saved == r->fp)   /* mov %rsp,%rbp after the push */
+		slot = r->sp + 8;
+	else if (read_stack(e, r->sp, caller) && called_before(e, *caller, r->pc))
+		return 2;
+	else
+		return 0;
+	return read_stack(e, slot, caller) && *caller ? 1 : 0;
 }

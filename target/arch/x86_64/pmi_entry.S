@@ -10,16 +10,16 @@
 	.globl bmprof_x86_nmi_entry
 	.type bmprof_x86_nmi_entry, @function
 bmprof_x86_nmi_entry:
-	save
-	call bmprof_x86_nmi
+	save_frame
+	call bmprof_x86_nmi_frame
 	restore
 	.size bmprof_x86_nmi_entry, . - bmprof_x86_nmi_entry
 
 	.globl bmprof_x86_pmi_entry
 	.type bmprof_x86_pmi_entry, @function
 bmprof_x86_pmi_entry:
-	save
-	call bmprof_x86_pmi_irq
+	save_frame
+	call bmprof_x86_pmi_frame
 	restore
 	.size bmprof_x86_pmi_entry, . - bmprof_x86_pmi_entry
 

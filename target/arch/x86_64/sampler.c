@@ -21,6 +21,15 @@
 #define MEM_USED BMPROF_STATIC_MEM(BMPROF_X86_TABLE_ENTRIES, BMPROF_X86_OVF_ENTRIES)
 #define MEM_BYTES ((MEM_USED + BMPROF_CACHE_LINE - 1) & ~(BMPROF_CACHE_LINE - 1ul))
 
+#if BMPROF_X86_STACK_ENTRIES
+#define STACK_BYTES ((BMPROF_STACKS_MEM(BMPROF_X86_STACK_ENTRIES, BMPROF_X86_STACK_FRAMES) + 7) & ~7ul)
+static uint8_t stack_mem[BMPROF_X86_MAX_CPUS][STACK_BYTES] __attribute__((aligned(8)));
+#define STACK_MEM (&stack_mem[0][0])
+#else
+#define STACK_BYTES 0
+#define STACK_MEM 0
+#endif
+
 static struct bmprof_scpu cpus[BMPROF_X86_MAX_CPUS];
 static uint8_t mem[BMPROF_X86_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
 static struct bmprof_x86_info info[BMPROF_X86_MAX_CPUS];
@@ -127,6 +136,8 @@ static int check_config(const struct bmprof_x86_config *cfg)
 {
 	if (cfg->hz > BMPROF_X86_MAX_HZ || cfg->vector < 32 || cfg->vector == 255)
 		return -1;
+	if (cfg->stack_depth > BMPROF_STACK_DEPTH_MAX || (cfg->stack_depth && !STACK_BYTES))
+		return -1;
 	if (cfg->nevents > BMPROF_X86_MAX_EVENTS || cfg->mode > BMPROF_PMU_COUNT ||
 	    cfg->pmi > BMPROF_X86_PMI_IRQ)
 		return -1;
@@ -173,6 +184,9 @@ static int sampler_init(const struct bmprof_x86_config *cfg)
 		.ovf_entries = BMPROF_X86_OVF_ENTRIES, .timebase_hz = sh.tsc_hz, .hz = cfg->hz,
 		.flush_ms = cfg->flush_ms, .mode = cfg->mode, .out = cfg->out,
 		.out_begin = cfg->out_begin, .out_end = cfg->out_end, .load_bias = cfg->load_bias,
+		.stack_depth = cfg->stack_depth, .stack_entries = BMPROF_X86_STACK_ENTRIES,
+		.stack_frames = BMPROF_X86_STACK_FRAMES, .stack_mem = STACK_MEM,
+		.stack_mem_per_cpu = STACK_BYTES, .ram = cfg->ram, .code = cfg->code,
 	};
 
 	if (!sc.ops)
@@ -254,6 +268,13 @@ void bmprof_x86_set_untimed_fine(unsigned cpu, int64_t untimed)
  * drain is due (bmprof_x86_irq_exit ends it then). */
 void bmprof_x86_tick(uint64_t rip)
 {
+	const struct bmprof_regs r = { .pc = rip };
+
+	bmprof_x86_tick_regs(&r);
+}
+
+void bmprof_x86_tick_regs(const struct bmprof_regs *r)
+{
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
 	if (!c) {
@@ -261,11 +282,11 @@ void bmprof_x86_tick(uint64_t rip)
 			bmprof_sampler_ops()->timer_ack();
 		return;
 	}
-	bmprof_sampler_tick(c, rip);
+	bmprof_sampler_tick_regs(c, r);
 	bmprof_sampler_handled(c);
 }
 
-int bmprof_x86_nmi(uint64_t rip)
+int bmprof_x86_nmi_regs(const struct bmprof_regs *r)
 {
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
@@ -275,25 +296,70 @@ int bmprof_x86_nmi(uint64_t rip)
 		c->pmis_other++;
 		return 0;
 	}
-	return bmprof_sampler_overflow(c, rip);
+	return bmprof_sampler_overflow_regs(c, r);
+}
+
+int bmprof_x86_nmi(uint64_t rip)
+{
+	const struct bmprof_regs r = { .pc = rip };
+
+	return bmprof_x86_nmi_regs(&r);
+}
+
+void bmprof_x86_pmi_regs(const struct bmprof_regs *r)
+{
+	struct bmprof_scpu *c = bmprof_sampler_cur();
+
+	if (c && c->pmi_on)
+		bmprof_sampler_overflow_regs(c, r);
+	lapic_eoi();
 }
 
 void bmprof_x86_pmi(uint64_t rip)
 {
-	struct bmprof_scpu *c = bmprof_sampler_cur();
+	const struct bmprof_regs r = { .pc = rip };
 
-	if (c && c->pmi_on)
-		bmprof_sampler_overflow(c, rip);
-	lapic_eoi();
+	bmprof_x86_pmi_regs(&r);
+}
+
+void bmprof_x86_set_stack(uint64_t lo, uint64_t hi) { bmprof_sampler_set_stack(lo, hi); }
+
+/* The registers of an interrupt frame (RIP, CS, RFLAGS, RSP, SS) and the interrupted rbp,
+ * as the ready-made entries pass them. */
+static struct bmprof_regs frame_regs(const uint64_t *iret, uint64_t rbp)
+{
+	return (struct bmprof_regs){ .pc = iret[0], .sp = iret[3], .fp = rbp };
+}
+
+void bmprof_x86_timer_frame(const uint64_t *iret, uint64_t rbp)
+{
+	const struct bmprof_regs r = frame_regs(iret, rbp);
+
+	bmprof_sampler_timer_irq_regs(&r);
+}
+
+void bmprof_x86_tick_frame(const uint64_t *iret, uint64_t rbp)
+{
+	const struct bmprof_regs r = frame_regs(iret, rbp);
+
+	bmprof_x86_tick_regs(&r);
+}
+
+void bmprof_x86_nmi_frame(const uint64_t *iret, uint64_t rbp)
+{
+	const struct bmprof_regs r = frame_regs(iret, rbp);
+
+	bmprof_x86_nmi_regs(&r);
 }
 
 /* bmprof_x86_pmi_entry: the PMI and the interrupt-exit drain with one look-up. */
-void bmprof_x86_pmi_irq(uint64_t rip)
+void bmprof_x86_pmi_frame(const uint64_t *iret, uint64_t rbp)
 {
+	const struct bmprof_regs r = frame_regs(iret, rbp);
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
 	if (c && c->pmi_on)
-		bmprof_sampler_overflow(c, rip);
+		bmprof_sampler_overflow_regs(c, &r);
 	lapic_eoi();
 	if (c)
 		bmprof_sampler_exit(c);

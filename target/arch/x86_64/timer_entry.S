@@ -7,8 +7,8 @@
 	.globl bmprof_x86_timer_entry
 	.type bmprof_x86_timer_entry, @function
 bmprof_x86_timer_entry:
-	save
-	call bmprof_sampler_timer_irq
+	save_frame
+	call bmprof_x86_timer_frame
 	restore
 	.size bmprof_x86_timer_entry, . - bmprof_x86_timer_entry
 
