@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof: a sampling profiler for code with no OS under it.
 #
 #   make            the host tool (build/bin/bmprof) and the x86-64 target library

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Control-flow graph of one procedure (cfg.h): blocks, edges, reachability, the virtual
  * exits of infinite loops; the classes are computed in cfg_classes.c. */
 #include "cfg.h"

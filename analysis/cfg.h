@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The control-flow graph of one procedure, and its frequency equivalence classes.
  *
  * Blocks: leaders are the first instruction, every direct branch or jump-table target inside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Frequency equivalence classes of a CFG (cfg.h).
  *
  * Classes: every block reachable from ENTRY is split into an in-node and an out-node joined

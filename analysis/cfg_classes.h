@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Cycle equivalence classes of a built CFG; used by cfg_build only. */
 #ifndef BMPROF_CFG_CLASSES_H
 #define BMPROF_CFG_CLASSES_H

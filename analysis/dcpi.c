@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* dcpi_analyze: runs the steps of DCPI's analysis (dcpi_steps.h) over one procedure. */
 #include "dcpi.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* DCPI's analysis of one procedure (Anderson et al., SOSP 1997, §6): from the samples of a
  * cycles (or timer) event at each instruction, estimate how often each instruction
  * executed and how many cycles it spent per execution, and explain its stalls.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* DCPI's accuracy measure (dcpi.h): weighted share of estimates within 5/10/15%. */
 #include "dcpi.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Per instruction: executions, cycles per execution, dynamic stall, and its possible
  * culprits, "guilty until proven innocent" (DCPI §6.3). The rules and bounds are in
  * dcpi.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* F per frequency equivalence class from the cycles samples (DCPI §6.1.3), or from
  * instruction-retired samples when the cycles give none. The rules are in dcpi.h. */
 #include "dcpi_steps.h"

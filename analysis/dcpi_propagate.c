@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Local propagation (DCPI §6.1.4): a block's count is the sum of its in-edges' and the sum
  * of its out-edges'. Each equation is written over classes (an estimate reaches every
  * member of its class at once); one with exactly one unknown class solves it, unless the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The steps of dcpi_analyze (dcpi.h), one file each; shared by those files only. */
 #ifndef BMPROF_DCPI_STEPS_H
 #define BMPROF_DCPI_STEPS_H

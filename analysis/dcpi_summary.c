@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Per-block CPIs and the procedure's summary (DCPI §6.3): where the cycles went, with
  * each dynamic cause as a low-high range. The definitions are in dcpi.h. */
 #include "dcpi_steps.h"

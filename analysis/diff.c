@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Differential profiling (diff.h). */
 #include <math.h>
 #include <stdlib.h>

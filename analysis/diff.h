@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Differential profiling (McKenney, "Differential Profiling", 1999): combine corresponding
  * buckets of two sets of profiles, base (less stressed, or the old build) and new (more
  * stressed, or the new build), and sort by the combined value. No I/O.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Named events, --event specs and config lines: see events.h. */
 #include "events.h"
 #include "wire_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Hardware events by name: the event table (data in analysis/events/events.tsv, compiled
  * into analysis/events_table.c by tools/gen_events.py), the --event spec parser, the
  * target configuration lines it turns into, and the names of the wire's event status

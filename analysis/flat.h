@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Flat profile: a profile's samples grouped by function, source line or address, with
  * percentages, sorted hottest first. No I/O: the caller resolves every distinct sampled pc
  * (symbolizer, DWARF) and passes what it found as an array of struct flat_pcinfo.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Lookups over decoded instructions. */
 #include "insn.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One machine instruction as the CPI analysis sees it, whatever the architecture.
  * host/decode/insn_decode.c fills these from capstone; the analyses (cfg.h, sched.h, dcpi.h) read
  * them and never decode bytes themselves. */

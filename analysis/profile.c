@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
 #include "profile_stacks.h"

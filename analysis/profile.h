@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile model: everything a recorded run says, in memory. No I/O here: frames come in
  * through profile_apply_frame() (from a live stream or a profile file, both read by
  * host/ code), and analyses read the model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The static schedule of a basic block on a pipeline model (sched.h).
  *
  * Assumptions, the same for every model:

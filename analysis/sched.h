@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The static schedule of a basic block on a pipeline model: for each instruction, the
  * cycles it spends at the head of the issue queue (in order) or of retirement (out of
  * order) when nothing stalls dynamically (every load hits L1, every branch is predicted,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Statistics over repeated runs (stats.h). */
 #include <math.h>
 #include <stdlib.h>

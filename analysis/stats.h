@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Statistics over repeated runs: DCPI's dcpistats table (per bucket, across N runs: sum,
  * mean, standard deviation, min, max and normalized range), Welch's two-sample t-test, and
  * the Student t distribution it needs (through the regularized incomplete beta function).

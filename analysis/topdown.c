@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Top-Down: the family for a CPU, the events each node needs, and the tree from counter
  * totals (topdown.h). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Top-Down analysis (Yasin, ISPASS 2014): which part of the pipeline a run was bound by.
  *
  * The data (analysis/topdown/{cpus,events,metrics}.tsv, compiled into analysis/topdown_table.c

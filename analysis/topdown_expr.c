@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The Top-Down formula language: parse into terms, evaluate with signed values and
  * missing operands propagated (topdown.h). */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Top-Down per function: a function's share of each sampled event, as counts the tree can
  * be computed from (topdown.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The Top-Down group planner (topdown.h): every node's events in one counter group, so a
  * subtraction never mixes counts from different time slices and every fraction has its
  * own cycles or slots beside it; groups shared where they fit; groups packed into runs. */

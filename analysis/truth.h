@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exact execution counts of an image's instructions and of the transitions between its
  * blocks, for bmprof validate and bmprof count. A QEMU TCG plugin (host/qemu-plugin/
  * insn_count.c) counts how many times each instruction starts and writes them with its

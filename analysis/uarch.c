@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Looking up pipeline models: by name, or by the CPU identity a profile's HELLO carries.
  * The models themselves are data (uarch_table.c, generated from analysis/uarch/NAME.tsv). */
 #include "uarch.h"

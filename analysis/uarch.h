@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pipeline models: the per-microarchitecture facts the CPI analysis needs (issue width,
  * latencies and units per instruction class, penalties of the dynamic stall causes), kept
  * as data in analysis/uarch/NAME.tsv and compiled in by tools/gen_uarch.py

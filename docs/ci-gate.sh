@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Profile an image built from two commits and fail when a function regressed: the worked
 # example of docs/ci-gating.md. Run from the top of a bmprof checkout (build/bin/bmprof
 # built), in a git repository holding the program.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The bmprof demo: four kernels doing clearly different amounts of work: count_primes
  * (naive trial division), matmul (double precision, so SSE), sort_ints (heap sort) and
  * checksum (Fletcher sums over a buffer). The program times each one with the TSC and

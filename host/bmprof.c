@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof: the command-line tool. Dispatches to the subcommands in builtin-*.c;
  * docs/bmprof.md is the overview. */
 #include <stdio.h>

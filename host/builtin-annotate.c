@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof annotate: one function's disassembly with the samples of each instruction,
  * interleaved with the source lines they came from, in the manner of perf annotate and
  * DCPI's dcpilist. docs/bmprof-annotate.md is its manual. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof cpi: DCPI's dcpicalc for one function of a recorded profile: per basic block its
  * estimated executions with a confidence, best-case and actual CPI; per instruction its
  * cycles per execution, static stalls and the possible culprits of its dynamic stalls;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof db: the profile database (host/profile/db.h). docs/bmprof-db.md is its manual. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof diff: differential profiling of two sets of profiles (analysis/diff.h), with a
  * significance test per bucket and a CI gate. docs/bmprof-diff.md is its manual. */
 #include <errno.h>

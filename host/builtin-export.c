@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof export: a profile in another tool's format: pprof (host/profile/export_pprof.h), folded
  * stacks, or JSON (bmprof report's). docs/bmprof-export.md is its manual. */
 #include <inttypes.h>

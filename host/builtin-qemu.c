@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof qemu: boot an image in QEMU, show its console, record its profile, print a
  * summary and the hottest functions. docs/bmprof-qemu.md is its manual. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof record: capture a stream from a serial device, a file, a FIFO or stdin into a
  * profile file. docs/bmprof-record.md is its manual. */
 #include <errno.h>

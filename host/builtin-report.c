@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof report: the flat profile of a recorded run, as text, JSON or one HTML page. docs/bmprof-report.md
  * is its manual, docs/report-json.md the JSON schema. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof stalls: DCPI's dcpiwhatcg and dcpitopstalls: every sampled function of the image
  * analysed as bmprof cpi does, their summaries added up into the whole image's, and the
  * instructions that stalled most with their possible culprits. docs/bmprof-stalls.md is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof stat: boot an image in QEMU with its PMU counting (no sampling) and print the
  * totals, like perf stat. docs/bmprof-stat.md is its manual. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof stats: DCPI's dcpistats over repeated runs: per bucket, the spread of its samples
  * across the runs (analysis/stats.h). docs/bmprof-stats.md is its manual. */
 #include <errno.h>

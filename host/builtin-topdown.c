@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown: boot an image in QEMU counting the events the CPU's Top-Down formulas
  * need (counting mode, multiplexed groups, as bmprof stat runs), or read counts from a file,
  * and print the tree. docs/bmprof-topdown.md is its manual. */

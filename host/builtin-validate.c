@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof validate: how close DCPI's estimates come to the truth on one image. The image is
  * profiled (natively timed samples under KVM with main in ring 3, else TCG with -icount),
  * every function with enough samples is analysed (cpi_run.h), the same functions' exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The bmprof subcommands (host/builtin-*.c, over the host library in the folders of
  * host/). Each takes the arguments after the tool name (argv[0] is the subcommand) and
  * returns the process exit status. A verb calls no other verb. */

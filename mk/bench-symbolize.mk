@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # make bench-symbolize: bmprof's symbolizer against addr2line (and llvm-symbolizer when
 # installed) on a large generated ELF, timed in one run under the same conditions (output
 # path, one core, distinct addresses: bench/symbolize_bench.py), with agreement checked on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Benchmarks (make bench): each bench-xxx target installs what is missing (bench-deps),
 # then builds and runs one benchmark in a make of its own, printing ratios against
 # baselines measured in the same run and medians over repetitions. Benchmarks always

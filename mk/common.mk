@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Toolchains and flags shared by every fragment.
 
 HOST_CC ?= gcc

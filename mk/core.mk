@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The arch-neutral target core and the target side of the transport, also compiled for the
 # host so unit tests and benchmarks drive them natively.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Images for end-to-end tests that are not built with the bmprof runtime.
 RAW_IMAGES := $(patsubst tests/e2e/raw/%.S,$(BUILD)/test-images/%.elf,$(wildcard tests/e2e/raw/*.S))
 

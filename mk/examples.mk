@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The CPI-analysis workloads of examples/dcpi/ (examples/README.md), as images
 #   make examples-dcpi           x86-64: $(X86_OUT)/dcpi-NAME.elf
 #   make examples-dcpi-aarch64   AArch64: $(A64_OUT)/dcpi-NAME.elf

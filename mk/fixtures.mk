@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Test ELFs for the symbolizer and disassembler unit tests, from tests/fixtures/*.c, built
 # into $(BUILD)/fixtures (the tests find them through BMPROF_FIXTURES, which tests/run.sh
 # sets, defaulting to build/fixtures).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # libFuzzer harnesses for the host-side parsers (tests/fuzz/fuzz_*.c), built with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into $(FUZZ_DIR).
 #

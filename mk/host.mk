@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The bmprof host tool: host/ (CLI glue), analysis/ (no I/O), transport/host (stream reader).
 
 # host/*/: the host library, in folders named for what they hold; host/builtin-*.c: the

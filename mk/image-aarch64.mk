@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # AArch64 target library and bootable images for QEMU virt, built with the cross compiler
 # aarch64-linux-gnu-gcc for a freestanding target, into $(A64_OUT).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # AArch64 UEFI applications with bmprof inside, built with the cross compiler and Debian's
 # gnu-efi for arm64 (unpacked into $(UA64_GNUEFI) by scripts/gnu-efi-arm64.sh when missing).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # UEFI applications with bmprof inside (gnu-efi), into $(UEFI_X86_OUT):
 #
 #   make image SRC="a.c b.c" BOOT=uefi [ARCH=x86_64] [NAME=prog] [IMAGE_CFLAGS=...]

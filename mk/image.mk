@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # x86-64 target library and bootable images, built with the host gcc for a freestanding
 # target, into $(X86_OUT) (never mixed with host objects).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # x86-64-only end-to-end test programs: each tests/e2e/progs-x86_64/NAME.c becomes
 # $(TEST_IMAGE_DIR)/NAME.elf, built by `make test-images` like tests/e2e/progs/ (after
 # mk/image.mk, whose x86_image rules it uses).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Tests: tests/unit/test_*.c are cmocka programs linked against the host library and the
 # host-compiled target core; tests/e2e/*.sh boot images in QEMU. tests/run.sh runs them
 # all and prints the summary line.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Install the Debian packages bmprof needs, only those that are missing.
 # Idempotent: a second run with everything present calls no apt-get at all.
 set -eu

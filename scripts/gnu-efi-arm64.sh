@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Unpack Debian's gnu-efi for arm64 (crt0-efi-aarch64.o, elf_aarch64_efi.lds, libefi.a,
 # libgnuefi.a, the headers) into DIR (default build/gnu-efi-arm64), for AArch64 UEFI
 # images. Debian's amd64 gnu-efi package carries only the x86-64 and ia32 files.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs every test and prints the summary line "N passed, N failed, N skipped".
 #   UNIT_DIR  directory of the cmocka unit test binaries (test_*); empty: no unit tests
 #   BMPROF    the bmprof binary the end-to-end tests use

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write analysis/events_table.c from analysis/events/events.tsv.
 
     tools/gen_events.py [--perfmon DIR] [--armdata DIR] [--check]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write analysis/topdown_table.c from analysis/topdown/{cpus,events,metrics}.tsv.
 
     tools/gen_topdown.py [--perfmon DIR] [--armdata DIR] [--check]

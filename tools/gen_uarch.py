@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write analysis/uarch_table.c from the pipeline models in analysis/uarch/*.tsv.
 
     tools/gen_uarch.py [--check]

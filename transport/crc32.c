@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CRC-32 (IEEE 802.3) with a 16-entry nibble table: small enough for any target,
  * fast enough for the host. Freestanding. */
 #include "wire.h"

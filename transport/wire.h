@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof wire format, version 2: the one header both the target and the host include.
  *
  * A stream is a sequence of frames, possibly interleaved with console text on the same

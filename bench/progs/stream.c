@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Stream throughput: for STREAM_MS of guest time, send 1012-byte frames of a type the
  * host does not know (it counts and skips them) through the runtime's stream sink, with
  * interrupts masked around each frame so no drain splits it. Prints how many were sent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AArch64 runtime's settings in opt/bmprof/config (read by boot/common/config.c):
  *   freq=N                    timer interrupts per second, 0..100000 (0: none)
  *   flush_ms=N                the periodic flush, every N ms (0: off)

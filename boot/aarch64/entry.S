@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Entry: QEMU virt's -kernel loads this ELF at its link address and starts the boot CPU
  * at _start, at EL1 (or EL2 with -M virt,virtualization=on), MMU and caches off.
  *

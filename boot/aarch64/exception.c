@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unhandled exceptions: one message (bmrt_log) with the CPU, ESR, ELR and FAR, then the run
  * ends like an exit (bmrt_finish), with an END frame carrying the exception class
  * (ESR_EL1.EC; 0x40 for an FIQ), the faulting ELR and, for aborts, FAR. A second exception

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The end of a run, on whichever CPU ends it (main returned, bm_exit, an exception): stop
  * sampling on every CPU and wait until each has parked (smp.c), send every parked CPU's
  * state (COUNTS, SAMPLES, TOTALS, CPU by CPU), the END frame, and power off. A second CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* QEMU fw_cfg's registers on virt, memory-mapped at 0x09020000: the data register at +0
  * reads an item's bytes in order, the selector at +8 takes a big-endian 16-bit key. */
 #include "rt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The runtime's IRQ path, per CPU, and what console output tells it.
  *
  * bmrt_irq (vectors.S, IRQs masked; the interrupted registers from its frame): the sampler acknowledges, handles and EOIs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Stack sizes and the CPU limit, shared by entry.S and the C runtime. Every stack sits
  * above an unmapped guard page (mmu.c), so an overflow faults and is reported.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The identity map, 4 KiB granule, 32-bit addresses (T0SZ = 32; anything at or above
  * 4 GiB faults):
  *   0x00000000-0x07FFFFFF  flash: not mapped, so a NULL dereference faults

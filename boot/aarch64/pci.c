@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PCI configuration space through the ECAM of QEMU's virt board, and the shared memory of
  * its ivshmem-plain device for transport=shm. With -kernel there is no firmware, so the
  * BARs are unassigned: the runtime places BAR 2 at the start of the 32-bit PCI memory

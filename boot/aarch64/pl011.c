@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Transmitting on the PL011 at 0x09000000 (QEMU virt), polled: what the plain runtime
  * (uart.c: set-up and the lock) and the UEFI runtime (the firmware set it up; its
  * uart.c: the TPL) share. A transmitter stuck for SPIN_MAX polls is treated as gone. */

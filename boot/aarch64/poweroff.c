@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ends the QEMU run. With -semihosting, SYS_EXIT_EXTENDED makes QEMU exit with status
  * (value << 1) | 1, the status x86's isa-debug-exit gives, so a host reads both the same
  * way. Without semihosting (the HLT is undefined and skipped), PSCI SYSTEM_OFF: QEMU exits

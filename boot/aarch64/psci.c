@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PSCI calls. QEMU's PSCI conduit is HVC when it started the image at EL1 and SMC when it
  * started it at EL2 (-M virt,virtualization=on), as its device tree says. Without the
  * conduit the call returns -1 (NOT_SUPPORTED): trap.S skips the undefined instruction. */

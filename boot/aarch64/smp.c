@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The other CPUs.
  *
  * Boot: the boot CPU (index 0) starts the others one at a time with PSCI CPU_ON, trying

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmrt_start: from the configuration to main(), with the MMU on, on the program stack:
  * the sampler on this CPU, then the other CPUs (smp.c), HELLO with their number, and
  * sampling on every CPU. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memcpy and memset, which gcc may emit calls to, eight bytes at a time where the
  * alignment allows, and memmove's backward copy. The empty asm in each loop keeps gcc from
  * turning the loop back into a call to the function being defined. memcpy and memset are

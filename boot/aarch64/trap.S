@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Instructions that may be absent: semihosting's HLT #0xF000 (QEMU without -semihosting
  * treats it as undefined) and the PSCI conduits (HVC without EL2 firmware, SMC without
  * EL3). Each is the first instruction of its function; bmrt_probe_skip() recognises an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PL011 UART at 0x09000000 (QEMU virt), 115200 8N1 with its FIFOs on, polled.
  * Console text and the profile stream share it, from every CPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The EL1 exception vectors. IRQs go to irq_entry, which saves what the C ABI lets a callee
  * clobber (x0-x18, x29, x30; the runtime is built with -mgeneral-regs-only, so no FP/SIMD)
  * and ELR_EL1/SPSR_EL1 (a nested interrupt during the interrupt-exit drain overwrites

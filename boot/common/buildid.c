@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The image's GNU build-id, from the note the linker script keeps in a loaded section:
  * { u32 namesz, u32 descsz, u32 type, name padded to 4, desc }. */
 #include "bmprof.h"

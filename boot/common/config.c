@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Run-time configuration: the fw_cfg file opt/bmprof/config, key=value settings separated
  * by newlines, spaces, ';' or ','. '#' starts a comment to the end of the line. The keys
  * are the architecture's (its config.c); mode=sample|count is common to both. A bad

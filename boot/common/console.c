@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Console output for programs: bm_putchar, bm_puts, and the sink bm_printf formats into
  * (printf.c), straight to the UART. Each call holds the UART lock for all its characters
  * (bmrt_console_begin/end), so text from one call is never split by a frame or by another

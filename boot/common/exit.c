@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bm_exit: the end of the run as if main returned code, from any CPU. */
 #include "bmrt.h"
 #include "rt_common.h"

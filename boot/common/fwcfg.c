@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* QEMU fw_cfg files, through the architecture's registers (fwcfg_select, fwcfg_byte): item
  * 0 holds the signature "QEMU"; item 0x19 is the file directory, a big-endian count
  * followed by 64-byte entries { be32 size, be16 select, u16, char name[56] }. */

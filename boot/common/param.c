@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Run-time parameters: config param=NAME=VALUE (repeatable; VALUE decimal or 0x hex, up
  * to 64 bits), read by the program with bm_param(). A malformed one, or one past the
  * table, prints one line and is ignored; a later setting of the same name replaces the

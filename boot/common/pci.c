@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PCI configuration space, whichever way the architecture reaches it (the ops its pci.c
  * gives): find a device by vendor and device ID, size and place a BAR. */
 #include "rt_common.h"

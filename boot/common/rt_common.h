@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the boot runtimes share: the parts in boot/common/, compiled into each runtime, and
  * what each architecture (boot/<arch>/) gives them. Each arch's rt.h includes this. */
 #ifndef BMRT_RT_COMMON_H

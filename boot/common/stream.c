@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile stream's sink, bmrt_out: the serial port (bmrt_serial_out, uart.c) until the
  * runtime switches it to the shared-memory rings (config transport=shm and a device
  * found), then each CPU's writes go to its own ring, without the UART lock: a ring has

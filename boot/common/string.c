@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memmove and memcmp, for gcc's emitted calls and for programs. memmove copies forwards
  * with the architecture's memcpy, or backwards (bmrt_copy_down) where dst overlaps src
  * from above. Weak, so a program may bring its own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The bmprof boot runtimes (x86-64, AArch64), as a program sees them.
  *
  * The runtime boots, starts sampling, calls the program's `int main(void)`, and when main

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* For programs built with make image BOOT=uefi: the firmware's tables, to call boot and
  * runtime services directly (include <efi.h>: programs are built with gnu-efi's headers,
  * on x86-64 with GNU_EFI_USE_MS_ABI, which makes the services ms_abi function pointers).

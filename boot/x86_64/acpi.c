@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The processors the firmware's ACPI tables list: RSDP -> XSDT or RSDT -> MADT ("APIC"),
  * whose Processor Local APIC (type 0) and Local x2APIC (type 9) entries with the Enabled
  * flag are the CPUs there are to start.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The other CPUs' way in: a real-mode trampoline that smp.c copies to BMRT_AP_TRAMPOLINE
  * (0x8000, page-aligned, below 1 MiB) and points the start-up IPI at (vector 0x08: the CPU
  * starts at 0800:0000 in real mode).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The runtime's own use of the local APIC: this CPU's ID, the EOI of its IPI vector, and
  * sending inter-processor interrupts. The sampler (target/arch/x86_64) owns the timer and
  * the LVT entries. Both find the APIC the same way: xAPIC at the identity-mapped address

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86-64 runtime's settings in opt/bmprof/config (read by boot/common/config.c):
  *   freq=N     timer frequency, 0..100000 (0: no timer): the sampling rate when no event
  *              samples on the PMU, else the rate groups rotate and counters are read

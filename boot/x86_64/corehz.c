@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The core clock, for the host's cycles per timer sample: a chain of dependent adds, one
  * cycle of latency each on every x86-64 core of the last fifteen years, timed with the
  * TSC. Register adds: recent Intel cores fold a chain of add-immediates at rename (this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The 64-bit GDT, one TSS per CPU for the IST stacks, and the IDT all CPUs share. #DF runs
  * on IST1 and NMI and #MC on IST2 (each CPU its own), so they are reported even when the
  * faulting code wrecked its stack. The GDT also holds ring 3's data (0x18) and 64-bit code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PVH entry: QEMU's -kernel loads this ELF64 at its physical addresses and jumps to the
  * address in the Xen PHYS32_ENTRY note in 32-bit protected mode, paging off, EBX pointing
  * at the hvm_start_info (kept in bmrt_start_info: it may give the ACPI RSDP), ESP

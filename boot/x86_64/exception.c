@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unhandled CPU exceptions, on any CPU: one message (bmrt_log: the vector, RIP, CR2,
  * error code, RSP, the CPU, a stack overflow), then the run ends like an exit
  * (bmrt_finish), with an END frame carrying the vector, the faulting RIP and (for #PF and

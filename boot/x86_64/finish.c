@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The end of a run, on whichever CPU ends it (main returning on CPU 0, bm_exit or an
  * exception anywhere): stop this CPU's sampling, stop and park every other CPU
  * (smp.c), then, holding the UART lock, flush each CPU's quiescent state in turn (COUNTS,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* QEMU fw_cfg's registers on x86-64, I/O ports: 0x510 selects an item (16-bit), 0x511
  * reads its bytes in order. */
 #include "rt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Interrupt entry points: the 32 CPU exception vectors (their frame and return path:
  * exc_frame.inc; the handler: bmrt_exception()), the runtime's IPI, and one for vectors
  * nobody asked for. */

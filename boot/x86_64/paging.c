@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Refines the boot identity map: the 2 MiB regions holding page 0 and the stack guard
  * pages get 4 KiB page tables with those pages left out, so a NULL dereference and a stack
  * overflow (on any CPU) fault; the LAPIC's region is mapped uncached. The other CPUs load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PCI configuration space through I/O ports 0xCF8/0xCFC (configuration mechanism #1),
  * and the shared memory of QEMU's ivshmem-plain device for transport=shm. On q35 the
  * BIOS has assigned the BARs before the kernel runs; the BAR must lie below 4 GiB, where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ends the QEMU run: the isa-debug-exit device (iobase 0xf4) makes QEMU exit with status
  * (value << 1) | 1. Without that device, ACPI S5 through the PM1a control register of
  * q35 (0x604) and of i440fx (0xB004) as QEMU's firmware sets them up; without those, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internals of the x86-64 boot runtime. */
 #ifndef BMRT_RT_H
 #define BMRT_RT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The other CPUs: bring-up, their idle loop, the program's API (bm_ncpus, bm_cpu_id,
  * bm_run_on, bm_wait) and stopping them at the end of the run.
  *

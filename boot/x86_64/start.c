@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmrt_start: the 64-bit side of boot on the first CPU, from the descriptor tables to
  * main(): the sampler is set up here first (calibration), then on the other CPUs as they
  * start (smp.c), the core clock is measured (in ring 3 when main runs there: user.c),

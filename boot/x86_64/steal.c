@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* KVM's paravirtual steal time, on CPU 0: the time the hypervisor ran something else while
  * this vCPU was runnable (ns), kept by the hypervisor in a 64-byte area of guest memory
  * that MSR_KVM_STEAL_TIME points to (present when CPUID 0x40000000 says "KVMKVMKVM" and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* memcpy and memset, which gcc may emit calls to, and memmove's backward copy. rep
  * movsb/stosb are fast on current CPUs and small under emulation. memcpy and memset are
  * weak, so a program may bring its own. */

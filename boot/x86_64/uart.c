@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The 16550 UART at COM1 (0x3F8), 115200 8N1, FIFOs on, polled. Console text and the
  * profile stream of every CPU share it.
  *

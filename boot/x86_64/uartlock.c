@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UART lock: the CPUs share COM1 for console text and the profile stream, and a frame
  * or a console call must reach it whole. A ticket lock (first come, first served, so a
  * CPU that drains often cannot starve another one's console).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main in ring 3 (config user=1), on CPU 0; the other CPUs, and the functions bm_run_on
  * starts there, stay in ring 0.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Data-dependent branches: each repetition fills a table from a reseeded generator, then
  * walks it through if/else chains and a dense switch that gcc compiles to a jump table.
  * The same seed every repetition makes every count a + b * reps. */

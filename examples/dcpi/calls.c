@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Calls in loops: each iteration calls small noinline functions (one of them calling
  * another), so the profile spreads over several short procedures with their prologues,
  * returns and call sites. The same inputs every repetition: counts are a + b * reps. */

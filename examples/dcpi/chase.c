@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pointer chasing over a random cyclic permutation (Sattolo's shuffle) of size entries
  * (param size, default 1M entries of 4 bytes: 4 MiB, more than L1 and L2 when run
  * natively): each load's address is the previous load's value. The permutation is built

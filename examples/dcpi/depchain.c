@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A loop whose body is one long dependency chain of multiplies and adds: every
  * instruction waits for the one before it (imul's latency dominates natively). Counts are
  * a + b * reps. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Straight-line loop body: a dozen mixed ALU operations per iteration (add, xor, shift,
  * rotate, lea-style multiply-by-constant, and) with no branch but the loop's own. Every
  * repetition does the same work, so each instruction's count is a + b * reps. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The options bmprof cpi and bmprof stalls share, and opening their profile and ELF. */
 #ifndef BMPROF_CPI_CLI_H
 #define BMPROF_CPI_CLI_H

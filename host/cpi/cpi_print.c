@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Printing DCPI's analyses as text and JSON (cpi_print.h). */
 #include "cpi/cpi_print.h"
 #include "report/run_notes.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Printing DCPI's analyses for bmprof cpi and bmprof stalls: a function's blocks and
  * instructions with their estimates and stalls, and the summary of where the cycles went
  * (DCPI's Figure 4 layout), as text of at most 100 columns or as JSON

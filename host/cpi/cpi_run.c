@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CPI analysis of one function of a recorded profile (cpi_run.h): the samples mapped
  * onto its instructions, the CFG, each block's static schedule, the model and the period
  * chosen, then DCPI's estimates. */

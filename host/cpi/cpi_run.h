@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CPI analysis of one function of a recorded profile: the function decoded from the
  * ELF (insn_decode.h), its CFG and classes (cfg.h), each block's static schedule
  * (sched.h), the samples of the profile's events mapped onto its instructions, and DCPI's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One AArch64 instruction's control flow, pipeline class, memory access and registers,
  * from capstone's details. Classes go by the printed mnemonic (capstone prints the
  * preferred alias: cmp, mov, lsl, ...). Registers come from the operands by their role,

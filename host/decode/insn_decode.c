@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding procedures into instruction records (insn_decode.h): capstone through the
  * disassembler's handle with details on (so the text is what bmprof annotate prints), the
  * per-architecture fill in insn_x86.c / insn_a64.c, jump tables in insn_jtab.c, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding a procedure of an ELF image into the analyses' instruction records
  * (analysis/insn.h), through capstone with details on: control flow, class, memory
  * access, registers read and written, and jump tables (x86-64, AArch64) recovered from

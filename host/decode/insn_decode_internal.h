@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by host/decode/insn_decode.c (the driver), host/decode/insn_x86.c, host/decode/insn_a64.c (one
  * instruction's flow, class, memory access and registers from capstone's details) and
  * host/decode/insn_jtab.c (x86-64 jump tables). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Jump tables as gcc -O2 emits them for a switch (x86-64 here, AArch64 below), recovered
  * by walking back from the indirect jump through the straight-line code before it:
  *

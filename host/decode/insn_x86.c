@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One x86-64 instruction's control flow, pipeline class, memory access and registers, from
  * capstone's details. Classes go by capstone's instruction name (Intel, no AT&T size
  * suffix): exact names first, then name prefixes, then the SSE/AVX default. */

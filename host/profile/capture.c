@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Live stream capture: reader + profile model + profile file. See capture.h. */
 #include "profile/capture.h"
 #include "profile/profile_bound.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Capturing a live stream: one object owns the frame reader, the profile model and the
  * profile file writer. Bytes pushed in (from a serial device, a pipe, QEMU's serial output)
  * are split into console text, handed to on_text at once, and frames, each applied to the

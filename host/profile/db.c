@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile database (db.h), on SQLite. */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile database (docs/bmprof-db.md): a directory holding profiles.sqlite and, under
  * profiles/, a copy of every profile added. Each profile has a row of metadata (build-id,
  * image, machine, QEMU accelerator, CPU identity, time, samples), the user's tags (commit=,

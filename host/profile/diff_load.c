@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Profiles as buckets (diff_load.h). */
 #include <inttypes.h>
 #include <stdio.h>

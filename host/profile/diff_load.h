@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Profiles as buckets for bmprof diff, stats and export: load a profile file, symbolize it
  * against its ELF, group its samples (flat.h) and name each group by a key that survives a
  * rebuild of the image: the function's symbol, file:line, or symbol+offset.

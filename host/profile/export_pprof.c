@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A profile as gzipped pprof (export_pprof.h). */
 #include <stdlib.h>
 #include <string.h>

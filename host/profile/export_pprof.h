@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A profile as pprof's profile.proto (proto/profile.proto), gzipped: the format go tool
  * pprof reads. One Location per sampled address (its Line: function and file:line from the
  * symbolizer), one Sample per location with its count (sample type samples/count) and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading and writing profile files: see profile_io.h. */
 #include "profile/profile_bound.h"
 #include "profile/profile_io.h"

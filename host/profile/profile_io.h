@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Profile files (default name bmprof.data). A profile file is a frame stream in the wire
  * format of transport/wire.h:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sets of profiles (profile_set.h). */
 #include <stdio.h>
 #include <stdlib.h>

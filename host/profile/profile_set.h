@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A set of profiles named on the command line: profile files, and database queries
  * (db:KEY=VALUE[,KEY=VALUE], docs/bmprof-db.md) that expand to the files they select.
  * And the runs of one or two sets loaded as buckets (diff_load.h), lined up by key. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Firmware modules: the code a profile's samples fell in when they are outside the image
  * (boot services, the firmware's timer handler, protocol calls), and where each module
  * was loaded, so those samples can be symbolized against the module's own ELF.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* From a loaded profile to symbols: find the image's ELF, check it is the one that ran,
  * and symbolize every sampled pc in one batch.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The capture summary: see summary.h. */
 #include "report/summary.h"
 

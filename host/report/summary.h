@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one-screen summary printed after a capture (bmprof record, bmprof qemu): what the
  * target said about itself, frames accepted and rejected, samples per CPU as the target
  * counted them (taken, delivered, lost) against what the host received, and how the run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Running an image in QEMU: which accelerator, which QEMU and which command line, and a
  * loop that starts QEMU and hands its serial output to the caller as it arrives.
  *

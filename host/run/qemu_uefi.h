@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Booting a UEFI application (a PE/COFF .efi built with make image BOOT=uefi) under the
  * firmware QEMU runs for its machine: OVMF on x86-64, AAVMF on AArch64.
  *

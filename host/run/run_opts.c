@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run options of bmprof qemu and bmprof stat (run_opts.h). */
 #include <ctype.h>
 #include <errno.h>

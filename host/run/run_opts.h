@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The options bmprof qemu, stat and topdown share: how to run QEMU, which events, where the
  * output goes, and the one IMAGE with QEMU's own arguments after "--". Each command embeds
  * a struct run_opts, sets it up with run_opts_init, puts RUN_OPTS_TABLE in its option table

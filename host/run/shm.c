@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shared-memory transport, host side. See shm.h and docs/transport-shm.md. */
 #include "run/shm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host side of the shared-memory transport (docs/transport-shm.md): the file QEMU maps as
  * an ivshmem device, and the consumer of the rings the target's CPUs write in it.
  *

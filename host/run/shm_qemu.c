@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shared-memory transport for a QEMU run: the QEMU arguments that map the file as an
  * ivshmem device, the config line that tells the runtime to use it, and the summary of
  * what the rings carried. See docs/transport-shm.md. */

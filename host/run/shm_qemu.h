@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shared-memory transport in a QEMU run (shm_qemu.c). */
 #ifndef BMPROF_SHM_QEMU_H
 #define BMPROF_SHM_QEMU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Counting a run in QEMU (truth_qemu.h): the image boots as bmprof qemu would boot it
  * (image_run), under TCG in one thread (the plugin's inline counters are plain adds),
  * with

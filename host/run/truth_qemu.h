@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exact counts of one run of an image (analysis/truth.h), from QEMU TCG with the
  * insn_count plugin (host/qemu-plugin/insn_count.c) and the -d int log read from a FIFO
  * as QEMU writes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Disassembly through capstone: x86-64 and i386 in AT&T syntax (objdump's default), AArch64.
  * Capstone's skip-data mode turns undecodable bytes into ".byte" entries, so every byte of a
  * range lands in exactly one entry. */

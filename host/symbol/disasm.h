@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Disassembly through capstone. x86 uses AT&T syntax, as objdump does by default. */
 #ifndef BMPROF_DISASM_H
 #define BMPROF_DISASM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding CUs: one on demand, or all the CUs a batch needs on several threads (the line
  * programs and the DIE scans of different CUs are independent; what they share is taken
  * under the symbolizer's lock). */

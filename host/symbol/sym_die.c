@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* DWARF units and function DIEs: the CU address index (libdw), and per CU the tree of
  * subprograms and inlined subroutines (sym_scan.c, or the libdw walk here when the scanner
  * declines) flattened into elementary address intervals, each with the function addr2line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ELF side of the symbolizer: sections, symbol tables, GNU build-id (libelf). */
 #include <elf.h>
 #include <inttypes.h>

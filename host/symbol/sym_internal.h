@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal state of the symbolizer, shared by host/sym_*.c and host/symbol/symbolize.c. */
 #ifndef BMPROF_SYM_INTERNAL_H
 #define BMPROF_SYM_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* .debug_line decoding for one CU (DWARF 2-5) into a merged, sorted row array.
  *
  * libdw's dwarf_getsrclines sorts the rows of all sequences together, which loses the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Direct scan of a CU's DIEs for subprograms and inlined subroutines.
  *
  * Walking DIEs through libdw costs an abbrev-hash lookup under a lock and a generic

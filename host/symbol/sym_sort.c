@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sorts for the symbolizer's hot arrays (qsort's indirect calls dominated the decode time):
  * an LSD radix sort over the bytes in which the keys differ (addresses in one image span
  * only a few), and an introsort with the comparison inlined for small arrays or when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Small containers and a bounded byte reader for the symbolizer. */
 #include <stdlib.h>
 #include <string.h>

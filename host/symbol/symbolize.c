@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The symbolizer's public API: opening an ELF, per-address lookups with a result cache,
  * batches, and the helpers annotate needs (function by name, bytes, line rows). */
 #include <errno.h>

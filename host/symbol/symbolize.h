@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ELF + DWARF symbolizer (libelf for symbols and sections, libdw for units and DIEs, the
  * line programs decoded directly). Addresses are link-time addresses of the ELF (the caller
  * subtracts a load bias).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown --per-function (topdown_functions.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown --per-function: each function's level-1 Top-Down from a run that sampled
  * the Top-Down events (docs/bmprof-topdown.md "Per function"). */
 #ifndef BMPROF_TOPDOWN_FUNCTIONS_H

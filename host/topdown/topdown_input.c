@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown's inputs: counts files and profiles (topdown_input.h). */
 #include <errno.h>
 #include <jansson.h>

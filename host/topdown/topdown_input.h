@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What bmprof topdown analyses: counter totals with the CPU they came from, read from a
  * counts file (JSON, docs/bmprof-topdown.md "Counts files") or from a recorded profile's
  * COUNTS records. */

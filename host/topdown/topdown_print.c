@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown's text and JSON output (topdown_print.h). */
 #include <math.h>
 #include <stdio.h>

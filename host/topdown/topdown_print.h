@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown's output: the tree as text or JSON (docs/bmprof-topdown.md). */
 #ifndef BMPROF_TOPDOWN_PRINT_H
 #define BMPROF_TOPDOWN_PRINT_H

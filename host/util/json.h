@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A small streaming JSON writer. Values are written as they come; the writer inserts the
  * commas and the indentation, and escapes strings (control characters as \n or \u00XX,
  * bytes that are not valid UTF-8 as U+FFFD, so the output is always valid JSON).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Small helpers shared by the host tool: error printing and allocation that report a
  * problem instead of exiting, and hex formatting. */
 #ifndef BMPROF_UTIL_H

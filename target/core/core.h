@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internals of the target core shared by its files (and by the host-side tests and
  * benchmark, which reach in to check the table and buffers). Freestanding. */
 #ifndef BMPROF_CORE_H

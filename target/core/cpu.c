@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Per-CPU state: sizing, set-up and counter snapshots. */
 #include "bmprof_desc.h"
 #include "core.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The drain side: full overflow buffers to the transport (bmprof_drain), everything so far
  * with sampling running (bmprof_flush_delta, the periodic flush), and everything at the
  * end of a run (bmprof_flush). Never runs in the interrupt path.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Aggregated entries to SAMPLES frames (transport/wire.h): u16 cpu, u16 n, u32 seq, then
  * per entry the varints event_id, zigzag(pc - prev_pc), count, with prev_pc = 0 at the start
  * of each frame so every frame decodes on its own.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Randomized sampling periods (DCPI): each period is uniform in [nominal - jitter, nominal],
  * so samples cannot lock onto a loop whose length divides the period. */
 #include "core.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* EVENT frames for the configured events and COUNTS for one CPU. */
 #include "pmu_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internals shared by target/core/pmu_*.c. Freestanding. */
 #ifndef BMPROF_PMU_INTERNAL_H
 #define BMPROF_PMU_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Event specs: ID:ENC:PERIOD[:NAME[:GROUP]] with ENC a '/'-separated list of
  * [vendor.]CODE alternatives (bmprof_pmu.h). */
 #include "pmu_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Counting and sampling: start, stop, the timer tick (fold, rotate) and the PMI.
  * What may run concurrently and why it is safe: bmprof_pmu.h. */
 #include "pmu_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Probing, and placing events on counters in groups that each fit the PMU. */
 #include "pmu_internal.h"
 

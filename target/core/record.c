@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The interrupt path: aggregate one sample into the per-CPU hash table.
  *
  * Overflow buffer hand-off. Each buffer is owned by one side at a time, and its state says

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* In-place heap sort of entries by (pc, event, stack): O(n log n), no recursion, no extra memory,
  * bounded stack. Runs on the drain side only. */
 #include "core.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof in-image component: the only header an integrating image includes (with its
  * architecture's, bmprof_x86_64.h or bmprof_aarch64.h, which include it). It includes the
  * wire format's constants (wire.h, from transport/ in the source tree).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof on AArch64: the EL1 generic timer or PMUv3 counter overflow as the sampling
  * source, and PMUv3 counting with multiplexing, on up to BMPROF_A64_MAX_CPUS CPUs, with
  * the interrupts taken through a GICv2 or GICv3.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PMU layer: arch-neutral event scheduling over a small per-architecture driver.
  *
  * A driver (Intel, AMD, Arm PMUv3) is an ops table that knows its counters and registers;

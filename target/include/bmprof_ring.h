@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shared-memory transport: one single-producer/single-consumer byte ring per CPU in
  * memory the host can read (a QEMU ivshmem BAR, a PCIe BAR, RAM a debugger reads). The
  * byte-level layout is docs/transport-shm.md; the constants below are that layout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof on x86-64: the LAPIC timer, and the PMU (Intel architectural performance
  * monitoring v1-v5, AMD core counters) as sampling and counting sources, on up to
  * BMPROF_X86_MAX_CPUS CPUs.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Wire-format frames for the end-to-end tests: split a raw serial capture or a profile
 file into frames and console text, decode the payloads (transport/wire.h), and attribute
 SAMPLES to functions with nm's symbol table; and the other way, encode the frames of a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared helpers for the end-to-end tests (sourced). Each test runs in its own temp dir.
 set -u
 : "${BUILD:=build}" "${BMPROF:=$BUILD/bin/bmprof}"

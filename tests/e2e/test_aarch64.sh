@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # AArch64 images on QEMU virt (-cpu max, TCG), captured with bmprof record from QEMU's
 # serial output: the generic timer on GICv2 and the PMU cycle counter on GICv3 both split
 # shares.c 50/30/20 under -icount; main's return value comes back as QEMU's semihosting

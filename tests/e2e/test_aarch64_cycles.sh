@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # CPU_CYCLES overflow sampling on AArch64 without -icount, the way a user runs it
 # (bmprof qemu -e ...): on the cycle counter (cycles) and on an event counter (r11, the
 # raw CPU_CYCLES number). Each run samples on the PMU (the overflow-interrupt probe finds

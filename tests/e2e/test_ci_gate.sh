@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The CI example of docs/ci-gating.md, run for real: docs/ci-gate.sh on a throwaway git
 # repository (a copy of this tree) with two commits, the second making one function do
 # three times the work. The gate must exit 3 naming it, with the profiles in the database.

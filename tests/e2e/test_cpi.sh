@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof cpi and bmprof stalls. Without QEMU: a synthetic profile of a host-built ELF whose
 # loop bodies carry known samples, analysed with the tcg model (one cycle per instruction,
 # so each loop block ran S x P times): block counts, confidence, a dynamic stall and its

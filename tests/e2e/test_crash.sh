@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # A program that faults: the runtime reports the exception, the samples taken up to the
 # crash still arrive, and bmprof qemu says the image crashed (under --icount, so the work's
 # share of the samples does not depend on the host's load).

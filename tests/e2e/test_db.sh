@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof db: a database of synthetic profiles of two builds of a small host-built ELF (no
 # QEMU): init, add with tags, ls, show, queries (tags, epoch, last), epochs, rm; bmprof diff
 # and stats on db: queries; two processes adding at once lose nothing; a damaged database

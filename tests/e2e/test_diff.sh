@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof diff and bmprof stats over synthetic profiles of two builds of a small host-built
 # ELF (no QEMU): a function with three times the samples is named first with a ratio near
 # 3 and marked significant, and the --fail-above gate exits 3 naming it; five runs a side

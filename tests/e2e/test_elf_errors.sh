@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The ELF a report is symbolized against, and what a user meets when it is the wrong one:
 #   - an ELF of the other architecture (AArch64 for an x86-64 profile and the reverse, or a
 #     machine bmprof does not know): one line naming both architectures, before any

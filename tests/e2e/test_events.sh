@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Hardware events end to end: a bad --event spec is refused with one line; a recorded
 # stream with a timer fallback, an unsupported event and a multiplexed event is reported
 # with each event's source, reason and scaling; cycles sampled on the AArch64 PMU (the

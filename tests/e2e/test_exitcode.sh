@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # main's return value comes back as bmprof qemu's exit status and in the END frame (under
 # --icount, so the samples its work gets do not depend on the host's load).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof export over a synthetic profile of a small host-built ELF (no QEMU): the pprof
 # file read back by an independent decoder (gzip + protobuf wire format, written here), its
 # totals, names, lines, mapping and time values; folded lines; JSON as bmprof report's.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # x86-64 images under hardware-assisted KVM. Runs only where bmprof itself would pick KVM:
 # `bmprof qemu --accel auto` decides (host/run/qemu.c, qemu_choose_accel: an x86_64 host,
 # /dev/kvm usable, kvm_intel or kvm_amd loaded, not the kvm_pvm software virtualizer), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make image with several sources; the hot function lives in the second file (under
 # --icount: its share of the samples follows the instructions, not the host's load).
 . "$(dirname "$0")/lib.sh"

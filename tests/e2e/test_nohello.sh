@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # An image that never sends HELLO (a crash at boot looks like this): one clear line, a
 # non-zero exit, the console text still shown, no profile written.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The x86-64 PMU integration under QEMU TCG, which has no PMU: an image asked for events on
 # -cpu qemu64 and -cpu max falls back to the timer without crashing and says why, on the
 # in the runtime's messages (stderr) and in the stream; the runtime's event settings (event, mode, pmi) are parsed, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof record: a raw serial capture (what a real board's UART gives) from a file and from
 # stdin, and a capture damaged on the wire (flipped bits, dropped and inserted bytes).
 . "$(dirname "$0")/lib.sh"

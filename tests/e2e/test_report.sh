@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # report and annotate over one recorded profile: sort orders, JSON rows, the annotated
 # disassembly, and the errors a user meets (missing files, bad options; the wrong ELF is
 # test_elf_errors.sh).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Multi-CPU profiles without QEMU: a synthetic 4-CPU stream (one CPU lost samples on the
 # target, one lost a frame in transit, one sent no TOTALS) against a small host-built ELF.
 # report --sort cpu (text and JSON), the per-CPU column of the function view, the header's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Samples outside the image (firmware) without QEMU: a relocated image (a shared object
 # linked at 0, loaded at 0x6000000 as a UEFI application is) and a synthetic stream with
 # samples in it, in two firmware modules and in firmware code nothing names. Checks that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # work_a, work_b and work_c run the same loop body 50:30:20 times. Under -icount guest time
 # follows instructions, so the timer samples must split 50/30/20 within a few points.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The shared-memory transport (--transport shm, docs/transport-shm.md), x86-64 and AArch64:
 #   - shares.elf under -icount over shm gives the same 50:30:20 shares as over serial (each
 #     within 3 points of the truth, the two within 2 points of each other), the stream says

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Sampling on several CPUs (x86-64 runtime, QEMU -smp N; TCG runs the vCPUs in parallel
 # threads here, so the CPUs really race for the UART and the flush).
 #   - smp_work.elf on 1, 2, 4 and 8 CPUs with the default buffers: every CPU reports,

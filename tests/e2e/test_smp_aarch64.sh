@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Sampling on several CPUs with the AArch64 runtime (QEMU virt -cpu max -smp N, TCG; the
 # vCPUs run in parallel host threads unless a run says thread=single or -icount):
 #   - smp_work.elf on 1, 2, 4 and 8 CPUs (GICv2), and on 4 CPUs with a GICv3 and entered

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof stat on AArch64 (QEMU virt, TCG): under -icount the cycle counter counts virtual
 # nanoseconds, one per instruction, so cycles and instructions of shares.c both come to
 # its instruction count (100M iterations of a 3-instruction loop: ~300M); the default

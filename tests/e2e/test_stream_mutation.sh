@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Resynchronization on a damaged serial capture. One raw capture (2 CPUs, 16-entry tables:
 # many SAMPLES frames, console lines between them) is mutated about a hundred ways:
 # truncated at every frame end and at two points inside every frame, bits flipped in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof topdown on AArch64 (QEMU virt -cpu max, TCG): the collection runs in counting mode
 # with the Arm PMUv3 Top-Down events in two groups for QEMU's 6 + 1 counters; QEMU
 # 7.2 implements CPU_CYCLES, STALL_FRONTEND and STALL_BACKEND (PMCEID) but not OP_SPEC,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof topdown -i with counts files (docs/bmprof-topdown.md "Counts files"): a Skylake
 # run's totals give the paper's tree (values checked against the arithmetic), hidden nodes
 # under unflagged parents and --show-all, a negative node kept signed and clamped only for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof topdown with a real PMU (KVM's vPMU, x86-64 -cpu host): a pointer chase over
 # 64 MiB must come out Backend Bound / Memory Bound, a chain of dependent divisions Backend
 # Bound / Core Bound. Needs hardware-assisted KVM with a host PMU driver; where there is none

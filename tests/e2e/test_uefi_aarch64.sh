@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # AArch64 UEFI applications (make image BOOT=uefi ARCH=aarch64) under AAVMF on QEMU virt:
 # shares.c sampled on the cycle counter's overflow and on the physical timer, with
 # -icount shift=0,sleep=off (exact shares, 50:30:20 within 2 points) and without (each of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # A UEFI application under OVMF that spends most of its run in the firmware (300 calls of
 # BootServices->Stall(1 ms), after a short loop of its own, under -icount shift=3,sleep=off
 # so both take guest time whatever the host's load): the samples taken in the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # UEFI applications under OVMF: bmprof qemu boots NAME.efi (or the ELF with NAME.efi beside
 # it) from a FAT disk, the runtime samples in the firmware's own timer interrupt, and the
 # profile is symbolized against the ELF although the firmware loaded the image elsewhere.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # main in ring 3 on the x86-64 runtime (bmprof qemu --user) and run-time parameters
 # (--param), with tests/e2e/progs-x86_64/usermode.c:
 #   (a) TCG -icount: work_a, work_b and work_c split the timer samples 50:30:20 in ring 3,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bmprof validate on the examples/dcpi workloads (docs/bmprof-validate.md):
 #   (a) TCG -icount, straight.c with --reps-param: the truth of its loop checked against
 #       the source (the 20,000-iteration body runs exactly reps x 20,000 times, the rest of

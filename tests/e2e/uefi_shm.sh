@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Sourced by the UEFI e2e tests: check_uefi_shm SERIAL.json SHM.json SHM.err asserts that a
 # shares run through --transport shm used the rings (the summary's transport line, records
 # > 0, nothing dropped), that its accounting holds, and that its work_a/b/c shares equal

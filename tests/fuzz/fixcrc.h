@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* For the stream harnesses: mutations almost never leave a frame's CRC right, so most
  * inputs would test only the reader's rejection paths. fix_crcs() walks buf[0..n) frame by
  * frame (a magic and a header whose frame fits the rest; otherwise one byte on) and writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the ELF/DWARF symbolizer: the input is opened as an ELF (through a
  * memfd), then addresses taken from its sections, its symbols and the input itself are
  * looked up one by one and in a batch, functions are found by name, and line rows and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the profile file loader (profile_load_mem, the in-memory form of
  * profile_load): any input loads or is refused with a one-line reason, and a loaded model
  * is consistent.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the stream reader and the profile model, as bmprof record uses
  * them: the input is pushed in chunks whose sizes the input itself chooses, each frame is
  * applied to a profile, and the result is checked against invariants that hold for any

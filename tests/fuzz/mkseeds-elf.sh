@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Writes the ELF seeds of tests/fuzz/corpus/fuzz_elf and fuzz_cpi, and the fixed ELF of the
 # harnesses that run whole verbs (tests/fuzz/data/image-x86_64.elf).
 #

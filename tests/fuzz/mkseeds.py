@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes the synthetic seeds of tests/fuzz/corpus (the streams captured from QEMU and the
 ELFs from tests/fuzz/mkseeds-elf.sh sit beside them):
 

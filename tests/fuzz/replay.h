@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Replays a harness's committed inputs (tests/fuzz/corpus/<h> and tests/fuzz/regress/<h>)
  * through its LLVMFuzzerTestOneInput as a cmocka test, so the unit-test build (gcc, and
  * ASan + UBSan under SAN=1) checks every seed and reproducer without clang or libFuzzer.

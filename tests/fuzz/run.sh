@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs the libFuzzer harnesses (built by mk/fuzz.mk).
 #
 #   run.sh fuzz  FUZZ_DIR SECONDS HARNESS...   fuzz each harness for SECONDS from its seeds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A target-core CPU state on the host heap, for tests that drive the sample path. */
 #ifndef BMPROF_TEST_CORE_FIXTURE_H
 #define BMPROF_TEST_CORE_FIXTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86 PMU model (msr_model.h). Included by the tests after <cmocka.h>. For AMD the
  * same arrays hold PERF_CTR (pmc), PERF_CTL (evtsel), PerfCntrGlobalCtl (global_ctrl) and
  * PerfCntrGlobalStatus (global_status). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A model of the x86 PMU's CPUID leaves and MSRs, with the semantics the Intel SDM (vol. 3B,
  * "Performance Monitoring") and AMD's APM/PPRs give them, for running the real drivers
  * (target/arch/x86_64/pmu_intel.c, pmu_amd.c) on the host. It supplies the access layer

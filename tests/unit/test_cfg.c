@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CFG construction and frequency equivalence classes: block boundaries and edges of small
  * hand-made procedures (if-then-else, loops, nested loops, break/continue, idle loop,
  * self-loop, tail call, jump tables, unresolved jumps, dead ends, unreachable code), and a

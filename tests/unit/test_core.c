@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The arch-neutral target core (target/core) and the target frame builders
  * (transport/target), driven natively. Frames are decoded here with wire.h alone and their
  * CRCs checked with zlib, so the checks do not lean on the code under test. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpi_run.c and cpi_print.c: a profile's samples mapped onto a decoded function (after the
  * load bias), the events that play culprit roles recognised by name, the default event,
  * the one-line errors, the estimates for a loop whose count is known, the culprit texts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* DCPI analysis with known answers: F recovered from clustered ratios (stalled issue
  * points ignored), the copy loop of the paper, the few-samples sum, the dependent issue
  * point refinement, noisy samples, local propagation (filling an edge-only class, rejecting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Differential profiling (analysis/diff.h) on the examples of McKenney's paper: the ratio
  * profile of Table 2, the weighted differences of the cache-thrashing example (Table 4),
  * and Table 1's ratio, difference and linear-saturation columns (ms = 100%), with the

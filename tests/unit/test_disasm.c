@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The capstone wrapper: known x86-64, i386 and AArch64 encodings, undecodable bytes, and a
  * whole function from the fixture ELF decoded at objdump's instruction boundaries. */
 #include <stdarg.h>

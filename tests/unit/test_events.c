@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Named events and --event specs: the table against its TSV source, lookups and aliases,
  * spec parsing (named, raw, x86 and arm fields, groups, modifiers), every kind of bad spec,
  * the config lines sent to the target, and the names of the EVENT status fields. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Samples outside the image: EDK2 console load lines, reading a firmware log (modules
  * counted, malformed lines skipped and counted), and the flat profile's grouping of outside
  * pcs (by 4 KiB page when nothing names them; by module and symbol when a module does;

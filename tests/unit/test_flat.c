@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Flat profile over a synthetic profile: grouping, percentages, the four sort orders,
  * deterministic ties, the hottest line of a function, unresolved pcs, the per-CPU split of
  * every row, and the default event. */

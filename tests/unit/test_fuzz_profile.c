@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The committed seeds and reproducers of tests/fuzz/fuzz_profile.c, replayed through the
  * harness under the unit-test build (see tests/fuzz/replay.h). */
 #define LLVMFuzzerTestOneInput fuzz_one

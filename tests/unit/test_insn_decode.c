@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Instruction records for the CPI analysis (host/decode/insn_decode.c): control flow and targets,
  * classes, memory access and registers of hand-assembled x86-64 and AArch64 code (the
  * bytes as GNU as emits them, objdump's disassembly beside them), x86-64 and AArch64 jump

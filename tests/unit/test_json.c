@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The streaming JSON writer: escaping, nesting, commas, misuse detection. */
 #include <stdarg.h>
 #include <stddef.h>

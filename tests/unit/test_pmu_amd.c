@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AMD PMU driver (target/arch/x86_64/pmu_amd.c) against the MSR model (msr_model.c),
  * alone and under the arch-neutral PMU layer (target/core/pmu_*.c). Expected register
  * values are spelled out from the APM's bit definitions, not the driver's constants. */

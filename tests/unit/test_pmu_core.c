@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The arch-neutral PMU layer (target/core/pmu_*.c) driven through a fake driver: an ops
  * table over an array of counters with a width, an enable bit, an interrupt-enable bit and
  * an overflow bit that is set when a counter wraps. Frames are decoded with wire.h alone

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The Intel PMU driver (target/arch/x86_64/pmu_intel.c) against the MSR model
  * (msr_model.c), alone and under the arch-neutral PMU layer (target/core/pmu_*.c).
  * Expected register values are spelled out from the SDM's bit definitions, not taken from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile model (sample store, frame decoding, malformed frames rejected whole, sequence
  * gaps, growth rules), the profile file (capture, write, load round trip, .old rotation,
  * load errors, a truncated file) and the capture summary. */

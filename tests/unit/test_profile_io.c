@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Loading profile files: from memory the same as from a file, and refusals and warnings in
  * one line whatever bytes the file holds. */
 #include <stdarg.h>

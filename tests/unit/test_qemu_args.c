@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The QEMU runner without QEMU: the accel decision over injected system facts, the machine
  * table, the command line, ELF checks, and the run loop driven by a shell standing in for
  * QEMU (serial pipe on fd 3, exit status, timeout, interruption, exec failure), the stall

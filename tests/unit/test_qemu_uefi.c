@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* UEFI boots without QEMU: which file boots and which symbolizes, the firmware table, the
  * temporary boot directory (application, VARS copy, padding, cleanup, missing firmware)
  * and the QEMU command line of a UEFI boot on both architectures. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The incremental frame reader: text and frames separated exactly, any chunking gives the
  * same result, resynchronization after garbage, dropped and inserted bytes, truncation at
  * the end, the length bound, magic bytes inside console text. */

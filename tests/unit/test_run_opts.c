@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run options bmprof qemu and bmprof stat share: --param NAME=VALUE checked, collected
  * for the meta, and turned into config lines with --user. */
 #include <stdarg.h>

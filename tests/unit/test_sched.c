@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pipeline models and the static schedule: known answers worked out by hand (in the
  * comments) on small test models and on the real ones, the model lookups, and the
  * generated table against its TSV sources. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shared-memory ring protocol: the target's producer (transport/target/ring.c) and the
  * host's consumer (host/run/shm.c) in one process. Wrap-around, exact fit, records larger than
  * the free space or the ring, frames split over several writes, sequence gaps that agree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The statistics of analysis/stats.h: the regularized incomplete beta function and the t
  * distribution against closed forms and published table values, Welch's t-test, the
  * two-proportion test, lining up runs by key, and the dcpistats table. */

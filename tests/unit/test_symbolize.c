@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The ELF/DWARF symbolizer against binutils on the fixture ELFs (tests/fixtures, built by
  * mk/fixtures.mk): every instruction's frames as addr2line -f -i prints them, with both
  * DIE readers; errors; build-id; function lookup; section bytes; line rows. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Top-Down: the formula language, the tables, family selection, and the tree computed from
  * fixture counts per CPU family, with the arithmetic written out: a tree whose Memory and
  * Core Bound do not sum to Backend Bound, a negative node, a multiplexed run whose

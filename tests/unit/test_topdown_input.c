@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof topdown's inputs: counts files (jansson: any valid JSON number, errors with their
  * line, a size bound before parsing) into counter totals with the CPU identity (groups, null values,
  * multiplexed-out events, every kind of bad file), and a profile's COUNTS mapped through its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The Top-Down group planner: the groups for known cases (the paper's level 1 in one group of
  * four GP counters and the fixed clock; a node too big for the PMU is unplaceable; counter
  * restrictions), and a property test over every family, PMU size and many metric sets:

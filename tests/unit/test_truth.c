@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exact counts (analysis/truth.h): the insn_count plugin's counts file (good and broken
  * ones), the faults of a synthetic -d int log (x86-64: faults, interrupts, software
  * interrupts, a debug trap, fetch and data page faults, real-mode lines; AArch64: the

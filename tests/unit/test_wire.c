@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Both sides of the wire together: frames built by the target emitter and the target core
  * go through the host reader and the profile model, and every field comes back. CRC-32
  * against zlib, every single-bit error rejected, and the worked SAMPLES example printed in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Incremental frame reader: see reader.h. */
 #include "reader.h"
 

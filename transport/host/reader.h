@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host side of the wire: an incremental reader that splits a byte stream into frames and
  * console text. Bytes are pushed in as they arrive (from a pipe, a serial device, a file);
  * complete frames whose CRC checks are handed to on_frame, everything else that is not a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Target side of the wire format: build a frame (transport/wire.h) and hand it to the
  * integrator's sink, plus the HELLO, EVENT, END and COUNTS payloads. Freestanding. */
 #include "bmprof.h"

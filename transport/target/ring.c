@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Producer side of the shared-memory rings (bmprof_ring.h, docs/transport-shm.md).
  *
  * A write() call carries the bytes of whole frames in order, a frame possibly split over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Synchronous exceptions, through the CPU architectural protocol's handler slot
  * (EXCEPT_AARCH64_SYNCHRONOUS_EXCEPTIONS), which replaces the firmware's register dump:
  * the HLT of a semihosting probe (hlt.S) that is undefined is skipped with x0 = -1; any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A semihosting call (HLT #0xF000). Without QEMU -semihosting the HLT is undefined: the
  * synchronous exception handler (exception.c) resumes after it with x0 = -1. */
 	.text

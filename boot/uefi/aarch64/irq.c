@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The sampler's interrupts under UEFI. The firmware owns the GIC and VBAR_EL1, so the
  * sampler runs with gic = BMPROF_A64_GIC_NONE and its PPIs (the PMU's, INTID 23, and with a
  * timer the physical timer's, INTID 30: the firmware's own tick is the virtual timer) are

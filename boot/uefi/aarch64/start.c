@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AArch64 side of the UEFI runtime (efi_main is boot/uefi/common/main.c): the
  * configuration from the fw_cfg file opt/bmprof/config as in the plain runtime
  * (boot/aarch64/config.c), the sampler on the firmware's GIC driver (irq.c), and the end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PL011 (boot/aarch64/pl011.c), which the firmware's console also uses (it set the
  * UART up).
  *

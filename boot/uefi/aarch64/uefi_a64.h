@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internals of the AArch64 UEFI runtime: the firmware interfaces it uses (gnu-efi's
  * types, plus the ArmPkg protocols gnu-efi lacks) and what its files give each other. */
 #ifndef BMRT_UEFI_A64_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One CPU, so no lock: console calls mark the UART busy, and a drain that an interrupt
  * starts inside one waits for a later tick (the table keeps aggregating meanwhile). */
 #include "uefi_rt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UEFI runtimes run the application on the boot processor only. */
 #include "bmrt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* efi_main: the UEFI application's entry. gnu-efi's crt0 relocates the image and calls it
  * with the SysV ABI (so it is not EFIAPI). It finds where the firmware loaded the image, starts sampling (the architecture's
  * bmrt_uefi_start), runs main() and ends the run with its return value (bm_exit: flush,

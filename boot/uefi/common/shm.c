@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* transport=shm under UEFI: the shared memory of QEMU's ivshmem-plain device, found through
  * the firmware's PCI bus driver instead of raw configuration space (the plain runtimes'
  * boot/<arch>/pci.c). Every PCI function has an EFI_PCI_IO_PROTOCOL; the one whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internals of the UEFI runtimes: efi_main's glue (boot/uefi/common/) and what each
  * architecture (boot/uefi/<arch>/) gives it. The plain runtimes' rt_common.h describes the
  * parts of boot/common/ compiled in as well. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A CPU exception the program causes while it runs under bmprof: one message, then
  * the run ends like an exit (bmrt_finish) with an END frame of reason exception, the
  * vector, the faulting RIP (a run-time address: subtract HELLO's load_bias for the ELF's)

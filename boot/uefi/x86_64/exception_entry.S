@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Entries for the CPU exceptions a program can cause, hooked into the firmware's IDT
  * while it runs (start.c). Frame and return path: boot/x86_64/exc_frame.inc; the handler,
  * bmrt_uefi_exception, returns only for a fault it fixed up (the sampler's probing MSR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The end of a run (main returning, bm_exit): stop sampling, give the firmware its timer
  * back, send what was sampled and the END frame, power off. Entered a second time (from
  * inside the flush) it only sends END. */

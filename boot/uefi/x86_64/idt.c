@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Hooking the firmware's IDT: replace one gate's handler address and put the original
  * gate back at the end. The IDT may sit in pages the firmware made read-only, so the write
  * happens with CR0.WP clear, interrupts disabled. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ends the QEMU run with the exit value through the isa-debug-exit device (iobase 0xf4),
  * as the plain runtime does; without that device, the firmware's ResetSystem. */
 #include "../../x86_64/rt.h"

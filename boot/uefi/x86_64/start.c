@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmrt_uefi_start on x86-64: sampling inside the firmware's own timer interrupt.
  *
  * OVMF (and EDK II firmware generally) drives its timer tick from the LAPIC timer in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmrt_uefi_timer_entry: the firmware's timer vector, chained. The firmware's handler
  * (which sends the EOI and runs the firmware's timer tick) is entered through a frame
  * built here, as if the CPU had delivered the interrupt to it: its iretq comes back to 1:,

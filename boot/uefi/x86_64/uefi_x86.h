@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internals of the x86-64 UEFI runtime. */
 #ifndef BMRT_UEFI_X86_H
 #define BMRT_UEFI_X86_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* AArch64 instructions and registers the sampler needs. Private to target/arch/aarch64. */
 #ifndef BMPROF_ARCH_A64_H
 #define BMPROF_ARCH_A64_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPU identity for HELLO from MIDR_EL1: vendor from the implementer code, family =
  * implementer, model = part number, stepping = revision, signature = the whole MIDR. */
 #include "bmprof.h"

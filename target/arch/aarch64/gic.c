@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A minimal GIC driver for each CPU's private interrupts (PPIs and SGIs): GICv2 through
  * the memory-mapped CPU interface (banked per CPU), GICv3 through each CPU's
  * redistributor and the ICC_* system registers. Both run the interrupts in the non-secure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof_a64_irq_entry: an IRQ handler for a VBAR_EL1 table's IRQ slots to branch to.
  *
  * Saves what the C ABI lets a callee clobber (x0-x18, x29, x30; the C code never touches

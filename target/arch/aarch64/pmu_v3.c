@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The Arm PMUv3 driver: an ops table for the neutral PMU layer (bmprof_pmu.h).
  *
  * Neutral counter i < 31 is event counter i (32 bits wide, reached through PMSELR_EL0 and

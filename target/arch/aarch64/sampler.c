@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AArch64 sampler's API (bmprof_aarch64.h) over the arch-neutral sampler
  * (target/core/sampler.h) and this architecture's ops (ops.c): the configuration, the
  * probe of the timer, the PMU and the GIC, each CPU's set-up (its GIC CPU interface or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* TSC and LAPIC timer rates, measured against PIT channel 2 (1.193182 MHz; gated by bit 0
  * of port 0x61, so no interrupt is involved). CPUID leaf 0x15 (crystal ratio), where all
  * three values are given, is the TSC rate the vendor states and wins over the measurement.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPU identity for HELLO, and the CPUID feature bits the sampler needs. */
 #include "bmprof.h"
 #include "x86.h"

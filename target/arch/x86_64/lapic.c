@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Local APIC register access: xAPIC through MMIO, or x2APIC through MSRs when the firmware
  * left the APIC in x2APIC mode (then MMIO does not respond). Every CPU's APIC is at the
  * same address and in the same mode, so the mode and the mapping are global. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RDMSR and WRMSR that return -1 instead of faulting, for probing MSRs a hypervisor or an
  * emulator may not implement. The #GP handler must call bmprof_x86_gp_fixup() (pmu_access.c),
  * which moves a faulting RIP from one of the two instructions below to its recovery code;

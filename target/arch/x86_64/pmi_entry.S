@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PMU interrupt entries, built like bmprof_x86_timer_entry (irq_save.inc):
  *
  *   bmprof_x86_nmi_entry  IDT vector 2 (the PMI in NMI delivery mode): bmprof_x86_nmi

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PMU drivers' access layer in the image: the real RDMSR, WRMSR and CPUID, and the
  * probing accesses, #GP-safe where the integrator's #GP handler calls
  * bmprof_x86_gp_fixup(). */

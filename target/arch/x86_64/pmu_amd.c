@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* AMD core performance counters (APM vol. 2, "Performance Monitoring Counters"; the PPRs)
  * as a struct bmprof_pmu_ops.
  *

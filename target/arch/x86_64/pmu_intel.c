@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Intel architectural performance monitoring, versions 1 to 5 (SDM vol. 3B, "Performance
  * Monitoring"), as a struct bmprof_pmu_ops.
  *

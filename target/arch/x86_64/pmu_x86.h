@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86-64 PMU drivers (pmu_intel.c, pmu_amd.c): MSR numbers and the access layer.
  *
  * The drivers reach the hardware only through the functions below. In the image they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86-64 sampler's API (bmprof_x86_64.h) over the arch-neutral sampler
  * (target/core/sampler.h) and this architecture's ops (ops.c): the configuration, the
  * calibration, each CPU's set-up (its LAPIC, its PMU's probe and the events placed on it)

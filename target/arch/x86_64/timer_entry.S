@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bmprof_x86_timer_entry: the IDT handler for the sampling timer vector. It passes the
  * interrupted RIP to the neutral sampler's bmprof_sampler_timer_irq (the tick and the
  * interrupt-exit drain, for the CPU it runs on) and returns. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* x86-64 instructions the sampler needs, as inline functions. Private to target/arch. */
 #ifndef BMPROF_ARCH_X86_H
 #define BMPROF_ARCH_X86_H

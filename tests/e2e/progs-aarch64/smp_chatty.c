@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Console-heavy work on every CPU: each CPU spins, then prints a long line, LINES times,
  * so the drains' frames and every CPU's console text contend for the UART all the time,
  * and a CPU's own console output often holds off its drain (with small tables, samples

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Console text from both sides while sampling: 300 lines through the firmware's ConOut
  * (OVMF writes them to COM1 itself) and 300 through bm_printf, with work between. Built
  * with tiny sample buffers, frames are drained all through the run, between and around

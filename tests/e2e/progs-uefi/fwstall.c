@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Half its time in its own loop (work_a, about 100M instructions), half in the firmware's
  * Stall service (100 ms of busy waiting), so about half the samples have firmware PCs,
  * outside the image. Prints where the firmware's Stall code is, for the test to check the

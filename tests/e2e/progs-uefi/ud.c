@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Works for a while (so there are samples to flush), then executes an undefined
  * instruction (x86-64 ud2, AArch64 udf): the runtime must report the exception with an END
  * frame and end the run with status 255. */

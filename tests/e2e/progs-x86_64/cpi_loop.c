@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A loop whose iterations the host knows (it prints them): bmprof cpi estimates how often
  * the loop body ran from the samples alone (tests/e2e/test_cpi.sh). */
 #include <stdint.h>

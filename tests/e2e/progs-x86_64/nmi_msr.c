@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86-64 runtime's NMI entry and #GP fixup, with sampling running: NMIs sent to this
  * CPU through the local APIC reach bmprof_x86_nmi (which counts them as not the PMU's)
  * and return with every register intact; a WRMSR that #GPs inside bmprof_x86_wrmsr_safe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A CPU that never takes interrupts again: CPU 1 disables them and spins for good, so it
  * cannot be stopped. When main returns, the runtime waits for it a bounded time, says so
  * on the console, and flushes every other CPU. */

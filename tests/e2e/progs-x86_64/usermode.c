@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main in ring 3 (bmprof qemu --user), chosen by the run-time parameter "mode":
  *   0  work_a, work_b and work_c run the same loop for 50, 30 and 20 units (shares.c's
  *      shares); prints the privilege level main runs at and the parameter "answer"

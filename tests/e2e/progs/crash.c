@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Works for a while (so there are samples to flush), then writes to an address beyond
  * the runtime's 4 GiB identity map: a page fault the runtime must report and survive. */
 #include <bmrt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Returns 42: the exit status and the END frame must both carry it. It works a little
  * first (about 20M instructions) so the run has samples in every mode. */
 #include <bmrt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Many distinct PCs: every CPU runs a chain of 16384 jumps, each to the next (under TCG
  * an interrupt is taken only where a translated block starts, so every jump target is a
  * PC the timer can sample), for about a second of guest time, so nearly every sample misses the hash table and is evicted, and the stream

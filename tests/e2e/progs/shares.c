@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Known shares: work_a, work_b and work_c run the same loop body for 50, 30 and 20 units
  * of iterations, so they should get 50%, 30% and 20% of the samples (about 400M
  * instructions in all). The asm barrier keeps gcc from folding or vectorizing the loops. */

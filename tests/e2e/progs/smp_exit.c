@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run ended by another CPU than CPU 0: every CPU but the last one works and prints
  * all the time (so the stop finds them waiting for the UART lock or holding it), the last
  * one calls bm_exit(5) once every CPU has taken SAMPLES samples (each publishes its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A fault on another CPU than CPU 0: the last CPU writes through a null pointer while
  * CPU 0 waits for it and the others work, once every CPU has taken SAMPLES samples (each
  * publishes its own count; CPU 0 before it waits in bm_wait), so every CPU's TOTALS has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Known work on every CPU: CPU k runs work_cpuK (eight copies of one loop, one per CPU),
  * so each CPU's samples must land in its own function and never in another CPU's. Each
  * CPU also prints progress lines while the others sample and drain, so the console and

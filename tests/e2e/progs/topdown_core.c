@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A core-bound workload for bmprof topdown: a long chain of dependent integer divisions on
  * a few registers, no memory traffic, so the divider and the dependency chain bound the
  * run (Backend Bound / Core Bound on a real PMU). */

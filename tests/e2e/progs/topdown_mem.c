@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A memory-bound workload for bmprof topdown: a pointer chase through 64 MiB in a random
  * cycle, one dependent load per step, so nearly every load misses every cache and the
  * core waits on memory (Backend Bound / Memory Bound on a real PMU). */

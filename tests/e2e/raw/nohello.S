@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* An image that boots (PVH entry), prints a line on the serial console and exits QEMU
  * without ever sending a bmprof frame: what a crash at boot looks like to the host. */
 	.section .note.pvh, "a", @note

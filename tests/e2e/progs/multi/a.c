@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* An image from two sources: main here, the hot function in b.c. */
 #include <bmrt.h>
 

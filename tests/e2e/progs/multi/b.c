@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The hot function of the multi-file image. */
 #include <bmrt.h>
 
