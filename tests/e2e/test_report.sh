@@ -6,15 +6,20 @@
 . "$(dirname "$0")/lib.sh"
 need_qemu
 img=$IMAGES/shares.elf
+# the source lines of work_a, work_b and work_c (each function is one line of shares.c)
+src=$ROOT/tests/e2e/progs/shares.c
+la=$(grep -n "uint64_t work_a(" "$src" | cut -d: -f1)
+lb=$(grep -n "uint64_t work_b(" "$src" | cut -d: -f1)
+lc=$(grep -n "uint64_t work_c(" "$src" | cut -d: -f1)
 "$BMPROF" qemu --icount --freq 10000 -o "$T/p.data" "$img" >"$T/out" 2>"$T/err" || { cat "$T/err"; fail "qemu run failed"; }
 
 # text report: one row per function with its hottest line
 "$BMPROF" report -i "$T/p.data" >"$T/text" || fail "report failed"
-grep -Eq '^ +[0-9]+ +[0-9.]+% +work_a +.*shares\.c:16' "$T/text" || { cat "$T/text"; fail "no work_a row with its line"; }
+grep -Eq '^ +[0-9]+ +[0-9.]+% +work_a +.*shares\.c:'"$la" "$T/text" || { cat "$T/text"; fail "no work_a row with its line"; }
 
 for sort in function line address; do
 	"$BMPROF" report -i "$T/p.data" --sort $sort --format json >"$T/$sort.json" || fail "report --sort $sort"
-	python3 - "$T/$sort.json" "$sort" <<'PY' || exit 1
+	python3 - "$T/$sort.json" "$sort" "$la" "$lb" "$lc" <<'PY' || exit 1
 import json, sys
 r = json.load(open(sys.argv[1])); sort = sys.argv[2]
 rows = r["rows"]
@@ -27,7 +32,7 @@ for x in rows:
     assert lo <= hi, x
 if sort == "line":
     lines = {(x["file"].split("/")[-1], x["line"]) for x in rows[:3]}
-    assert lines == {("shares.c", 16), ("shares.c", 17), ("shares.c", 18)}, lines
+    assert lines == {("shares.c", int(n)) for n in sys.argv[3:6]}, lines
 if sort == "address":
     assert all(int(x["addr_lo"], 16) == int(x["addr_hi"], 16) or x["symbol"] for x in rows)
 print(sort, "ok:", len(rows), "rows")
@@ -36,7 +41,7 @@ done
 
 # annotate: per-instruction counts add up to the function's samples
 "$BMPROF" annotate -i "$T/p.data" work_c >"$T/ann" || fail "annotate failed"
-grep -q "shares.c:18" "$T/ann" || fail "annotate shows no source line"
+grep -q "shares.c:$lc" "$T/ann" || fail "annotate shows no source line"
 grep -Eq '(imul|add|sub|jne)' "$T/ann" || fail "annotate shows no disassembly"
 want=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([x["samples"] for x in r["rows"] if x["symbol"]=="work_c"][0])' "$T/function.json")
 got=$(awk '/^> +[0-9]+ +[0-9.]+% +[0-9a-f]+:/ {s+=$2} END {print s+0}' "$T/ann")

@@ -25,8 +25,8 @@ chrome() {
 chrome --dump-dom "file://$T/r.html" >"$T/dom.html" || { tail -5 "$T/chrome.log"; fail "chromium --dump-dom"; }
 chrome --dump-dom "file://$T/r.html#search=work_%5Bab%5D" >"$T/dom-search.html" ||
 	fail "chromium --dump-dom with a search"
-python3 - "$T/dom.html" "$T/dom-search.html" "$T/r.json" "$T/r.txt" <<'PY' || fail "the rendered page"
-import json, re, sys
+SHARES_SRC=$ROOT/tests/e2e/progs/shares.c python3 - "$T/dom.html" "$T/dom-search.html" "$T/r.json" "$T/r.txt" <<'PY' || fail "the rendered page"
+import json, os, re, sys
 from html.parser import HTMLParser
 class Dom(HTMLParser):
     """The rendered page: table rows by table id, text by element id and class."""
@@ -91,7 +91,8 @@ assert split[0][:3] == ["function", "samples", "cpu 0"], split[0]
 assert [(x[0], int(x[1]), int(x[2])) for x in split[1:len(r["rows"]) + 1]] == \
     [(y["name"], y["samples"], y["samples"]) for y in r["rows"]], split
 ann = dom.text["annotate"]
-assert "bmprof annotate: work_a" in ann and "shares.c:16" in ann, ann[:400]
+la = [i + 1 for i, l in enumerate(open(os.environ["SHARES_SRC"])) if "uint64_t work_a(" in l][0]
+assert "bmprof annotate: work_a" in ann and f"shares.c:{la}" in ann, ann[:400]
 print("html ok:", len(flat), "rows,", len(frames), "frames, search matched", want)
 PY
 
