@@ -16,6 +16,7 @@
 #include "cpi/cpi_run.h"
 #include "util/json.h"
 #include "profile/profile_io.h"
+#include "report/inlined.h"
 #include "report/resolve.h"
 #include "util/util.h"
 
@@ -25,6 +26,22 @@ static const char description[] =
 	"dcpicalc did: executions with a confidence per block, cycles per execution and static "
 	"and dynamic stalls per instruction with their possible culprits, and the function's "
 	"summary.";
+
+/* name is not a function of the ELF: say where its code went if the compiler inlined it
+ * into sampled functions, else print err. */
+static void inlined_or(struct resolved *r, const struct profile *p, const char *name,
+		       const char *err)
+{
+	char callers[512];
+	const char *first;
+
+	if (!strncmp(err, "no function '", 13) && r->sym && !resolve_pcs(r, p) &&
+	    inlined_into(r, name, callers, sizeof callers, &first))
+		bm_err("%s has no code of its own in %s: its code was inlined into %s "
+		       "(bmprof cpi %s)", name, r->elf, callers, first);
+	else
+		bm_err("%s", err);
+}
 
 int cmd_cpi(int argc, char **argv)
 {
@@ -51,8 +68,11 @@ int cmd_cpi(int argc, char **argv)
 	rc = 1;
 	if (cpi_cli_open(&c, &prof, &r, &o))
 		goto out;
-	if (insn_func_load(r.elf, c.symbol, &cf.fn, err, sizeof err) ||
-	    cpi_func_analyze(&prof, &o, &cf, err, sizeof err)) {
+	if (insn_func_load(r.elf, c.symbol, &cf.fn, err, sizeof err)) {
+		inlined_or(&r, &prof, c.symbol, err);
+		goto out;
+	}
+	if (cpi_func_analyze(&prof, &o, &cf, err, sizeof err)) {
 		bm_err("%s", err);
 		goto out;
 	}

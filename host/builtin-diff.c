@@ -213,7 +213,8 @@ static const char *combine_text(const struct diff_cli *c)
 }
 
 static void print_text(const struct diff_cli *c, const struct diff_result *r,
-		       const struct profile_set *base, const struct profile_set *new)
+		       const struct profile_set *base, const struct profile_set *new,
+		       const struct loaded_runs *runs)
 {
 	char ch[32], val[32], p[32];
 
@@ -240,8 +241,9 @@ static void print_text(const struct diff_cli *c, const struct diff_result *r,
 		fmt_change(ch, sizeof ch, d);
 		fmt_value(val, sizeof val, d->value, c->o.combine);
 		fmt_p(p, sizeof p, d->p);
-		printf("%8.2f%% %8.2f%% %+8.2f %8s   %10s  %8s   %s   %s\n", d->share1, d->share2,
-		       d->delta, ch, val, p, d->significant ? "*" : " ", d->key);
+		printf("%8.2f%% %8.2f%% %+8.2f %8s   %10s  %8s   %s   %s%s\n", d->share1,
+		       d->share2, d->delta, ch, val, p, d->significant ? "*" : " ", d->key,
+		       loaded_runs_has_clones(runs, d->key) ? " [clones]" : "");
 	}
 }
 
@@ -260,7 +262,8 @@ static void json_side(struct json *j, const char *key, const struct profile_set 
 }
 
 static int print_json(const struct diff_cli *c, const struct diff_result *r,
-		      const struct profile_set *base, const struct profile_set *new)
+		      const struct profile_set *base, const struct profile_set *new,
+		      const struct loaded_runs *runs)
 {
 	struct json j;
 
@@ -288,6 +291,7 @@ static int print_json(const struct diff_cli *c, const struct diff_result *r,
 		json_kv_string(&j, "key", d->key);
 		json_kv_string(&j, "state", d->state == DIFF_NEW ? "new" : d->state == DIFF_GONE
 			       ? "gone" : "both");
+		json_kv_bool(&j, "clones", loaded_runs_has_clones(runs, d->key));
 		json_kv_double(&j, "base_samples", d->m1);
 		json_kv_double(&j, "new_samples", d->m2);
 		json_kv_double(&j, "base_share", d->share1);
@@ -341,7 +345,8 @@ int cmd_diff(int argc, char **argv)
 		bm_err("out of memory");
 		goto out;
 	}
-	if (c.json ? print_json(&c, &r, &base, &new) : (print_text(&c, &r, &base, &new), 0))
+	if (c.json ? print_json(&c, &r, &base, &new, &runs)
+		   : (print_text(&c, &r, &base, &new, &runs), 0))
 		goto out;
 	rc = 0;
 	for (size_t i = 0; i < r.nrows; i++) {

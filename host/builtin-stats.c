@@ -54,6 +54,7 @@ static int print_json(const struct profile_set *set, const struct loaded_runs *r
 		const struct stats_row *r = &t->rows[i];
 		json_begin_object(&j);
 		json_kv_string(&j, "key", r->key);
+		json_kv_bool(&j, "clones", loaded_runs_has_clones(runs, r->key));
 		json_kv_u64(&j, "n", r->s.n);
 		json_kv_double(&j, "sum", r->s.sum);
 		json_kv_double(&j, "mean", r->s.mean);
@@ -87,8 +88,9 @@ static void print_text(const struct profile_set *set, const struct loaded_runs *
 			printf("# ... %zu more rows (--all)\n", t->nrows - i);
 			break;
 		}
-		printf("%7.2f%% %4zu %10.0f %10.1f %10.1f %10.0f %10.0f  %s\n", 100.0 * r->s.range,
-		       r->s.n, r->s.sum, r->s.mean, r->s.sd, r->s.min, r->s.max, r->key);
+		printf("%7.2f%% %4zu %10.0f %10.1f %10.1f %10.0f %10.0f  %s%s\n",
+		       100.0 * r->s.range, r->s.n, r->s.sum, r->s.mean, r->s.sd, r->s.min, r->s.max,
+		       r->key, loaded_runs_has_clones(runs, r->key) ? " [clones]" : "");
 	}
 }
 

@@ -330,7 +330,7 @@ int insn_func_load(const char *path, const char *name, struct insn_func *f, char
 		sym = res.symbol;
 		start = res.sym_start;
 		size = res.sym_size;
-	} else if (symbolizer_find_function(s, name, &start, &size)) {
+	} else if (symbolizer_find_function_like(s, name, &sym, &start, &size)) {
 		no_function(s, path, name, err, errlen);
 		goto out;
 	}

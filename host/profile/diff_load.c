@@ -8,6 +8,7 @@
 #include "profile/diff_load.h"
 #include "profile/db.h"
 #include "profile/profile_io.h"
+#include "symbol/symname.h"
 #include "util/util.h"
 
 char *run_key(const struct flat_row *r, enum flat_sort sort)
@@ -28,8 +29,9 @@ char *run_key(const struct flat_row *r, enum flat_sort sort)
 		snprintf(buf, sizeof buf, "[unknown]");
 	else if (sort == FLAT_BY_ADDRESS)
 		snprintf(buf, sizeof buf, "%s%s%s+0x%" PRIx64, mod, bang, r->symbol, r->offset);
-	else
-		snprintf(buf, sizeof buf, "%s%s%s", mod, bang, r->symbol);
+	else   /* a function and its compiler clones are one bucket */
+		snprintf(buf, sizeof buf, "%s%s%.*s", mod, bang, (int)symname_base_len(r->symbol),
+			 r->symbol);
 	/* names and paths from the ELF and the firmware's modules, printed as keys */
 	return bm_strdup(bm_safe(safe, sizeof safe, buf));
 }
@@ -54,6 +56,59 @@ int run_parse_by(const char *s, enum flat_sort *out)
 		*out = FLAT_BY_ADDRESS;
 	else
 		return -1;
+	return 0;
+}
+
+static int is_clone(const struct flat_row *r, enum flat_sort sort)
+{
+	return sort == FLAT_BY_FUNCTION && r->symbol && !(r->outside && r->region_hi) &&
+	       r->symbol[symname_base_len(r->symbol)];
+}
+
+struct key_at {
+	const char *key;
+	size_t i;
+};
+
+static int cmp_key_at(const void *pa, const void *pb)
+{
+	const struct key_at *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* One bucket per key: a clone's row added to the first row of its key, in row order. */
+static void fold_keys(struct loaded_run *lr)
+{
+	struct key_at *k = bm_calloc(lr->n ? lr->n : 1, sizeof *k);
+	size_t n = 0;
+
+	for (size_t i = 0; i < lr->n; i++)
+		k[i] = (struct key_at){ lr->keys[i], i };
+	qsort(k, lr->n, sizeof *k, cmp_key_at);
+	for (size_t a = 0, b; a < lr->n; a = b)
+		for (b = a + 1; b < lr->n && !strcmp(k[a].key, k[b].key); b++) {
+			lr->counts[k[a].i] += lr->counts[k[b].i];
+			lr->clones[k[a].i] |= lr->clones[k[b].i];
+			free(lr->keys[k[b].i]);
+			lr->keys[k[b].i] = NULL;
+		}
+	free(k);
+	for (size_t i = 0; i < lr->n; i++)
+		if (lr->keys[i]) {
+			lr->keys[n] = lr->keys[i];
+			lr->counts[n] = lr->counts[i];
+			lr->clones[n++] = lr->clones[i];
+		}
+	lr->n = n;
+}
+
+int run_has_clones(const struct loaded_run *lr, const char *key)
+{
+	for (size_t i = 0; i < lr->n; i++)
+		if (!strcmp(lr->keys[i], key))
+			return lr->clones[i];
 	return 0;
 }
 
@@ -83,10 +138,13 @@ int run_load(struct loaded_run *lr, const char *path, const char *elf, const cha
 	lr->n = lr->flat.nrows;
 	lr->keys = bm_calloc(lr->n ? lr->n : 1, sizeof *lr->keys);
 	lr->counts = bm_calloc(lr->n ? lr->n : 1, sizeof *lr->counts);
+	lr->clones = bm_calloc(lr->n ? lr->n : 1, sizeof *lr->clones);
 	for (size_t i = 0; i < lr->n; i++) {
 		lr->keys[i] = run_key(&lr->flat.rows[i], sort);
 		lr->counts[i] = lr->flat.rows[i].samples;
+		lr->clones[i] = is_clone(&lr->flat.rows[i], sort);
 	}
+	fold_keys(lr);
 	return 0;
 fail:
 	run_free(lr);
@@ -105,6 +163,7 @@ void run_free(struct loaded_run *lr)
 		free(lr->keys[i]);
 	free(lr->keys);
 	free(lr->counts);
+	free(lr->clones);
 	flat_free(&lr->flat);
 	resolve_close(&lr->r);
 	profile_free(&lr->prof);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Profiles as buckets for bmprof diff, stats and export: load a profile file, symbolize it
  * against its ELF, group its samples (flat.h) and name each group by a key that survives a
- * rebuild of the image: the function's symbol, file:line, or symbol+offset.
+ * rebuild of the image: the function's symbol, file:line, or symbol+offset. By function, a
+ * compiler clone (foo.constprop.0, foo.isra.0, foo.cold; symname.h) is its function's bucket,
+ * so a build that clones foo and one that does not compare foo with foo.
  */
 #ifndef BMPROF_DIFF_LOAD_H
 #define BMPROF_DIFF_LOAD_H
@@ -22,6 +24,7 @@ struct loaded_run {
 	struct flat_result flat;
 	char **keys;                 /* one per flat row: the bucket's key */
 	uint64_t *counts;
+	unsigned char *clones;       /* one per key: a compiler clone's samples are in it */
 	size_t n;
 	char warning[512];           /* the file is damaged but usable; "" if not */
 };
@@ -34,6 +37,8 @@ int run_load(struct loaded_run *lr, const char *path, const char *elf, const cha
 void run_free(struct loaded_run *lr);
 /* lr's buckets, for stats.h. */
 struct bucket_run run_buckets(const struct loaded_run *lr);
+/* Whether lr's bucket key holds a compiler clone (foo.constprop.0 under foo). */
+int run_has_clones(const struct loaded_run *lr, const char *key);
 /* The key of a flat row ("[unknown]" for a pc no symbol names). */
 char *run_key(const struct flat_row *r, enum flat_sort sort);
 /* --by function|line|address. 0, or -1 if s names none of them. */

@@ -105,6 +105,14 @@ int loaded_runs_merge(const struct loaded_runs *lr, struct bucket_matrix *m)
 	return rc;
 }
 
+int loaded_runs_has_clones(const struct loaded_runs *lr, const char *key)
+{
+	for (size_t i = 0; i < lr->n; i++)
+		if (run_has_clones(&lr->runs[i], key))
+			return 1;
+	return 0;
+}
+
 void loaded_runs_free(struct loaded_runs *lr)
 {
 	for (size_t i = 0; i < lr->n; i++)

@@ -33,6 +33,8 @@ int loaded_runs_load(struct loaded_runs *lr, const struct profile_set *a,
 		     const struct profile_set *b, const char *elf, const char *event,
 		     enum flat_sort sort);
 int loaded_runs_merge(const struct loaded_runs *lr, struct bucket_matrix *m);
+/* Whether key's bucket holds a compiler clone's samples in any of the runs. */
+int loaded_runs_has_clones(const struct loaded_runs *lr, const char *key);
 void loaded_runs_free(struct loaded_runs *lr);
 
 #endif

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "report/annotate.h"
+#include "report/inlined.h"
 #include "report/run_notes.h"
 #include "symbol/disasm.h"
 #include "symbol/symname.h"
@@ -258,25 +259,17 @@ static void suggest(struct annotate *a)
 	flat_free(&res);
 }
 
-/* NAME not in the symbol table, but the compiler may have renamed it (a sole sampled
- * "NAME.constprop.0", "NAME.isra.0", "NAME.part.0", ...): then annotate that. 1 if found. */
-static int find_clone(struct annotate *a, uint64_t *size)
+/* NAME not in the symbol table, but a reader's name of a symbol: the compiler's copy of the
+ * function (NAME.constprop.0, NAME.isra.0, ...) or its demangled name. 1 if found. */
+static int find_like(struct annotate *a, uint64_t *size)
 {
-	const char *found = NULL;
-	size_t len = strlen(a->name);
+	const char *found;
 
-	for (size_t i = 0; i < a->r->ninfo; i++) {
-		const char *s = a->r->info[i].symbol;
-		if (!s || strncmp(s, a->name, len) || s[len] != '.' || (found && !strcmp(found, s)))
-			continue;
-		if (found)
-			return 0;
-		found = s;
-	}
-	if (!found || symbolizer_find_function(a->sym, found, &a->lo, size))
+	if (symbolizer_find_function_like(a->sym, a->name, &found, &a->lo, size))
 		return 0;
-	fprintf(a->out, "note: %s is not in the symbol table; annotating %s, the compiler's copy of it\n",
-	       a->name, found);
+	if (symname_base_len(found) < strlen(found))
+		fprintf(a->out, "note: %s is not in the symbol table; annotating %s, the "
+			"compiler's copy of it\n", a->name, found);
 	a->name = found;
 	return 1;
 }
@@ -347,8 +340,14 @@ static int locate(struct annotate *a)
 			return -1;
 		}
 	} else if (symbolizer_find_function(a->sym, a->name, &a->lo, &size) &&
-		   !find_clone(a, &size)) {
-		suggest(a);
+		   !find_like(a, &size)) {
+		char callers[512];
+		const char *first;
+		if (inlined_into(a->r, a->name, callers, sizeof callers, &first))
+			bm_err("%s has no code of its own in %s: its code was inlined into %s "
+			       "(bmprof annotate %s)", a->name, a->r->elf, callers, first);
+		else
+			suggest(a);
 		return -1;
 	}
 	if (!size) {

@@ -72,6 +72,13 @@ int symbolizer_result(const struct symbolizer *s, uint32_t id, struct sym_result
 /* Function symbol by name (global before weak before local): 0 and start/size, or -1. */
 int symbolizer_find_function(struct symbolizer *s, const char *name, uint64_t *start,
 			     uint64_t *size);
+/* The function a reader names name: the symbol itself, else the one symbol whose name
+ * without a compiler clone suffix, or demangled (with or without its parameters), or as
+ * shown ("foo [clone .constprop.0]") is name; of several such, the one that is not a
+ * fragment (.cold, .part.N). 0 and the symbol's name (*sym, the symbolizer's), start and
+ * size; -1 when none fits or the name is ambiguous. */
+int symbolizer_find_function_like(struct symbolizer *s, const char *name, const char **sym,
+				  uint64_t *start, uint64_t *size);
 /* The function symbols by address (aliases merged, zero sizes extended to the next
  * symbol): how many, and the i-th's name, start and size (0, or -1 if i is out of range). */
 size_t symbolizer_nfunctions(const struct symbolizer *s);

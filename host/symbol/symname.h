@@ -6,7 +6,9 @@
  * .clone.N, .specialized.N). Shown, the mangled name is demangled (libiberty's
  * cplus_demangle when bmprof is built with it, else left as it is) and a clone is its
  * function's name with the suffix noted as c++filt notes it: "foo [clone .constprop.0]".
- * The symbol itself stays the key (report rows, annotate, diff): a clone is other code. */
+ * Report rows stay keyed by the symbol (a clone is other code); diff, stats, db and pprof
+ * key a function and its clones by the function's name, and annotate and cpi find a
+ * function by any of these names (symbolizer_find_function_like). */
 #ifndef BMPROF_SYMNAME_H
 #define BMPROF_SYMNAME_H
 

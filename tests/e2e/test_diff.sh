@@ -25,6 +25,18 @@ gcc -g -O1 -nostdlib -static -no-pie -Wl,--build-id -o "$T/a.elf" "$T/prog.c" &&
 gcc -g -O1 -nostdlib -static -no-pie -Wl,--build-id -DNEWBUILD -o "$T/b.elf" "$T/prog.c" ||
 	fail "cannot build the test ELFs"
 
+# A third build whose f_a the compiler cloned: its code is under f_a.constprop.0 and its
+# cold blocks under f_a.cold (symbols named by asm labels, so no compiler decision decides).
+cat >"$T/clone.h" <<'EOF2'
+extern volatile int sink;
+void f_a(void) __asm__("f_a.constprop.0");
+void f_a_cold(void) __asm__("f_a.cold");
+void f_a_cold(void) { for (int i = 0; i < 100; i++) sink += 2 * i; }
+EOF2
+gcc -g -O1 -nostdlib -static -no-pie -Wl,--build-id -include "$T/clone.h" -o "$T/c.elf" \
+	"$T/prog.c" || fail "cannot build the cloned test ELF"
+nm "$T/c.elf" | grep -q ' f_a\.constprop\.0$' || fail "the cloned ELF has no f_a.constprop.0"
+
 # gen.py OUT ELF SEED f=MEAN...: one run's stream; each function's count is Poisson(MEAN),
 # split over its first two instructions' addresses.
 cat >"$T/gen.py" <<'PY'
@@ -63,6 +75,7 @@ for i in 1 2 3 4 5; do
 	run a$i "$T/a.elf" $i f_a=1000 f_b=500 f_c=300 f_tiny=2
 	run u$i "$T/a.elf" $((i + 100)) f_a=1000 f_b=500 f_c=300 f_tiny=2
 	run b$i "$T/b.elf" $((i + 200)) f_a=1000 f_b=1500 f_c=300 f_tiny=2
+	run c$i "$T/c.elf" $((i + 300)) f_a.constprop.0=700 f_a.cold=300 f_b=500 f_c=300 f_tiny=2
 done
 
 # --- f_b tripled in the new build: first, ratio ~3, significant; the gate fails on it
@@ -152,6 +165,35 @@ rg = [x["range"] for x in r["rows"]]
 assert rg == sorted(rg, reverse=True), rg
 print("stats ok")
 PY
+
+# --- a function and its clones are one bucket: f_a matches f_a.constprop.0 + f_a.cold,
+# marked [clones]; nothing is new or gone and the gate passes
+"$BMPROF" diff --fail-above 10 "$T"/a?.data -- "$T"/c?.data >"$T/c.txt" 2>"$T/e"
+rc=$?
+cat "$T/c.txt"
+[ $rc -eq 0 ] || { cat "$T/e"; fail "clones: the gate fails, exit $rc, want 0"; }
+grep -Eq '  f_a \[clones\]$' "$T/c.txt" || fail "clones: no row f_a [clones]"
+! grep -q 'constprop\|cold' "$T/c.txt" || fail "clones: a clone has its own row"
+"$BMPROF" diff --json --all --min-count 0 "$T"/a?.data -- "$T"/c?.data >"$T/c.json" || fail "diff --json clones"
+python3 - "$T/c.json" "$T" <<'PY' || exit 1
+import json, sys
+from frames import frames, samples, symbolizer
+r, d = json.load(open(sys.argv[1])), sys.argv[2]
+rows = {x["key"]: x for x in r["rows"]}
+assert sorted(rows) == ["f_a", "f_b", "f_c", "f_tiny"], sorted(rows)
+assert all(x["state"] == "both" for x in r["rows"]), r["rows"]
+assert rows["f_a"]["clones"] and not rows["f_b"]["clones"], rows
+name = symbolizer(d + "/c.elf")
+n = 0
+for i in range(1, 6):
+    for f in frames(open("%s/c%d.data" % (d, i), "rb").read()):
+        if f.type == 3:
+            n += sum(k for _, pc, k in samples(f.payload)[2] if name(pc).startswith("f_a."))
+assert abs(rows["f_a"]["new_samples"] - n / 5) < 1e-9, (rows["f_a"], n)
+print("clones ok")
+PY
+"$BMPROF" stats "$T"/c?.data >"$T/cs.txt" || fail "stats clones"
+grep -Eq ' 5 +[0-9]+ .*  f_a \[clones\]$' "$T/cs.txt" || { cat "$T/cs.txt"; fail "stats: no f_a [clones] row"; }
 
 # --- errors
 "$BMPROF" diff "$T/a1.data" >/dev/null 2>"$T/e"; [ $? -eq 2 ] || fail "one profile: want exit 2"
