@@ -46,19 +46,6 @@ int run_db_dir_cb(const struct opt *o, const char *arg, const struct opt_cmd *c)
 	return 0;
 }
 
-int run_parse_by(const char *s, enum flat_sort *out)
-{
-	if (!strcmp(s, "function") || !strcmp(s, "func") || !strcmp(s, "sym"))
-		*out = FLAT_BY_FUNCTION;
-	else if (!strcmp(s, "line") || !strcmp(s, "srcline"))
-		*out = FLAT_BY_LINE;
-	else if (!strcmp(s, "address") || !strcmp(s, "addr"))
-		*out = FLAT_BY_ADDRESS;
-	else
-		return -1;
-	return 0;
-}
-
 static int is_clone(const struct flat_row *r, enum flat_sort sort)
 {
 	return sort == FLAT_BY_FUNCTION && r->symbol && !(r->outside && r->region_hi) &&

@@ -41,8 +41,6 @@ struct bucket_run run_buckets(const struct loaded_run *lr);
 int run_has_clones(const struct loaded_run *lr, const char *key);
 /* The key of a flat row ("[unknown]" for a pc no symbol names). */
 char *run_key(const struct flat_row *r, enum flat_sort sort);
-/* --by function|line|address. 0, or -1 if s names none of them. */
-int run_parse_by(const char *s, enum flat_sort *out);
 
 /* The option table entries diff and stats share: --by into an int (enum flat_sort), --db. */
 extern const char *const run_by_names[];
