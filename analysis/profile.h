@@ -112,6 +112,23 @@ struct profile_stack_sample {
 	uint64_t count;
 	uint32_t stack;
 	uint16_t event, cpu;
+	uint16_t phase;            /* the phase it was taken in (0: the start) */
+};
+
+/* Phases (wire version 3, profile_phase.h): the names a PHASE frame gave (phases[id], for
+ * ids 1 .. PROFILE_MAX_PHASES), and the samples taken in a phase other than 0 (the start):
+ * as received, not merged; they are in samples too. */
+#define PROFILE_MAX_PHASES BMPROF_PHASE_ID_MAX
+#define PROFILE_PHASE_NAME_MAX 255
+struct profile_phase {
+	int named;                 /* a PHASE frame named it */
+	uint64_t at;               /* timebase ticks when it began (0: unknown) */
+	char name[PROFILE_PHASE_NAME_MAX + 1];
+};
+struct profile_phase_sample {
+	uint64_t pc;
+	uint64_t count;
+	uint16_t event, cpu, phase;
 };
 
 /* A message from the runtime (LOG frame): text as sent, not terminated, possibly with any
@@ -155,6 +172,12 @@ struct profile {
 	uint64_t stack_lost, stack_unknown;
 	uint32_t *stack_ids[PROFILE_MAX_CPUS];    /* per CPU: target id - 1 -> index (0: none) */
 	uint32_t stack_ids_n[PROFILE_MAX_CPUS];
+	/* Phases: phases[0 .. PROFILE_MAX_PHASES] (NULL until a PHASE frame or a sample in a
+	 * phase arrives), the highest phase id seen, and the samples of phases other than 0 */
+	struct profile_phase *phases;
+	unsigned max_phase;
+	struct profile_phase_sample *phase_samples;
+	size_t nphase_samples, phase_samples_cap, phase_samples_merged;
 	/* The memory bound: at most max_entries distinct (pc, event, cpu) are kept (0: no
 	 * bound). A profile with more sets over_cap and keeps no further samples (its samples
 	 * and total are then incomplete: it must not be reported). */

@@ -27,9 +27,10 @@
 extern "C" {
 #endif
 
-/* 2: STACKS and STACK_SAMPLES frames, TOTALS stack fields. A reader takes every earlier
- * version (1 is wire 1.0 .. 1.4: they only appended). */
-#define BMPROF_WIRE_VERSION 2
+/* 2: STACKS and STACK_SAMPLES frames, TOTALS stack fields. 3: PHASE frames, the phase in
+ * a sample entry's event_id. A reader takes every earlier version (1 is wire 1.0 .. 1.4:
+ * they only appended). */
+#define BMPROF_WIRE_VERSION 3
 #define BMPROF_MAGIC0 0xB5u
 #define BMPROF_MAGIC1 'B'
 #define BMPROF_MAGIC2 'M'
@@ -49,6 +50,7 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_LOG = 0x07,      /* a message from the runtime (wire 1.4), any time */
 	BMPROF_FRAME_STACKS = 0x08,   /* call chains, each defined once per CPU (version 2) */
 	BMPROF_FRAME_STACK_SAMPLES = 0x09,  /* (pc, event, stack id, count) (version 2) */
+	BMPROF_FRAME_PHASE = 0x0A,    /* a phase's id and name (version 3) */
 	/* added by the host when it writes a profile file (never on a wire) */
 	BMPROF_FRAME_HOST_META = 0x40,    /* key/value strings: elf path, accel, command... */
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
@@ -131,11 +133,34 @@ enum bmprof_counter_kind {
  *   u16 n                  number of entries
  *   u32 seq                per-CPU frame sequence number, from 0: a gap means frames lost
  *   then n entries, each three unsigned LEB128 varints:
- *     event_id
+ *     event_id             the event's id, plus phase << 16 (version 3): the phase the
+ *                          samples were taken in (0: none, before the first PHASE)
  *     zigzag(pc - prev_pc) prev_pc is 0 for the first entry of the frame
  *     count                samples aggregated in this entry (>= 1)
  */
 #define BMPROF_SAMPLES_FIXED 8u
+
+/* PHASE payload (version 3): a phase began; later samples carry its id.
+ *   u16 id                 1 .. 1023
+ *   u8  name_len
+ *   u8  reserved           0
+ *   u64 at                 timebase ticks when it began (0: unknown)
+ *   char name[name_len]
+ * A target sends it once per phase, before or after the first samples of it; the host
+ * names a phase with no PHASE frame "phase N". A later PHASE for the same id renames it.
+ */
+#define BMPROF_PHASE_FIXED 12u
+#define BMPROF_PHASE_ID_MAX 1023u
+
+/* A target's table entry keeps (event, phase) in 16 bits (bmprof.h, and what a host reads
+ * back from memory): the event id in the low BMPROF_KEY_EVENT_BITS bits, the phase above.
+ * On the wire that is event_id + (phase << 16). */
+#define BMPROF_KEY_EVENT_BITS 6u
+static inline uint64_t bmprof_key_wire_event(uint16_t key)
+{
+	return (key & ((1u << BMPROF_KEY_EVENT_BITS) - 1u)) |
+	       (uint64_t)(key >> BMPROF_KEY_EVENT_BITS) << 16;
+}
 
 /* STACK_SAMPLES payload (version 2): as SAMPLES, each entry with a fourth varint:
  *     stack                the chain's id in this CPU's STACKS definitions; 0: no chain

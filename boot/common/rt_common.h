@@ -70,6 +70,10 @@ struct bmrt_msg {
 #define BMRT_ERR BMPROF_LOG_ERROR
 #define BMRT_WARN BMPROF_LOG_WARNING
 #define BMRT_INFO BMPROF_LOG_INFO
+/* Phases (phase.c): a PHASE frame for id, under the console lock, from ring 0. A runtime
+ * whose program may run in ring 3 defines bmrt_phase_user to send it from there (1: done). */
+void bmrt_phase_emit(uint16_t id, const char *name);
+int bmrt_phase_user(uint16_t id, const char *name);
 void bmrt_log(uint8_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bmrt_msg_start(struct bmrt_msg *m, uint8_t level);
 void bmrt_msg_add(struct bmrt_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

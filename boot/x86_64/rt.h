@@ -76,7 +76,7 @@ extern uint8_t bmrt_user_stack[4096 + BMRT_USER_STACK];
 _Noreturn void bmrt_user_run(void);
 int bmrt_in_user(void);                          /* running in ring 3 */
 enum { BMRT_UCALL_READY, BMRT_UCALL_FINISH, BMRT_UCALL_IPI, BMRT_UCALL_PARK,
-       BMRT_UCALL_CONSOLE, BMRT_UCALL_PROBE };
+       BMRT_UCALL_CONSOLE, BMRT_UCALL_PROBE, BMRT_UCALL_PHASE };
 uint64_t bmrt_user_call(uint64_t op, uint64_t a, uint64_t b);
 int bmrt_user_trap(struct bmrt_regs *r);
 void bmrt_uart_user_flush(void);   /* ring 3's console text out (from either ring) */

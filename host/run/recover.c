@@ -515,7 +515,7 @@ static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, u
 		unsigned k = 0;
 
 		if (i < n) {
-			k = bmprof_put_varint(one, e[i].event);
+			k = bmprof_put_varint(one, bmprof_key_wire_event(e[i].event));
 			k += bmprof_put_varint(one + k, bmprof_zigzag((int64_t)(e[i].pc - prev)));
 			k += bmprof_put_varint(one + k, e[i].count);
 		}
@@ -529,7 +529,7 @@ static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, u
 			count = 0;
 			prev = 0;
 			if (i < n) {
-				k = bmprof_put_varint(one, e[i].event);
+				k = bmprof_put_varint(one, bmprof_key_wire_event(e[i].event));
 				k += bmprof_put_varint(one + k, bmprof_zigzag((int64_t)e[i].pc));
 				k += bmprof_put_varint(one + k, e[i].count);
 			}

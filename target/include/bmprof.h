@@ -48,7 +48,7 @@ extern "C" {
 struct bmprof_entry {
 	uint64_t pc;
 	uint32_t count;
-	uint16_t event;
+	uint16_t event;          /* the key: event id and phase (bmprof_event_key) */
 	uint16_t stack;
 };
 
@@ -107,6 +107,34 @@ struct bmprof_stacks {
 struct bmprof_bucket {
 	struct bmprof_entry way[BMPROF_WAYS];
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+/* ---- phases (phase.c) ----
+ *
+ * A phase names a stretch of the run: a boot stage, a test case. bmprof_set_phase(id)
+ * makes every sample taken after it, on every CPU, belong to phase id (1 ..
+ * BMPROF_PHASE_MAX; 0, the start: no phase). The table keeps phases apart: an entry's event
+ * field holds the event id in its low BMPROF_EVENT_BITS bits and the phase above them, and
+ * the wire carries event_id + (phase << 16) (SAMPLES, wire version 3). The name goes to the
+ * host once, in a PHASE frame (bmprof_emit_phase), from outside the interrupt path. */
+#define BMPROF_EVENT_BITS BMPROF_KEY_EVENT_BITS
+#define BMPROF_EVENT_MASK ((1u << BMPROF_EVENT_BITS) - 1u)
+#define BMPROF_PHASE_MAX BMPROF_PHASE_ID_MAX
+#define BMPROF_PHASE_NAME_MAX 63u
+
+extern volatile uint16_t bmprof_phase_now;
+
+/* Start phase id (taken modulo BMPROF_PHASE_MAX + 1) on every CPU: samples taken after the
+ * store is seen go to it. */
+void bmprof_set_phase(uint16_t id);
+/* The key an entry holds for event (its low BMPROF_EVENT_BITS bits) in the current phase. */
+static inline uint16_t bmprof_event_key(uint16_t event)
+{
+	return (uint16_t)((event & BMPROF_EVENT_MASK) |
+			  (uint16_t)(bmprof_phase_now << BMPROF_EVENT_BITS));
+}
+/* The event id and the phase of an entry's key. */
+static inline uint16_t bmprof_key_event(uint16_t key) { return key & BMPROF_EVENT_MASK; }
+static inline uint16_t bmprof_key_phase(uint16_t key) { return key >> BMPROF_EVENT_BITS; }
 
 /* Overflow buffer states. The handler fills the FILLING one; when it is full the handler
  * marks it FULL and switches to the other if that one is EMPTY. The drain side only
@@ -244,7 +272,8 @@ uint64_t bmprof_next_period(struct bmprof_cpu *c);
  * state: uniform in [nominal - jitter, nominal], jitter capped at nominal - 1. */
 uint64_t bmprof_random_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t jitter);
 
-/* The interrupt path: record one sample. Never blocks, never allocates. */
+/* The interrupt path: record one sample of event (0 .. BMPROF_EVENT_MASK) in the current
+ * phase. Never blocks, never allocates. */
 void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event);
 /* The same with the id of its call chain (bmprof_stack_id). */
 void bmprof_record_stack(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint16_t stack);
@@ -367,6 +396,9 @@ int bmprof_emit_frame(const struct bmprof_out *out, uint8_t type, const void *pa
 int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h);
 int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_desc *e);
 int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e);
+/* A PHASE frame: phase id began at time at (timebase ticks; 0: unknown) with name (at most
+ * BMPROF_PHASE_NAME_MAX bytes are sent). */
+int bmprof_emit_phase(const struct bmprof_out *out, uint16_t id, uint64_t at, const char *name);
 /* COUNTS for cpu: n records in as many frames as 1024-byte payloads need (31 records each),
  * at least one frame. Stops at the first write() that fails and returns its result. */
 int bmprof_emit_counts(const struct bmprof_out *out, uint16_t cpu, const struct bmprof_count *r,

@@ -34,6 +34,7 @@ import zlib
 
 MAGIC = b"\xb5BMP"
 HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS, LOG = 1, 2, 3, 4, 5, 6, 7
+PHASE = 0x0A
 HOST_META, HOST_STREAM = 0x40, 0x41
 
 
@@ -120,6 +121,8 @@ def target_frames():
                                       (1, base + 0x400, 300), (0, 2**64 - 16, 2)])),
         frame(SAMPLES, samples(1, 0, [(0, base + 0x20, 7)])),
         frame(SAMPLES, samples(0, 2, [(1, base + 0x10, 1)])),
+        frame(PHASE, struct.pack("<HBBQ", 1, 4, 0, 123456) + b"boot"),
+        frame(SAMPLES, samples(0, 3, [(0 | 1 << 16, base + 0x10, 3), (1 | 1 << 16, base + 0x20, 2)])),
         frame(0x33, b"a frame type from the future"),
         frame(COUNTS, counts(0, [(1, 0, 123456, 1000, 600), (0, 1, 2**40, 1000, 1000)])),
         frame(TOTALS, totals(0, [309, 300, 9, 2, 309, 0, 0, 2, 77])),
