@@ -60,64 +60,104 @@ static uint64_t get(const struct recover *r, const uint8_t *base, enum bmprof_de
 
 /* ---- the descriptor ---- */
 
+enum home { H_CPU, H_OVF, H_ENTRY, H_SDEF };
+enum kind { K_INT, K_PTR, K_OVF, K_STRUCT };
+
 static const struct {
 	enum bmprof_desc_field f;
-	uint8_t exact;          /* the size it must have (pointers), 0: 1, 2, 4 or 8 */
-	uint8_t required;
+	uint8_t home, kind;     /* the struct it lies in; K_INT: 1, 2, 4 or 8 bytes */
+	uint8_t version;        /* required from this layout version on (0: never) */
 	const char *name;
 } fields[] = {
-	{ BMPROF_DF_TABLE, 8, 1, "table" }, { BMPROF_DF_MASK, 0, 1, "mask" },
-	{ BMPROF_DF_TAKEN, 0, 1, "taken" }, { BMPROF_DF_HITS, 0, 0, "hits" },
-	{ BMPROF_DF_IN_RECORD, 0, 1, "in_record" }, { BMPROF_DF_FLUSHING, 0, 0, "flushing" },
-	{ BMPROF_DF_OVF, 0, 1, "ovf" }, { BMPROF_DF_MISSES, 0, 0, "misses" },
-	{ BMPROF_DF_EVICTIONS, 0, 0, "evictions" }, { BMPROF_DF_LOST_FULL, 0, 1, "lost_full" },
-	{ BMPROF_DF_DELIVERED, 0, 1, "delivered" },
-	{ BMPROF_DF_LOST_TRANSPORT, 0, 1, "lost_transport" },
-	{ BMPROF_DF_FRAMES, 0, 1, "frames" }, { BMPROF_DF_CPU_ID, 0, 0, "cpu_id" },
-	{ BMPROF_DF_SAMPLED_TICKS, 0, 0, "sampled_ticks" },
-	{ BMPROF_DF_IN_DRAIN, 0, 1, "in_drain" }, { BMPROF_DF_XFER_SRC, 0, 1, "xfer.src" },
-	{ BMPROF_DF_XFER_N, 0, 1, "xfer.n" }, { BMPROF_DF_XFER_DONE, 0, 1, "xfer.done" },
-	{ BMPROF_DF_XFER_END, 0, 1, "xfer.end" }, { BMPROF_DF_XFER_SEQ, 0, 1, "xfer.seq" },
-	{ BMPROF_DF_XFER_SAMPLES, 0, 1, "xfer.samples" },
-	{ BMPROF_DF_FLUSHES, 0, 0, "flushes" },
-	{ BMPROF_DF_OVF_SLOT, 8, 1, "ovf.slot" }, { BMPROF_DF_OVF_CAP, 0, 1, "ovf.cap" },
-	{ BMPROF_DF_OVF_FILL, 0, 1, "ovf.fill" }, { BMPROF_DF_OVF_STATE, 0, 1, "ovf.state" },
-	{ BMPROF_DF_ENTRY_PC, 8, 1, "entry.pc" }, { BMPROF_DF_ENTRY_COUNT, 0, 1, "entry.count" },
-	{ BMPROF_DF_ENTRY_EVENT, 0, 1, "entry.event" },
+	{ BMPROF_DF_TABLE, H_CPU, K_PTR, 1, "table" }, { BMPROF_DF_MASK, H_CPU, K_INT, 1, "mask" },
+	{ BMPROF_DF_TAKEN, H_CPU, K_INT, 1, "taken" }, { BMPROF_DF_HITS, H_CPU, K_INT, 0, "hits" },
+	{ BMPROF_DF_IN_RECORD, H_CPU, K_INT, 1, "in_record" },
+	{ BMPROF_DF_FLUSHING, H_CPU, K_INT, 0, "flushing" },
+	{ BMPROF_DF_OVF, H_CPU, K_OVF, 1, "ovf" }, { BMPROF_DF_MISSES, H_CPU, K_INT, 0, "misses" },
+	{ BMPROF_DF_EVICTIONS, H_CPU, K_INT, 0, "evictions" },
+	{ BMPROF_DF_LOST_FULL, H_CPU, K_INT, 1, "lost_full" },
+	{ BMPROF_DF_DELIVERED, H_CPU, K_INT, 1, "delivered" },
+	{ BMPROF_DF_LOST_TRANSPORT, H_CPU, K_INT, 1, "lost_transport" },
+	{ BMPROF_DF_FRAMES, H_CPU, K_INT, 1, "frames" },
+	{ BMPROF_DF_CPU_ID, H_CPU, K_INT, 0, "cpu_id" },
+	{ BMPROF_DF_SAMPLED_TICKS, H_CPU, K_INT, 0, "sampled_ticks" },
+	{ BMPROF_DF_IN_DRAIN, H_CPU, K_INT, 1, "in_drain" },
+	{ BMPROF_DF_XFER_SRC, H_CPU, K_INT, 1, "xfer.src" },
+	{ BMPROF_DF_XFER_N, H_CPU, K_INT, 1, "xfer.n" },
+	{ BMPROF_DF_XFER_DONE, H_CPU, K_INT, 1, "xfer.done" },
+	{ BMPROF_DF_XFER_END, H_CPU, K_INT, 1, "xfer.end" },
+	{ BMPROF_DF_XFER_SEQ, H_CPU, K_INT, 1, "xfer.seq" },
+	{ BMPROF_DF_XFER_SAMPLES, H_CPU, K_INT, 1, "xfer.samples" },
+	{ BMPROF_DF_FLUSHES, H_CPU, K_INT, 0, "flushes" },
+	{ BMPROF_DF_OVF_SLOT, H_OVF, K_PTR, 1, "ovf.slot" },
+	{ BMPROF_DF_OVF_CAP, H_OVF, K_INT, 1, "ovf.cap" },
+	{ BMPROF_DF_OVF_FILL, H_OVF, K_INT, 1, "ovf.fill" },
+	{ BMPROF_DF_OVF_STATE, H_OVF, K_INT, 1, "ovf.state" },
+	{ BMPROF_DF_ENTRY_PC, H_ENTRY, K_PTR, 1, "entry.pc" },
+	{ BMPROF_DF_ENTRY_COUNT, H_ENTRY, K_INT, 1, "entry.count" },
+	{ BMPROF_DF_ENTRY_EVENT, H_ENTRY, K_INT, 1, "entry.event" },
+	{ BMPROF_DF_ENTRY_STACK, H_ENTRY, K_INT, 2, "entry.stack" },
+	{ BMPROF_DF_STK_INDEX, H_CPU, K_PTR, 0, "stacks.index" },
+	{ BMPROF_DF_STK_DEF, H_CPU, K_PTR, 2, "stacks.def" },
+	{ BMPROF_DF_STK_FRAMES, H_CPU, K_PTR, 2, "stacks.frames" },
+	{ BMPROF_DF_STK_MASK, H_CPU, K_INT, 0, "stacks.mask" },
+	{ BMPROF_DF_STK_MAX_IDS, H_CPU, K_INT, 2, "stacks.max_ids" },
+	{ BMPROF_DF_STK_FRAMES_CAP, H_CPU, K_INT, 2, "stacks.frames_cap" },
+	{ BMPROF_DF_STK_FRAMES_USED, H_CPU, K_INT, 2, "stacks.frames_used" },
+	{ BMPROF_DF_STK_N, H_CPU, K_INT, 2, "stacks.n" },
+	{ BMPROF_DF_STK_SENT, H_CPU, K_INT, 0, "stacks.sent" },
+	{ BMPROF_DF_STK_DEPTH, H_CPU, K_INT, 2, "stacks.depth" },
+	{ BMPROF_DF_STK_FULL, H_CPU, K_INT, 0, "stacks.full" },
+	{ BMPROF_DF_SDEF, H_SDEF, K_STRUCT, 2, "stack_def" },
+	{ BMPROF_DF_SDEF_OFF, H_SDEF, K_INT, 2, "stack_def.off" },
+	{ BMPROF_DF_SDEF_DEPTH, H_SDEF, K_INT, 2, "stack_def.depth" },
+	{ BMPROF_DF_SDEF_FLAGS, H_SDEF, K_INT, 2, "stack_def.flags" },
 };
 
-/* The struct a field lies in, by its id. */
-static uint32_t home_size(const struct recover *r, enum bmprof_desc_field f)
+_Static_assert(sizeof fields / sizeof fields[0] == BMPROF_DF_COUNT, "a field not checked");
+
+static uint32_t home_size(const struct recover *r, unsigned home)
 {
-	if (f >= BMPROF_DF_ENTRY_PC)
-		return r->entry_size;
-	if (f >= BMPROF_DF_OVF_SLOT)
-		return r->ovf_size;
+	switch (home) {
+	case H_OVF: return r->ovf_size;
+	case H_ENTRY: return r->entry_size;
+	case H_SDEF: return r->def_size;
+	}
 	return r->cpu_size;
+}
+
+static int bad_size(const struct recover *r, unsigned kind, unsigned sz)
+{
+	switch (kind) {
+	case K_PTR: return sz != 8;
+	case K_OVF: return sz < 2 * r->ovf_size;
+	case K_STRUCT: return 0;
+	}
+	return (sz & (sz - 1)) || sz > 8;
 }
 
 static int check_fields(struct recover *r, char *err, size_t errlen)
 {
+	r->def_size = fsize(r, BMPROF_DF_SDEF);
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		enum bmprof_desc_field f = fields[i].f;
 		unsigned sz = fsize(r, f);
 
 		if (!sz) {
-			if (!fields[i].required)
+			if (!fields[i].version || fields[i].version > r->version)
 				continue;
 			snprintf(err, errlen, "the recovery descriptor has no field %s", fields[i].name);
 			return -1;
 		}
-		if (fields[i].exact ? sz != fields[i].exact :
-		    f == BMPROF_DF_OVF ? sz < 2 * r->ovf_size : (sz & (sz - 1)) || sz > 8) {
+		if (bad_size(r, fields[i].kind, sz)) {
 			snprintf(err, errlen, "the recovery descriptor gives field %s a size of %u "
 				 "bytes", fields[i].name, sz);
 			return -1;
 		}
-		if (foff(r, f) + sz > home_size(r, f)) {
+		if (foff(r, f) + sz > home_size(r, fields[i].home)) {
 			snprintf(err, errlen, "the recovery descriptor puts field %s (offset %u, %u "
 				 "bytes) outside its %" PRIu32 "-byte struct", fields[i].name,
-				 foff(r, f), sz, home_size(r, f));
+				 foff(r, f), sz, home_size(r, fields[i].home));
 			return -1;
 		}
 	}
@@ -149,9 +189,9 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 	r->entry_size = (uint32_t)le(h + 40, 2);
 	r->ways = (uint16_t)le(h + 42, 2);
 	r->cpus_off = (uint32_t)le(h + 44, 4);
-	if (r->version != BMPROF_DESC_VERSION) {
+	if (r->version < 1 || r->version > BMPROF_DESC_VERSION) {
 		snprintf(err, errlen, "recovery descriptor layout version %u: this bmprof reads "
-			 "version %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
+			 "versions 1 to %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
 		return -1;
 	}
 	if (le(h + 14, 2) != 8) {
@@ -181,7 +221,9 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 
 static int read_fields(struct recover *r, const struct recover_mem *m, char *err, size_t errlen)
 {
-	unsigned n = r->nfields < BMPROF_DF_COUNT ? r->nfields : BMPROF_DF_COUNT;
+	/* a layout has the fields of its version: later ones are another build's */
+	unsigned known = r->version == 1 ? BMPROF_DF_V1_COUNT : BMPROF_DF_COUNT;
+	unsigned n = r->nfields < known ? r->nfields : known;
 	uint8_t b[4 * BMPROF_DF_COUNT];
 
 	memset(r->field, 0, sizeof r->field);
@@ -217,6 +259,43 @@ static uint64_t src_size(const struct recover_cpu *c)
 	case BMPROF_XFER_OVF1: return c->ovf[1].fill;
 	}
 	return UINT64_MAX;
+}
+
+/* The CPU's stack table (version 2): its bounds must be the target's own, else nothing of
+ * it is believed. */
+static int parse_stacks(struct recover *r, unsigned idx, const uint8_t *b, char *err,
+			size_t errlen)
+{
+	struct recover_cpu *c = &r->cpu[idx];
+	uint64_t depth = get(r, b, BMPROF_DF_STK_DEPTH), n = get(r, b, BMPROF_DF_STK_N);
+	uint64_t max_ids = get(r, b, BMPROF_DF_STK_MAX_IDS);
+	uint64_t cap = get(r, b, BMPROF_DF_STK_FRAMES_CAP);
+	uint64_t used = get(r, b, BMPROF_DF_STK_FRAMES_USED);
+
+	if (!fsize(r, BMPROF_DF_STK_DEPTH) || !depth)
+		return 0;
+	if (depth > BMPROF_STACK_DEPTH_WIRE_MAX || max_ids > BMPROF_STACK_IDS_MAX ||
+	    n > max_ids || used > cap) {
+		snprintf(err, errlen, "cpu %u: its stack table is not believable (depth %" PRIu64
+			 ", %" PRIu64 " of %" PRIu64 " chains, %" PRIu64 " of %" PRIu64 " frames)",
+			 idx, depth, n, max_ids, used, cap);
+		return -1;
+	}
+	if (max_ids * r->def_size > RECOVER_MAX_REGION || cap * 8 > RECOVER_MAX_REGION) {
+		snprintf(err, errlen, "cpu %u: the recovery descriptor gives it a stack table of %"
+			 PRIu64 " chains and %" PRIu64 " frames, more than bmprof reads back", idx,
+			 max_ids, cap);
+		return -1;
+	}
+	c->stk_depth = (uint32_t)depth;
+	c->stk_n = (uint32_t)n;
+	c->stk_max_ids = (uint32_t)max_ids;
+	c->stk_frames_cap = (uint32_t)cap;
+	c->stk_frames_used = (uint32_t)used;
+	c->stk_def = get(r, b, BMPROF_DF_STK_DEF);
+	c->stk_frames = get(r, b, BMPROF_DF_STK_FRAMES);
+	c->stk_full = get(r, b, BMPROF_DF_STK_FULL);
+	return 0;
 }
 
 static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *err,
@@ -275,6 +354,8 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		snprintf(err, errlen, "cpu %u: unknown transfer source %" PRIu32, idx, c->xsrc);
 		return -1;
 	}
+	if (parse_stacks(r, idx, b, err, errlen))
+		return -1;
 	if (fsize(r, BMPROF_DF_CPU_ID) && get(r, b, BMPROF_DF_CPU_ID) != idx)
 		problem(c, "its state says it is cpu %" PRIu64, get(r, b, BMPROF_DF_CPU_ID));
 	if (c->xsrc == BMPROF_XFER_NONE || c->in_drain)
@@ -392,6 +473,7 @@ static int read_array(struct recover *r, const struct recover_mem *m, uint64_t a
 				.pc = get(r, b, BMPROF_DF_ENTRY_PC),
 				.count = (uint32_t)get(r, b, BMPROF_DF_ENTRY_COUNT),
 				.event = (uint16_t)get(r, b, BMPROF_DF_ENTRY_EVENT),
+				.stack = (uint16_t)get(r, b, BMPROF_DF_ENTRY_STACK),
 			};
 
 			if (e.count && push(i >= fly_lo && i < fly_hi ? flying : held, &e)) {
@@ -404,6 +486,136 @@ static int read_array(struct recover *r, const struct recover_mem *m, uint64_t a
 out:
 	free(buf);
 	return rc;
+}
+
+/* The distinct ids 1 .. stk_n the entries name, in order. */
+static int collect_chains(struct recover_cpu *c, const struct list *a, const struct list *b)
+{
+	const struct list *l[2] = { a, b };
+	uint8_t *seen = calloc((size_t)c->stk_n + 1, 1);
+	size_t n = 0;
+
+	if (!seen)
+		return -1;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < l[k]->n; i++) {
+			uint16_t id = l[k]->e[i].stack;
+			if (id && id <= c->stk_n && !seen[id]) {
+				seen[id] = 1;
+				n++;
+			}
+		}
+	c->chains = calloc(n ? n : 1, sizeof *c->chains);
+	if (!c->chains) {
+		free(seen);
+		return -1;
+	}
+	for (uint32_t id = 1; id <= c->stk_n; id++)
+		if (seen[id])
+			c->chains[c->nchains++].id = (uint16_t)id;
+	free(seen);
+	return 0;
+}
+
+/* The definitions of the chains, def[id - 1], a chunk of the array at a time from each
+ * chain not covered yet: only the chunks they are in are read. A definition that points
+ * outside the frames the table used, or deeper than a chain can be, is not ok. */
+static int read_defs(struct recover *r, const struct recover_mem *m, struct recover_cpu *c,
+		     char *err, size_t errlen)
+{
+	size_t per = RECOVER_CHUNK / r->def_size;
+	uint8_t *buf = malloc(per * r->def_size);
+	int rc = -1;
+
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (c->nchains && !c->stk_def) {
+		snprintf(err, errlen, "a stack table with its definitions at address 0");
+		goto out;
+	}
+	for (size_t j = 0; j < c->nchains;) {
+		uint64_t from = c->chains[j].id - 1u, k = c->stk_n - from < per ? c->stk_n - from : per;
+
+		if (rd(r, m, c->stk_def + from * r->def_size, buf, (size_t)(k * r->def_size),
+		       "the stack table's definitions", err, errlen))
+			goto out;
+		for (; j < c->nchains && c->chains[j].id - 1u < from + k; j++) {
+			struct recover_chain *ch = &c->chains[j];
+			const uint8_t *d = buf + (ch->id - 1u - from) * r->def_size;
+			uint64_t off = get(r, d, BMPROF_DF_SDEF_OFF);
+			uint64_t depth = get(r, d, BMPROF_DF_SDEF_DEPTH);
+
+			ch->flags = (uint8_t)get(r, d, BMPROF_DF_SDEF_FLAGS);
+			ch->ok = depth <= BMPROF_STACK_DEPTH_WIRE_MAX && off <= c->stk_frames_used &&
+				 depth <= c->stk_frames_used - off;
+			ch->depth = ch->ok ? (uint8_t)depth : 0;
+			ch->off = ch->ok ? (uint32_t)off : 0;
+		}
+	}
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+/* The frames of the chains that are ok: from each chain not filled yet, a chunk of the
+ * frames it starts, which fills every chain wholly inside it (chains are defined in order,
+ * so one chunk fills many). */
+static int read_chain_frames(struct recover *r, const struct recover_mem *m,
+			     struct recover_cpu *c, char *err, size_t errlen)
+{
+	size_t per = RECOVER_CHUNK / 8;
+	uint8_t *buf = malloc(per * 8), *filled = calloc(c->nchains ? c->nchains : 1, 1);
+	int rc = -1;
+
+	if (!buf || !filled) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t j = 0; j < c->nchains; j++) {
+		const struct recover_chain *ch = &c->chains[j];
+		uint64_t from = ch->off, k;
+
+		if (!ch->ok || !ch->depth || filled[j])
+			continue;
+		if (!c->stk_frames) {
+			snprintf(err, errlen, "a stack table with its frames at address 0");
+			goto out;
+		}
+		k = c->stk_frames_used - from < per ? c->stk_frames_used - from : per;
+		if (rd(r, m, c->stk_frames + 8 * from, buf, (size_t)(8 * k),
+		       "the stack table's frames", err, errlen))
+			goto out;
+		for (size_t i = j; i < c->nchains; i++) {
+			struct recover_chain *x = &c->chains[i];
+
+			if (!x->ok || filled[i] || x->off < from || x->off + x->depth > from + k)
+				continue;
+			for (unsigned f = 0; f < x->depth; f++)
+				x->frame[f] = le(buf + 8 * (x->off - from + f), 8);
+			filled[i] = 1;
+		}
+	}
+	rc = 0;
+out:
+	free(buf);
+	free(filled);
+	return rc;
+}
+
+static int read_chains(struct recover *r, const struct recover_mem *m, struct recover_cpu *c,
+		       const struct list *held, const struct list *flying, char *err,
+		       size_t errlen)
+{
+	if (!c->stk_depth)
+		return 0;
+	if (collect_chains(c, held, flying)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return read_defs(r, m, c, err, errlen) || read_chain_frames(r, m, c, err, errlen) ? -1 : 0;
 }
 
 /* One table or buffer of n entries: with the transfer on it, [0, done) was counted and
@@ -442,6 +654,8 @@ static int read_cpu_entries(struct recover *r, const struct recover_mem *m,
 			rc = read_source(r, m, c, (uint32_t)(BMPROF_XFER_OVF0 + i), o->slot, o->fill,
 					 &held, &flying, err, errlen);
 	}
+	if (!rc)
+		rc = read_chains(r, m, c, &held, &flying, err, errlen);
 	c->held = held.e;
 	c->nheld = held.n;
 	c->held_samples = held.samples;
@@ -484,6 +698,7 @@ void recover_free(struct recover *r)
 		for (unsigned i = 0; i < r->ncpu; i++) {
 			free(r->cpu[i].held);
 			free(r->cpu[i].flying);
+			free(r->cpu[i].chains);
 		}
 	free(r->cpu);
 	memset(r, 0, sizeof *r);
@@ -497,42 +712,48 @@ static int by_pc(const void *a, const void *b)
 
 	if (x->pc != y->pc)
 		return x->pc < y->pc ? -1 : 1;
-	return (x->event > y->event) - (x->event < y->event);
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
 }
 
 typedef int (*emit_fn)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len);
 
-/* The entries as SAMPLES frames from sequence number *seq on. */
-static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, uint32_t *seq,
-			emit_fn emit, void *ctx)
+static unsigned encode_entry(uint8_t *p, const struct recover_entry *e, uint64_t prev,
+			     int stacks)
 {
-	uint8_t buf[FRAME_PAYLOAD], one[3 * BMPROF_VARINT_MAX];
+	unsigned k = bmprof_put_varint(p, e->event);
+
+	k += bmprof_put_varint(p + k, bmprof_zigzag((int64_t)(e->pc - prev)));
+	k += bmprof_put_varint(p + k, e->count);
+	if (stacks)
+		k += bmprof_put_varint(p + k, e->stack);
+	return k;
+}
+
+/* The entries as SAMPLES (stacks: STACK_SAMPLES) frames from sequence number *seq on. */
+static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, int stacks,
+			uint32_t *seq, emit_fn emit, void *ctx)
+{
+	uint8_t buf[FRAME_PAYLOAD], one[4 * BMPROF_VARINT_MAX];
 	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
 	uint64_t prev = 0;
 	int rc;
 
 	for (size_t i = 0; i <= n; i++) {
-		unsigned k = 0;
+		unsigned k = i < n ? encode_entry(one, &e[i], prev, stacks) : 0;
 
-		if (i < n) {
-			k = bmprof_put_varint(one, e[i].event);
-			k += bmprof_put_varint(one + k, bmprof_zigzag((int64_t)(e[i].pc - prev)));
-			k += bmprof_put_varint(one + k, e[i].count);
-		}
 		if (count && (i == n || len + k > sizeof buf)) {
 			bmprof_put16(buf, (uint16_t)cpu);
 			bmprof_put16(buf + 2, (uint16_t)count);
 			bmprof_put32(buf + 4, (*seq)++);
-			if ((rc = emit(ctx, BMPROF_FRAME_SAMPLES, buf, (uint16_t)len)))
+			if ((rc = emit(ctx, stacks ? BMPROF_FRAME_STACK_SAMPLES : BMPROF_FRAME_SAMPLES,
+				       buf, (uint16_t)len)))
 				return rc;
 			len = BMPROF_SAMPLES_FIXED;
 			count = 0;
-			prev = 0;
-			if (i < n) {
-				k = bmprof_put_varint(one, e[i].event);
-				k += bmprof_put_varint(one + k, bmprof_zigzag((int64_t)e[i].pc));
-				k += bmprof_put_varint(one + k, e[i].count);
-			}
+			if (i < n)
+				k = encode_entry(one, &e[i], 0, stacks);
 		}
 		if (i == n)
 			break;
@@ -542,6 +763,96 @@ static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, u
 		prev = e[i].pc;
 	}
 	return 0;
+}
+
+/* p holds CPU cpu's chain id (a STACKS frame defined it). */
+static int chain_known(const struct profile *p, unsigned cpu, uint32_t id)
+{
+	return cpu < PROFILE_MAX_CPUS && id >= 1 && id <= p->stack_ids_n[cpu] &&
+	       p->stack_ids[cpu][id - 1] != 0;
+}
+
+static const struct recover_chain *find_chain(const struct recover_cpu *c, uint16_t id)
+{
+	size_t lo = 0, hi = c->nchains;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->chains[mid].id == id)
+			return &c->chains[mid];
+		if (c->chains[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Samples of the entries whose chain the host will not know: neither arrived nor read. */
+static uint64_t unchained(const struct recover_cpu *c, unsigned cpu, const struct profile *p,
+			  const struct recover_entry *e, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct recover_chain *ch;
+		if (!e[i].stack || e[i].stack == BMPROF_STACK_LOST || chain_known(p, cpu, e[i].stack))
+			continue;
+		ch = find_chain(c, e[i].stack);
+		if (!ch || !ch->ok)
+			sum += e[i].count;
+	}
+	return sum;
+}
+
+static int stacks_frame(unsigned cpu, uint8_t *buf, unsigned len, uint16_t first, unsigned n,
+			emit_fn emit, void *ctx)
+{
+	bmprof_put16(buf, (uint16_t)cpu);
+	bmprof_put16(buf + 2, (uint16_t)n);
+	bmprof_put16(buf + 4, first);
+	bmprof_put16(buf + 6, 0);
+	return emit(ctx, BMPROF_FRAME_STACKS, buf, (uint16_t)len);
+}
+
+/* STACKS frames defining the chains read that p lacks (runs of consecutive ids). */
+static int send_chains(const struct recover_cpu *c, unsigned cpu, const struct profile *p,
+		       emit_fn emit, void *ctx, struct recover_result *res)
+{
+	uint8_t buf[FRAME_PAYLOAD];
+	unsigned len = BMPROF_STACKS_FIXED, count = 0, max = 2 + BMPROF_STACK_DEPTH_WIRE_MAX *
+							    BMPROF_VARINT_MAX;
+	uint16_t first = 0;
+	int rc;
+
+	for (size_t j = 0; j < c->nchains; j++) {
+		const struct recover_chain *ch = &c->chains[j];
+		uint64_t prev = 0;
+
+		if (chain_known(p, cpu, ch->id)) {
+			res->chains_known++;
+			continue;
+		}
+		if (!ch->ok)
+			continue;
+		if (count && (ch->id != first + count || len + max > sizeof buf)) {
+			if ((rc = stacks_frame(cpu, buf, len, first, count, emit, ctx)))
+				return rc;
+			len = BMPROF_STACKS_FIXED;
+			count = 0;
+		}
+		if (!count)
+			first = ch->id;
+		buf[len++] = ch->flags;
+		buf[len++] = ch->depth;
+		for (unsigned f = 0; f < ch->depth; f++) {
+			len += bmprof_put_varint(buf + len, bmprof_zigzag((int64_t)(ch->frame[f] - prev)));
+			prev = ch->frame[f];
+		}
+		count++;
+		res->chains_read++;
+	}
+	return count ? stacks_frame(cpu, buf, len, first, count, emit, ctx) : 0;
 }
 
 static int send_totals(unsigned cpu, const uint64_t *v, emit_fn emit, void *ctx)
@@ -566,12 +877,12 @@ static int arrived(const struct profile *p, unsigned cpu, uint32_t seq)
 static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile *p,
 		      emit_fn emit, void *ctx, struct recover_result *res)
 {
-	int came = c->inflight && arrived(p, cpu, c->xseq);
+	int came = c->inflight && arrived(p, cpu, c->xseq), stacks = c->stk_depth != 0;
 	size_t n = c->nheld + (c->inflight && !came ? c->nflying : 0);
 	struct recover_entry *all = malloc((n ? n : 1) * sizeof *all);
 	uint32_t seq = c->inflight && !came ? c->xseq : (uint32_t)c->frames;
-	uint64_t v[BMPROF_TOTAL_NFIELDS], sent = 0, accounted;
-	int rc;
+	uint64_t v[BMPROF_TOTAL_NFIELDS] = { 0 }, sent = 0, accounted;
+	int rc = 0;
 
 	if (!all)
 		return -1;
@@ -582,7 +893,14 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	for (size_t i = 0; i < n; i++)
 		sent += all[i].count;
 	qsort(all, n, sizeof *all, by_pc);
-	rc = send_entries(cpu, all, n, &seq, emit, ctx);
+	if (stacks) {
+		/* before the STACKS frames below make p know their ids */
+		res->unchained += unchained(c, cpu, p, all, n);
+		res->stack_cpus++;
+		rc = send_chains(c, cpu, p, emit, ctx, res);
+	}
+	if (!rc)
+		rc = send_entries(cpu, all, n, stacks, &seq, emit, ctx);
 	free(all);
 	if (rc)
 		return rc;
@@ -598,6 +916,8 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	v[BMPROF_TOTAL_LOST_TRANSPORT] = c->lost_transport;
 	v[BMPROF_TOTAL_FRAMES] = seq;
 	v[BMPROF_TOTAL_SAMPLED_TICKS] = c->sampled_ticks;
+	v[BMPROF_TOTAL_STACK_FULL] = c->stk_full;
+	v[BMPROF_TOTAL_STACKS] = c->stk_n;
 	accounted = v[BMPROF_TOTAL_DELIVERED] + c->lost_full + c->lost_transport;
 	if (accounted != c->taken)
 		problem(c, "taken %" PRIu64 " but %" PRIu64 " accounted for", c->taken, accounted);

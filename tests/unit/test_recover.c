@@ -84,6 +84,10 @@ static int emit_to_profile(void *ctx, uint8_t type, const uint8_t *payload, uint
 #define CPU_ID 2
 #define TABLE 16
 #define OVF 32
+#define NPC 97
+#define NCHAIN 6           /* chain k: k frames (0: the empty chain), k == 3 with a flag */
+#define STACK_IDS 8
+#define STACK_FRAMES 64
 
 struct scen {
 	struct cpu *k;
@@ -98,6 +102,12 @@ struct scen {
 	int snapped;
 	int interrupts;          /* samples recorded from inside write() while the table is sent */
 	unsigned busy_seen;
+	int stacks;              /* samples carry call chains */
+	void *smem;
+	int stacks_snap_at;      /* the STACKS frame at which to stop; -1: never */
+	int stacks_seen;
+	unsigned recorded;
+	uint64_t chained[NPC][2][NCHAIN];   /* samples recorded per (pc, event, chain) */
 };
 
 static void reset_descriptor(void)
@@ -113,6 +123,8 @@ static void image_of(struct image *m, const struct scen *s)
 	image_add(m, &bmprof_descriptor, sizeof bmprof_descriptor);
 	image_add(m, &s->k->c, sizeof s->k->c);
 	image_add(m, s->k->mem, s->mem_len);
+	if (s->stacks)
+		image_add(m, s->smem, bmprof_stacks_mem_size(STACK_IDS, STACK_FRAMES));
 }
 
 static uint64_t next(uint64_t *x)
@@ -123,14 +135,77 @@ static uint64_t next(uint64_t *x)
 	return *x;
 }
 
+static unsigned chain_of(unsigned k, uint64_t *f, uint8_t *flags)
+{
+	for (unsigned i = 0; i < k; i++)
+		f[i] = 0x300000 + 0x100 * k + 8 * i;
+	*flags = k == 3 ? BMPROF_STACKF_LR_MAYBE : 0;
+	return k;
+}
+
+/* Which chain k a profile's chain is (-1: none of them). */
+static int chain_k(const struct profile *p, uint32_t idx)
+{
+	const struct profile_stack *st;
+	uint64_t f[NCHAIN];
+	uint8_t flags;
+
+	if (idx == PROFILE_STACK_NONE || idx >= p->nstacks)
+		return -1;
+	st = &p->stacks[idx];
+	if (st->depth >= NCHAIN || chain_of(st->depth, f, &flags) != st->depth ||
+	    st->flags != flags)
+		return -1;
+	for (unsigned i = 0; i < st->depth; i++)
+		if (p->stack_frames[st->off + i] != f[i])
+			return -1;
+	return st->depth;
+}
+
 static void record(struct scen *s)
 {
 	uint64_t r = next(&s->rng);
-	uint64_t pc = 0x100000 + 4 * (r % 97);
-	uint16_t ev = (uint16_t)(r >> 32 & 1);
+	unsigned at = (unsigned)(r % NPC), k = (unsigned)(r >> 40) % NCHAIN;
 
-	bmprof_record(&s->k->c, pc, ev);
+	/* a new chain every 250 samples: its STACKS frame comes in the middle of the run */
+	if (k > s->recorded++ / 250)
+		k = 0;
+	uint64_t pc = 0x100000 + 4 * at, f[NCHAIN];
+	uint16_t ev = (uint16_t)(r >> 32 & 1);
+	uint8_t flags;
+
+	if (s->stacks) {
+		unsigned n = chain_of(k, f, &flags);
+		bmprof_record_stack(&s->k->c, pc, ev, bmprof_stack_id(&s->k->c, f, n, flags));
+		s->chained[at][ev][k]++;
+	} else {
+		bmprof_record(&s->k->c, pc, ev);
+	}
 	assert_int_equal(profile_add(&s->truth, CPU_ID, ev, pc, 1), 0);
+}
+
+/* Chains defined from memory and found among those that arrived, over the runs. */
+static uint64_t chains_read, chains_known;
+
+/* Every sample under its own chain, each once, none without one. */
+static void check_chains(const struct scen *s, const struct profile *p,
+			 const struct recover_result *res)
+{
+	uint64_t got[NPC][2][NCHAIN] = { { { 0 } } };
+
+	chains_read += res->chains_read;
+	chains_known += res->chains_known;
+	assert_int_equal(res->stack_cpus, 1);
+	assert_int_equal(res->unchained, 0);
+	assert_int_equal(p->stack_unknown, 0);
+	assert_int_equal(p->stack_lost, 0);
+	for (size_t i = 0; i < p->nstack_samples; i++) {
+		const struct profile_stack_sample *x = &p->stack_samples[i];
+		int k = chain_k(p, x->stack);
+		assert_true(k >= 0 && x->event < 2 && x->pc >= 0x100000 && x->pc < 0x100000 + 4 * NPC);
+		got[(x->pc - 0x100000) / 4][x->event][k] += x->count;
+	}
+	assert_memory_equal(got, s->chained, sizeof got);
 }
 
 /* The host's view at this instant: what arrived, then what the memory holds. */
@@ -158,6 +233,10 @@ static void snapshot(struct scen *s, int in_flight)
 	assert_int_equal(res.inexact, 0);
 	assert_int_equal(res.arrived, in_flight && s->snap_arrived);
 	assert_int_equal(res.resent, in_flight && !s->snap_arrived);
+	if (s->stacks)
+		check_chains(s, &p, &res);
+	else
+		assert_int_equal(p.nstack_samples, 0);
 
 	/* exactly what was recorded, each sample once, and the accounting closes */
 	const struct profile_cpu *pc = &p.cpus[CPU_ID];
@@ -204,7 +283,16 @@ static int scen_write(void *ctx, const void *buf, size_t len)
 	const uint8_t *f = buf;
 
 	assert_true(len >= 12 && f[0] == BMPROF_MAGIC0);
-	if (f[4] == BMPROF_FRAME_SAMPLES && s->frames_seen++ == s->snap_at) {
+	assert_int_equal(f[4] == BMPROF_FRAME_STACK_SAMPLES, s->stacks && f[4] != BMPROF_FRAME_STACKS &&
+			 f[4] != BMPROF_FRAME_TOTALS);
+	if (f[4] == BMPROF_FRAME_STACKS && s->stacks_seen++ == s->stacks_snap_at) {
+		if (s->snap_arrived)
+			keep(s, buf, len);
+		snapshot(s, 0);
+		if (!s->snap_arrived)
+			keep(s, buf, len);
+	} else if ((f[4] == BMPROF_FRAME_SAMPLES || f[4] == BMPROF_FRAME_STACK_SAMPLES) &&
+		   s->frames_seen++ == s->snap_at) {
 		if (s->snap_arrived)
 			keep(s, buf, len);
 		snapshot(s, 1);
@@ -221,11 +309,14 @@ static int scen_write(void *ctx, const void *buf, size_t len)
 }
 
 /* Records, drains every 20 samples, a delta flush every 300, a final flush; stops (and
- * checks) at SAMPLES frame snap_at, or between two samples at sample stop_at. */
-static int run(int snap_at, int arrived, long stop_at)
+ * checks) at SAMPLES (or STACK_SAMPLES) frame snap_at, at STACKS frame stacks_at, or
+ * between two samples at sample stop_at. Returns the samples frames (or with
+ * stacks_at < -1 the STACKS frames) of a run that did not stop. */
+static int run_at(int stacks, int snap_at, int stacks_at, int arrived, long stop_at)
 {
 	struct scen s = { .rng = 0x9E3779B97F4A7C15ull, .snap_at = snap_at,
-			  .snap_arrived = arrived, .interrupts = 3 };
+			  .snap_arrived = arrived, .interrupts = 3, .stacks = stacks,
+			  .stacks_snap_at = stacks_at };
 	struct bmprof_out out = { scen_write, &s };
 	int frames;
 
@@ -236,6 +327,12 @@ static int run(int snap_at, int arrived, long stop_at)
 	s.k->mem = aligned_alloc(64, (s.mem_len + 63) & ~(size_t)63);
 	assert_non_null(s.k->mem);
 	assert_int_equal(bmprof_cpu_init(&s.k->c, CPU_ID, s.k->mem, s.mem_len, TABLE, OVF, 1), 0);
+	if (stacks) {
+		size_t n = bmprof_stacks_mem_size(STACK_IDS, STACK_FRAMES);
+		s.smem = aligned_alloc(64, (n + 63) & ~(size_t)63);
+		assert_non_null(s.smem);
+		assert_int_equal(bmprof_stacks_init(&s.k->c, s.smem, n, STACK_IDS, STACK_FRAMES, 8), 0);
+	}
 	profile_init(&s.truth);
 	for (long i = 0; i < 1500 && !s.snapped; i++) {
 		if (i == stop_at)
@@ -248,12 +345,18 @@ static int run(int snap_at, int arrived, long stop_at)
 	}
 	if (!s.snapped)
 		bmprof_flush(&s.k->c, &out);
-	frames = s.frames_seen;
+	frames = stacks_at < -1 ? s.stacks_seen : s.frames_seen;
 	profile_free(&s.truth);
 	free(s.stream);
+	free(s.smem);
 	cpu_free(s.k);
 	reset_descriptor();
 	return frames;
+}
+
+static int run(int snap_at, int arrived, long stop_at)
+{
+	return run_at(0, snap_at, -1, arrived, stop_at);
 }
 
 static void test_stop_at_every_frame(void **state)
@@ -273,6 +376,28 @@ static void test_stop_between_samples(void **state)
 	(void)state;
 	for (long i = 0; i < 1500; i += 37)
 		run(-1, 0, i);
+}
+
+/* With call stacks: stopped at every STACK_SAMPLES frame and at every STACKS frame (it
+ * arrived, or not) and between samples, every recovered sample is under its own chain:
+ * those that arrived on the wire are not defined again, the others are read from memory. */
+static void test_stacks_stop_everywhere(void **state)
+{
+	(void)state;
+	int total = run_at(1, -1, -1, 0, -1), defs = run_at(1, -1, -2, 0, -1);
+
+	assert_true(total > 20 && defs >= 2);
+	for (int k = 0; k < total; k++) {
+		run_at(1, k, -1, 1, -1);
+		run_at(1, k, -1, 0, -1);
+	}
+	for (int k = 0; k < defs; k++) {
+		run_at(1, -1, k, 1, -1);
+		run_at(1, -1, k, 0, -1);
+	}
+	for (long i = 0; i < 1500; i += 37)
+		run_at(1, -1, -1, 0, i);
+	assert_true(chains_read > 0 && chains_known > 0);
 }
 
 /* A CPU stopped inside the handler or the drain's bookkeeping is busy; read anyway, it is
@@ -421,8 +546,11 @@ static void test_hostile_descriptor(void **state)
 	w.d.magic ^= 1;
 	expect_error(&w, "no bmprof recovery descriptor");
 	world_new(&w);
-	w.d.version = 2;
-	expect_error(&w, "layout version 2");
+	w.d.version = 3;
+	expect_error(&w, "layout version 3");
+	world_new(&w);
+	w.d.version = 0;
+	expect_error(&w, "layout version 0");
 	world_new(&w);
 	w.d.ptr_size = 4;
 	expect_error(&w, "pointers are 4 bytes");
@@ -544,6 +672,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stop_at_every_frame),
 		cmocka_unit_test(test_stop_between_samples),
+		cmocka_unit_test(test_stacks_stop_everywhere),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_two_cpus),
 		cmocka_unit_test(test_hostile_descriptor),
