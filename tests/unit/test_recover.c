@@ -477,15 +477,35 @@ struct world {
 	struct cpu *k;
 	size_t mem_len;
 	struct image m;
+	void *smem;              /* the stack table's memory (world_new_stacks) */
 };
 
-static void world_new(struct world *w)
+/* With stacks: sample i of 500 under chain i % 4 (chain c: c frames 0x7000 + 0x100 c + 8 j;
+ * chain 0 the empty one), so chains 1, 2, 3 hold 125 samples each. */
+static void world_setup(struct world *w, int stacks)
 {
+	size_t sn = bmprof_stacks_mem_size(16, 64);
+
 	reset_descriptor();
 	w->k = cpu_new_seeded(0, 3);
 	w->mem_len = bmprof_cpu_mem_size(1024, 256);
-	for (int i = 0; i < 500; i++)
-		bmprof_record(&w->k->c, 0x4000 + 8 * (uint64_t)(i % 300), 0);
+	w->smem = NULL;
+	if (stacks) {
+		w->smem = aligned_alloc(64, (sn + 63) & ~(size_t)63);
+		assert_non_null(w->smem);
+		assert_int_equal(bmprof_stacks_init(&w->k->c, w->smem, sn, 16, 64, 8), 0);
+	}
+	for (int i = 0; i < 500; i++) {
+		uint64_t pc = 0x4000 + 8 * (uint64_t)(i % 300), f[3];
+		unsigned n = (unsigned)i % 4;
+
+		for (unsigned j = 0; j < n; j++)
+			f[j] = 0x7000 + 0x100 * n + 8 * j;
+		if (stacks)
+			bmprof_record_stack(&w->k->c, pc, 0, bmprof_stack_id(&w->k->c, f, n, 0));
+		else
+			bmprof_record(&w->k->c, pc, 0);
+	}
 	memcpy(&w->d, &bmprof_descriptor, sizeof w->d);
 	w->d.self = (uintptr_t)&w->d;
 	memset((void *)w->d.cpu, 0, sizeof w->d.cpu);
@@ -495,29 +515,60 @@ static void world_new(struct world *w)
 	image_add(&w->m, &w->d, sizeof w->d);
 	image_add(&w->m, &w->k->c, sizeof w->k->c);
 	image_add(&w->m, w->k->mem, w->mem_len);
+	if (stacks)
+		image_add(&w->m, w->smem, sn);
 	reset_descriptor();
 }
 
+static void world_new(struct world *w)
+{
+	world_setup(w, 0);
+}
+
+static void world_free(struct world *w)
+{
+	free(w->smem);
+	cpu_free(w->k);
+}
+
 /* 0 if read in full, else -1 with err; never reads outside the image (image_read fails
- * then) or more than the limit. */
-static int world_read(struct world *w, char *err, size_t n)
+ * then) or more than the limit. With res: what was built, and the profile's samples
+ * with chains and without a known one. */
+static int world_read_res(struct world *w, char *err, size_t n, struct recover_result *res,
+			  uint64_t *chained, uint64_t *unknown)
 {
 	struct recover_mem mem = { image_read, &w->m };
 	struct recover r;
-	struct recover_result res;
+	struct recover_result tmp;
 	struct profile p;
 	int rc = recover_read(&r, &mem, (uintptr_t)&w->d, err, n);
 
+	if (!res)
+		res = &tmp;
 	if (!rc)
 		rc = recover_read_entries(&r, &mem, err, n);
 	if (!rc) {
 		profile_init(&p);
-		rc = recover_frames(&r, &p, emit_to_profile, &p, &res);
+		rc = recover_frames(&r, &p, emit_to_profile, &p, res);
+		if (!rc && chained) {
+			*chained = 0;
+			for (size_t i = 0; i < p.nstack_samples; i++)
+				*chained += p.stack_samples[i].count;
+			*unknown = p.stack_unknown;
+			assert_int_equal(p.cpus[0].totals[BMPROF_TOTAL_TAKEN], 500);
+			assert_int_equal(p.cpus[0].received, 500);
+			assert_int_equal(p.cpus[0].totals[BMPROF_TOTAL_DELIVERED], 500);
+		}
 		profile_free(&p);
 	}
 	assert_true(r.bytes <= RECOVER_MAX_TOTAL);
 	recover_free(&r);
 	return rc;
+}
+
+static int world_read(struct world *w, char *err, size_t n)
+{
+	return world_read_res(w, err, n, NULL, NULL, NULL);
 }
 
 #define FIELD_SET(w, f, off, size) ((w)->d.field[f] = (uint32_t)(off) | (uint32_t)(size) << 16)
@@ -529,7 +580,7 @@ static void expect_error(struct world *w, const char *needle)
 	assert_int_equal(world_read(w, err, sizeof err), -1);
 	if (!strstr(err, needle))
 		fail_msg("error \"%s\" does not say \"%s\"", err, needle);
-	cpu_free(w->k);
+	world_free(w);
 }
 
 static void test_hostile_descriptor(void **state)
@@ -540,7 +591,7 @@ static void test_hostile_descriptor(void **state)
 
 	world_new(&w);
 	assert_int_equal(world_read(&w, err, sizeof err), 0);
-	cpu_free(w.k);
+	world_free(&w);
 
 	world_new(&w);
 	w.d.magic ^= 1;
@@ -617,6 +668,114 @@ static void test_hostile_state(void **state)
 	expect_error(&w, "not in the image");
 }
 
+/* A version-1 descriptor (an image built before the stack fields) still recovers, without
+ * chains, even if it lists more fields than version 1 had. */
+static void test_version1(void **state)
+{
+	(void)state;
+	struct world w;
+	struct recover_result res;
+	uint64_t chained = 1, unknown = 1;
+	char err[256];
+
+	for (int extra = 0; extra < 2; extra++) {
+		world_setup(&w, 1);
+		w.d.version = 1;
+		w.d.nfields = extra ? BMPROF_DF_COUNT : BMPROF_DF_V1_COUNT;
+		assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
+		assert_int_equal(res.samples, 500);
+		assert_int_equal(res.stack_cpus, 0);
+		assert_int_equal(chained, 0);
+		world_free(&w);
+	}
+	/* and version 2 with its chains */
+	world_setup(&w, 1);
+	assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
+	assert_int_equal(res.stack_cpus, 1);
+	assert_int_equal(res.chains_read, 3);
+	assert_int_equal(chained, 500);
+	assert_int_equal(unknown, 0);
+	world_free(&w);
+}
+
+/* A hostile stack table: an error naming it when its bounds are not believable or its
+ * memory is not there; a chain that points outside the table, or an id it never
+ * published, leaves its samples counted without a chain. */
+static void test_hostile_stacks(void **state)
+{
+	(void)state;
+	struct world w;
+	struct recover_result res;
+	uint64_t chained, unknown;
+	struct bmprof_stacks *s;
+	char err[256];
+
+#define STACKS_WORLD() (world_setup(&w, 1), s = &w.k->c.stacks)
+	STACKS_WORLD();
+	s->n = s->max_ids + 1;
+	expect_error(&w, "stack table is not believable");
+	STACKS_WORLD();
+	s->depth = BMPROF_STACK_DEPTH_WIRE_MAX + 1;
+	expect_error(&w, "stack table is not believable");
+	STACKS_WORLD();
+	s->frames_used = s->frames_cap + 1;
+	expect_error(&w, "stack table is not believable");
+	STACKS_WORLD();
+	s->max_ids = 0xFFFFu;
+	expect_error(&w, "stack table is not believable");
+	STACKS_WORLD();
+	s->frames_cap = 1u << 30;
+	expect_error(&w, "more than bmprof reads back");
+	STACKS_WORLD();
+	s->def = (void *)0x40;
+	expect_error(&w, "not in the image");
+	STACKS_WORLD();
+	s->def = NULL;
+	expect_error(&w, "at address 0");
+	STACKS_WORLD();
+	s->frames = (void *)0x40;
+	expect_error(&w, "not in the image");
+	STACKS_WORLD();
+	w.d.field[BMPROF_DF_ENTRY_STACK] = 0;
+	expect_error(&w, "no field entry.stack");
+	STACKS_WORLD();
+	FIELD_SET(&w, BMPROF_DF_SDEF, 4, 12);
+	expect_error(&w, "outside its");
+	STACKS_WORLD();
+	FIELD_SET(&w, BMPROF_DF_SDEF_OFF, 10, 4);
+	expect_error(&w, "outside its");
+	STACKS_WORLD();
+	FIELD_SET(&w, BMPROF_DF_STK_N, 0, 3);
+	expect_error(&w, "size of 3 bytes");
+
+	/* chain 1 deeper than a chain can be, chain 2 past the frames used: 250 samples */
+	STACKS_WORLD();
+	s->def[0].depth = 200;
+	s->def[1].off = s->frames_used;
+	assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
+	assert_int_equal(res.chains_read, 1);
+	assert_int_equal(res.unchained, 250);
+	assert_int_equal(unknown, 250);
+	assert_int_equal(chained, 500);
+	world_free(&w);
+	/* ids 2 and 3 not published: their 250 samples */
+	STACKS_WORLD();
+	s->n = 1;
+	assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
+	assert_int_equal(res.chains_read, 1);
+	assert_int_equal(res.unchained, 250);
+	assert_int_equal(unknown, 250);
+	world_free(&w);
+	/* stacks off: the entries go out without chains */
+	STACKS_WORLD();
+	s->depth = 0;
+	assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
+	assert_int_equal(res.stack_cpus, 0);
+	assert_int_equal(chained, 0);
+	world_free(&w);
+#undef STACKS_WORLD
+}
+
 /* A transfer record that does not add up is not believed, and the CPU is flagged. */
 static void test_bad_transfer_record(void **state)
 {
@@ -639,23 +798,26 @@ static void test_bad_transfer_record(void **state)
 	cpu_free(w.k);
 }
 
-/* Random damage to the descriptor and the CPU's struct: an error or a result, never a
- * crash, a read outside the image, or more than the limit. */
+/* Random damage to the descriptor, the CPU's struct and (with stacks) its stack table: an
+ * error or a result, never a crash, a read outside the image, or more than the limit. */
 static void test_random_damage(void **state)
 {
 	(void)state;
 	uint64_t x = 0x1234567;
 
-	for (int i = 0; i < 3000; i++) {
+	for (int i = 0; i < 4000; i++) {
 		struct world w;
 		char err[256];
 		uint8_t *target;
 		size_t len;
 
-		world_new(&w);
+		world_setup(&w, i & 2);
 		if (i & 1) {
 			target = (uint8_t *)&w.d;
 			len = BMPROF_DESC_HDR + 4 * BMPROF_DF_COUNT + 8;
+		} else if ((i & 6) == 6) {
+			target = w.smem;
+			len = bmprof_stacks_mem_size(16, 64);
 		} else {
 			target = (uint8_t *)&w.k->c;
 			len = sizeof w.k->c;
@@ -663,7 +825,7 @@ static void test_random_damage(void **state)
 		for (int j = 0; j < 1 + (int)(next(&x) % 4); j++)
 			target[next(&x) % len] ^= (uint8_t)(1u << (next(&x) % 8));
 		world_read(&w, err, sizeof err);
-		cpu_free(w.k);
+		world_free(&w);
 	}
 }
 
@@ -678,6 +840,8 @@ int main(void)
 		cmocka_unit_test(test_hostile_descriptor),
 		cmocka_unit_test(test_hostile_state),
 		cmocka_unit_test(test_bad_transfer_record),
+		cmocka_unit_test(test_version1),
+		cmocka_unit_test(test_hostile_stacks),
 		cmocka_unit_test(test_random_damage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
