@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Recovery from target memory: see recover.h and docs/wire-format.md "Recovery". */
 #include "run/recover.h"
+#include "run/recover_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -14,7 +15,7 @@
 
 /* ---- reading ---- */
 
-static int rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
+int recover_rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
 	      size_t len, const char *what, char *err, size_t errlen)
 {
 	if (addr + len < addr) {
@@ -33,7 +34,7 @@ static int rd(struct recover *r, const struct recover_mem *m, uint64_t addr, voi
 	return -1;
 }
 
-static uint64_t le(const uint8_t *p, unsigned n)
+uint64_t recover_le(const uint8_t *p, unsigned n)
 {
 	uint64_t v = 0;
 
@@ -53,9 +54,9 @@ static unsigned foff(const struct recover *r, enum bmprof_desc_field f)
 }
 
 /* A field of the struct at base (already checked to lie inside it); 0 when absent. */
-static uint64_t get(const struct recover *r, const uint8_t *base, enum bmprof_desc_field f)
+uint64_t recover_get(const struct recover *r, const uint8_t *base, enum bmprof_desc_field f)
 {
-	return fsize(r, f) ? le(base + foff(r, f), fsize(r, f)) : 0;
+	return fsize(r, f) ? recover_le(base + foff(r, f), fsize(r, f)) : 0;
 }
 
 /* ---- the descriptor ---- */
@@ -169,34 +170,34 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 	uint8_t h[BMPROF_DESC_HDR];
 	uint64_t magic;
 
-	if (rd(r, m, r->addr, h, sizeof h, "the recovery descriptor", err, errlen))
+	if (recover_rd(r, m, r->addr, h, sizeof h, "the recovery descriptor", err, errlen))
 		return -1;
-	magic = le(h, 8);
+	magic = recover_le(h, 8);
 	if (magic != BMPROF_DESC_MAGIC) {
 		snprintf(err, errlen, "no bmprof recovery descriptor at 0x%" PRIx64 " (magic %016"
 			 PRIx64 "): the image's bmprof predates recovery, or the address is wrong",
 			 r->addr, magic);
 		return -1;
 	}
-	r->version = (uint16_t)le(h + 8, 2);
-	r->nfields = (uint16_t)le(h + 10, 2);
-	r->max_cpus = (uint32_t)le(h + 12, 2);
-	r->ncpus = (uint32_t)le(h + 16, 4);
-	r->unregistered = (uint32_t)le(h + 20, 4);
-	r->self = le(h + 24, 8);
-	r->cpu_size = (uint32_t)le(h + 32, 4);
-	r->ovf_size = (uint32_t)le(h + 36, 4);
-	r->entry_size = (uint32_t)le(h + 40, 2);
-	r->ways = (uint16_t)le(h + 42, 2);
-	r->cpus_off = (uint32_t)le(h + 44, 4);
+	r->version = (uint16_t)recover_le(h + 8, 2);
+	r->nfields = (uint16_t)recover_le(h + 10, 2);
+	r->max_cpus = (uint32_t)recover_le(h + 12, 2);
+	r->ncpus = (uint32_t)recover_le(h + 16, 4);
+	r->unregistered = (uint32_t)recover_le(h + 20, 4);
+	r->self = recover_le(h + 24, 8);
+	r->cpu_size = (uint32_t)recover_le(h + 32, 4);
+	r->ovf_size = (uint32_t)recover_le(h + 36, 4);
+	r->entry_size = (uint32_t)recover_le(h + 40, 2);
+	r->ways = (uint16_t)recover_le(h + 42, 2);
+	r->cpus_off = (uint32_t)recover_le(h + 44, 4);
 	if (r->version < 1 || r->version > BMPROF_DESC_VERSION) {
 		snprintf(err, errlen, "recovery descriptor layout version %u: this bmprof reads "
 			 "versions 1 to %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
 		return -1;
 	}
-	if (le(h + 14, 2) != 8) {
+	if (recover_le(h + 14, 2) != 8) {
 		snprintf(err, errlen, "the recovery descriptor says pointers are %" PRIu64 " bytes; "
-			 "bmprof reads 64-bit targets", le(h + 14, 2));
+			 "bmprof reads 64-bit targets", recover_le(h + 14, 2));
 		return -1;
 	}
 	if (r->self != r->addr) {
@@ -227,10 +228,10 @@ static int read_fields(struct recover *r, const struct recover_mem *m, char *err
 	uint8_t b[4 * BMPROF_DF_COUNT];
 
 	memset(r->field, 0, sizeof r->field);
-	if (rd(r, m, r->addr + BMPROF_DESC_HDR, b, 4u * n, "the descriptor's fields", err, errlen))
+	if (recover_rd(r, m, r->addr + BMPROF_DESC_HDR, b, 4u * n, "the descriptor's fields", err, errlen))
 		return -1;
 	for (unsigned i = 0; i < n; i++)
-		r->field[i] = (uint32_t)le(b + 4 * i, 4);
+		r->field[i] = (uint32_t)recover_le(b + 4 * i, 4);
 	return check_fields(r, err, errlen);
 }
 
@@ -267,10 +268,10 @@ static int parse_stacks(struct recover *r, unsigned idx, const uint8_t *b, char 
 			size_t errlen)
 {
 	struct recover_cpu *c = &r->cpu[idx];
-	uint64_t depth = get(r, b, BMPROF_DF_STK_DEPTH), n = get(r, b, BMPROF_DF_STK_N);
-	uint64_t max_ids = get(r, b, BMPROF_DF_STK_MAX_IDS);
-	uint64_t cap = get(r, b, BMPROF_DF_STK_FRAMES_CAP);
-	uint64_t used = get(r, b, BMPROF_DF_STK_FRAMES_USED);
+	uint64_t depth = recover_get(r, b, BMPROF_DF_STK_DEPTH), n = recover_get(r, b, BMPROF_DF_STK_N);
+	uint64_t max_ids = recover_get(r, b, BMPROF_DF_STK_MAX_IDS);
+	uint64_t cap = recover_get(r, b, BMPROF_DF_STK_FRAMES_CAP);
+	uint64_t used = recover_get(r, b, BMPROF_DF_STK_FRAMES_USED);
 
 	if (!fsize(r, BMPROF_DF_STK_DEPTH) || !depth)
 		return 0;
@@ -292,9 +293,9 @@ static int parse_stacks(struct recover *r, unsigned idx, const uint8_t *b, char 
 	c->stk_max_ids = (uint32_t)max_ids;
 	c->stk_frames_cap = (uint32_t)cap;
 	c->stk_frames_used = (uint32_t)used;
-	c->stk_def = get(r, b, BMPROF_DF_STK_DEF);
-	c->stk_frames = get(r, b, BMPROF_DF_STK_FRAMES);
-	c->stk_full = get(r, b, BMPROF_DF_STK_FULL);
+	c->stk_def = recover_get(r, b, BMPROF_DF_STK_DEF);
+	c->stk_frames = recover_get(r, b, BMPROF_DF_STK_FRAMES);
+	c->stk_full = recover_get(r, b, BMPROF_DF_STK_FULL);
 	return 0;
 }
 
@@ -302,21 +303,21 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		     size_t errlen)
 {
 	struct recover_cpu *c = &r->cpu[idx];
-	uint64_t mask = get(r, b, BMPROF_DF_MASK);
+	uint64_t mask = recover_get(r, b, BMPROF_DF_MASK);
 
-	c->taken = get(r, b, BMPROF_DF_TAKEN);
-	c->hits = get(r, b, BMPROF_DF_HITS);
-	c->misses = get(r, b, BMPROF_DF_MISSES);
-	c->evictions = get(r, b, BMPROF_DF_EVICTIONS);
-	c->delivered = get(r, b, BMPROF_DF_DELIVERED);
-	c->lost_full = get(r, b, BMPROF_DF_LOST_FULL);
-	c->lost_transport = get(r, b, BMPROF_DF_LOST_TRANSPORT);
-	c->frames = get(r, b, BMPROF_DF_FRAMES);
-	c->sampled_ticks = get(r, b, BMPROF_DF_SAMPLED_TICKS);
-	c->flushes = get(r, b, BMPROF_DF_FLUSHES);
-	c->in_record = (uint32_t)get(r, b, BMPROF_DF_IN_RECORD);
-	c->in_drain = (uint32_t)get(r, b, BMPROF_DF_IN_DRAIN);
-	c->table = get(r, b, BMPROF_DF_TABLE);
+	c->taken = recover_get(r, b, BMPROF_DF_TAKEN);
+	c->hits = recover_get(r, b, BMPROF_DF_HITS);
+	c->misses = recover_get(r, b, BMPROF_DF_MISSES);
+	c->evictions = recover_get(r, b, BMPROF_DF_EVICTIONS);
+	c->delivered = recover_get(r, b, BMPROF_DF_DELIVERED);
+	c->lost_full = recover_get(r, b, BMPROF_DF_LOST_FULL);
+	c->lost_transport = recover_get(r, b, BMPROF_DF_LOST_TRANSPORT);
+	c->frames = recover_get(r, b, BMPROF_DF_FRAMES);
+	c->sampled_ticks = recover_get(r, b, BMPROF_DF_SAMPLED_TICKS);
+	c->flushes = recover_get(r, b, BMPROF_DF_FLUSHES);
+	c->in_record = (uint32_t)recover_get(r, b, BMPROF_DF_IN_RECORD);
+	c->in_drain = (uint32_t)recover_get(r, b, BMPROF_DF_IN_DRAIN);
+	c->table = recover_get(r, b, BMPROF_DF_TABLE);
 	c->table_entries = (mask + 1) * r->ways;
 	if (mask >= (1ull << 32) || c->table_entries * r->entry_size > RECOVER_MAX_REGION) {
 		snprintf(err, errlen, "cpu %u: the recovery descriptor gives it a table of %" PRIu64
@@ -328,10 +329,10 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		const uint8_t *o = b + foff(r, BMPROF_DF_OVF) + (size_t)i * r->ovf_size;
 		struct recover_ovf *v = &c->ovf[i];
 
-		v->slot = get(r, o, BMPROF_DF_OVF_SLOT);
-		v->cap = (uint32_t)get(r, o, BMPROF_DF_OVF_CAP);
-		v->fill = (uint32_t)get(r, o, BMPROF_DF_OVF_FILL);
-		v->state = (uint32_t)get(r, o, BMPROF_DF_OVF_STATE);
+		v->slot = recover_get(r, o, BMPROF_DF_OVF_SLOT);
+		v->cap = (uint32_t)recover_get(r, o, BMPROF_DF_OVF_CAP);
+		v->fill = (uint32_t)recover_get(r, o, BMPROF_DF_OVF_FILL);
+		v->state = (uint32_t)recover_get(r, o, BMPROF_DF_OVF_STATE);
 		if ((uint64_t)v->cap * r->entry_size > RECOVER_MAX_REGION) {
 			snprintf(err, errlen, "cpu %u: the recovery descriptor gives it overflow buffers "
 				 "of %" PRIu32 " entries, more than bmprof reads back", idx, v->cap);
@@ -344,20 +345,20 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 			return -1;
 		}
 	}
-	c->xsrc = (uint32_t)get(r, b, BMPROF_DF_XFER_SRC);
-	c->xn = (uint32_t)get(r, b, BMPROF_DF_XFER_N);
-	c->xdone = (uint32_t)get(r, b, BMPROF_DF_XFER_DONE);
-	c->xend = (uint32_t)get(r, b, BMPROF_DF_XFER_END);
-	c->xseq = (uint32_t)get(r, b, BMPROF_DF_XFER_SEQ);
-	c->xsamples = get(r, b, BMPROF_DF_XFER_SAMPLES);
+	c->xsrc = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_SRC);
+	c->xn = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_N);
+	c->xdone = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_DONE);
+	c->xend = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_END);
+	c->xseq = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_SEQ);
+	c->xsamples = recover_get(r, b, BMPROF_DF_XFER_SAMPLES);
 	if (c->xsrc > BMPROF_XFER_TABLE) {
 		snprintf(err, errlen, "cpu %u: unknown transfer source %" PRIu32, idx, c->xsrc);
 		return -1;
 	}
 	if (parse_stacks(r, idx, b, err, errlen))
 		return -1;
-	if (fsize(r, BMPROF_DF_CPU_ID) && get(r, b, BMPROF_DF_CPU_ID) != idx)
-		problem(c, "its state says it is cpu %" PRIu64, get(r, b, BMPROF_DF_CPU_ID));
+	if (fsize(r, BMPROF_DF_CPU_ID) && recover_get(r, b, BMPROF_DF_CPU_ID) != idx)
+		problem(c, "its state says it is cpu %" PRIu64, recover_get(r, b, BMPROF_DF_CPU_ID));
 	if (c->xsrc == BMPROF_XFER_NONE || c->in_drain)
 		return 0;
 	/* a frame is on its way: its bounds must hold, else nothing of it is believed */
@@ -386,12 +387,12 @@ static int read_cpus(struct recover *r, const struct recover_mem *m, char *err, 
 	for (unsigned i = 0; i < r->ncpu; i++) {
 		struct recover_cpu *c = &r->cpu[i];
 
-		if (rd(r, m, r->addr + r->cpus_off + 8ull * i, ptr, 8, "the CPU list", err, errlen))
+		if (recover_rd(r, m, r->addr + r->cpus_off + 8ull * i, ptr, 8, "the CPU list", err, errlen))
 			goto out;
-		c->addr = le(ptr, 8);
+		c->addr = recover_le(ptr, 8);
 		if (!c->addr)
 			continue;
-		if (rd(r, m, c->addr, b, r->cpu_size, "a CPU's state", err, errlen) ||
+		if (recover_rd(r, m, c->addr, b, r->cpu_size, "a CPU's state", err, errlen) ||
 		    parse_cpu(r, i, b, err, errlen))
 			goto out;
 		c->present = 1;
@@ -464,16 +465,16 @@ static int read_array(struct recover *r, const struct recover_mem *m, uint64_t a
 	for (uint64_t i = from; i < to;) {
 		uint64_t k = to - i < per ? to - i : per;
 
-		if (rd(r, m, addr + i * r->entry_size, buf, (size_t)(k * r->entry_size),
+		if (recover_rd(r, m, addr + i * r->entry_size, buf, (size_t)(k * r->entry_size),
 		       "a table or buffer", err, errlen))
 			goto out;
 		for (uint64_t j = 0; j < k; j++, i++) {
 			const uint8_t *b = buf + j * r->entry_size;
 			struct recover_entry e = {
-				.pc = get(r, b, BMPROF_DF_ENTRY_PC),
-				.count = (uint32_t)get(r, b, BMPROF_DF_ENTRY_COUNT),
-				.event = (uint16_t)get(r, b, BMPROF_DF_ENTRY_EVENT),
-				.stack = (uint16_t)get(r, b, BMPROF_DF_ENTRY_STACK),
+				.pc = recover_get(r, b, BMPROF_DF_ENTRY_PC),
+				.count = (uint32_t)recover_get(r, b, BMPROF_DF_ENTRY_COUNT),
+				.event = (uint16_t)recover_get(r, b, BMPROF_DF_ENTRY_EVENT),
+				.stack = (uint16_t)recover_get(r, b, BMPROF_DF_ENTRY_STACK),
 			};
 
 			if (e.count && push(i >= fly_lo && i < fly_hi ? flying : held, &e)) {
@@ -486,136 +487,6 @@ static int read_array(struct recover *r, const struct recover_mem *m, uint64_t a
 out:
 	free(buf);
 	return rc;
-}
-
-/* The distinct ids 1 .. stk_n the entries name, in order. */
-static int collect_chains(struct recover_cpu *c, const struct list *a, const struct list *b)
-{
-	const struct list *l[2] = { a, b };
-	uint8_t *seen = calloc((size_t)c->stk_n + 1, 1);
-	size_t n = 0;
-
-	if (!seen)
-		return -1;
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < l[k]->n; i++) {
-			uint16_t id = l[k]->e[i].stack;
-			if (id && id <= c->stk_n && !seen[id]) {
-				seen[id] = 1;
-				n++;
-			}
-		}
-	c->chains = calloc(n ? n : 1, sizeof *c->chains);
-	if (!c->chains) {
-		free(seen);
-		return -1;
-	}
-	for (uint32_t id = 1; id <= c->stk_n; id++)
-		if (seen[id])
-			c->chains[c->nchains++].id = (uint16_t)id;
-	free(seen);
-	return 0;
-}
-
-/* The definitions of the chains, def[id - 1], a chunk of the array at a time from each
- * chain not covered yet: only the chunks they are in are read. A definition that points
- * outside the frames the table used, or deeper than a chain can be, is not ok. */
-static int read_defs(struct recover *r, const struct recover_mem *m, struct recover_cpu *c,
-		     char *err, size_t errlen)
-{
-	size_t per = RECOVER_CHUNK / r->def_size;
-	uint8_t *buf = malloc(per * r->def_size);
-	int rc = -1;
-
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (c->nchains && !c->stk_def) {
-		snprintf(err, errlen, "a stack table with its definitions at address 0");
-		goto out;
-	}
-	for (size_t j = 0; j < c->nchains;) {
-		uint64_t from = c->chains[j].id - 1u, k = c->stk_n - from < per ? c->stk_n - from : per;
-
-		if (rd(r, m, c->stk_def + from * r->def_size, buf, (size_t)(k * r->def_size),
-		       "the stack table's definitions", err, errlen))
-			goto out;
-		for (; j < c->nchains && c->chains[j].id - 1u < from + k; j++) {
-			struct recover_chain *ch = &c->chains[j];
-			const uint8_t *d = buf + (ch->id - 1u - from) * r->def_size;
-			uint64_t off = get(r, d, BMPROF_DF_SDEF_OFF);
-			uint64_t depth = get(r, d, BMPROF_DF_SDEF_DEPTH);
-
-			ch->flags = (uint8_t)get(r, d, BMPROF_DF_SDEF_FLAGS);
-			ch->ok = depth <= BMPROF_STACK_DEPTH_WIRE_MAX && off <= c->stk_frames_used &&
-				 depth <= c->stk_frames_used - off;
-			ch->depth = ch->ok ? (uint8_t)depth : 0;
-			ch->off = ch->ok ? (uint32_t)off : 0;
-		}
-	}
-	rc = 0;
-out:
-	free(buf);
-	return rc;
-}
-
-/* The frames of the chains that are ok: from each chain not filled yet, a chunk of the
- * frames it starts, which fills every chain wholly inside it (chains are defined in order,
- * so one chunk fills many). */
-static int read_chain_frames(struct recover *r, const struct recover_mem *m,
-			     struct recover_cpu *c, char *err, size_t errlen)
-{
-	size_t per = RECOVER_CHUNK / 8;
-	uint8_t *buf = malloc(per * 8), *filled = calloc(c->nchains ? c->nchains : 1, 1);
-	int rc = -1;
-
-	if (!buf || !filled) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	for (size_t j = 0; j < c->nchains; j++) {
-		const struct recover_chain *ch = &c->chains[j];
-		uint64_t from = ch->off, k;
-
-		if (!ch->ok || !ch->depth || filled[j])
-			continue;
-		if (!c->stk_frames) {
-			snprintf(err, errlen, "a stack table with its frames at address 0");
-			goto out;
-		}
-		k = c->stk_frames_used - from < per ? c->stk_frames_used - from : per;
-		if (rd(r, m, c->stk_frames + 8 * from, buf, (size_t)(8 * k),
-		       "the stack table's frames", err, errlen))
-			goto out;
-		for (size_t i = j; i < c->nchains; i++) {
-			struct recover_chain *x = &c->chains[i];
-
-			if (!x->ok || filled[i] || x->off < from || x->off + x->depth > from + k)
-				continue;
-			for (unsigned f = 0; f < x->depth; f++)
-				x->frame[f] = le(buf + 8 * (x->off - from + f), 8);
-			filled[i] = 1;
-		}
-	}
-	rc = 0;
-out:
-	free(buf);
-	free(filled);
-	return rc;
-}
-
-static int read_chains(struct recover *r, const struct recover_mem *m, struct recover_cpu *c,
-		       const struct list *held, const struct list *flying, char *err,
-		       size_t errlen)
-{
-	if (!c->stk_depth)
-		return 0;
-	if (collect_chains(c, held, flying)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return read_defs(r, m, c, err, errlen) || read_chain_frames(r, m, c, err, errlen) ? -1 : 0;
 }
 
 /* One table or buffer of n entries: with the transfer on it, [0, done) was counted and
@@ -655,7 +526,7 @@ static int read_cpu_entries(struct recover *r, const struct recover_mem *m,
 					 &held, &flying, err, errlen);
 	}
 	if (!rc)
-		rc = read_chains(r, m, c, &held, &flying, err, errlen);
+		rc = recover_read_chains(r, m, c, held.e, held.n, flying.e, flying.n, err, errlen);
 	c->held = held.e;
 	c->nheld = held.n;
 	c->held_samples = held.samples;
@@ -717,8 +588,6 @@ static int by_pc(const void *a, const void *b)
 	return (x->stack > y->stack) - (x->stack < y->stack);
 }
 
-typedef int (*emit_fn)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len);
-
 static unsigned encode_entry(uint8_t *p, const struct recover_entry *e, uint64_t prev,
 			     int stacks)
 {
@@ -733,7 +602,7 @@ static unsigned encode_entry(uint8_t *p, const struct recover_entry *e, uint64_t
 
 /* The entries as SAMPLES (stacks: STACK_SAMPLES) frames from sequence number *seq on. */
 static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, int stacks,
-			uint32_t *seq, emit_fn emit, void *ctx)
+			uint32_t *seq, recover_emit_fn emit, void *ctx)
 {
 	uint8_t buf[FRAME_PAYLOAD], one[4 * BMPROF_VARINT_MAX];
 	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
@@ -765,97 +634,7 @@ static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, i
 	return 0;
 }
 
-/* p holds CPU cpu's chain id (a STACKS frame defined it). */
-static int chain_known(const struct profile *p, unsigned cpu, uint32_t id)
-{
-	return cpu < PROFILE_MAX_CPUS && id >= 1 && id <= p->stack_ids_n[cpu] &&
-	       p->stack_ids[cpu][id - 1] != 0;
-}
-
-static const struct recover_chain *find_chain(const struct recover_cpu *c, uint16_t id)
-{
-	size_t lo = 0, hi = c->nchains;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->chains[mid].id == id)
-			return &c->chains[mid];
-		if (c->chains[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Samples of the entries whose chain the host will not know: neither arrived nor read. */
-static uint64_t unchained(const struct recover_cpu *c, unsigned cpu, const struct profile *p,
-			  const struct recover_entry *e, size_t n)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct recover_chain *ch;
-		if (!e[i].stack || e[i].stack == BMPROF_STACK_LOST || chain_known(p, cpu, e[i].stack))
-			continue;
-		ch = find_chain(c, e[i].stack);
-		if (!ch || !ch->ok)
-			sum += e[i].count;
-	}
-	return sum;
-}
-
-static int stacks_frame(unsigned cpu, uint8_t *buf, unsigned len, uint16_t first, unsigned n,
-			emit_fn emit, void *ctx)
-{
-	bmprof_put16(buf, (uint16_t)cpu);
-	bmprof_put16(buf + 2, (uint16_t)n);
-	bmprof_put16(buf + 4, first);
-	bmprof_put16(buf + 6, 0);
-	return emit(ctx, BMPROF_FRAME_STACKS, buf, (uint16_t)len);
-}
-
-/* STACKS frames defining the chains read that p lacks (runs of consecutive ids). */
-static int send_chains(const struct recover_cpu *c, unsigned cpu, const struct profile *p,
-		       emit_fn emit, void *ctx, struct recover_result *res)
-{
-	uint8_t buf[FRAME_PAYLOAD];
-	unsigned len = BMPROF_STACKS_FIXED, count = 0, max = 2 + BMPROF_STACK_DEPTH_WIRE_MAX *
-							    BMPROF_VARINT_MAX;
-	uint16_t first = 0;
-	int rc;
-
-	for (size_t j = 0; j < c->nchains; j++) {
-		const struct recover_chain *ch = &c->chains[j];
-		uint64_t prev = 0;
-
-		if (chain_known(p, cpu, ch->id)) {
-			res->chains_known++;
-			continue;
-		}
-		if (!ch->ok)
-			continue;
-		if (count && (ch->id != first + count || len + max > sizeof buf)) {
-			if ((rc = stacks_frame(cpu, buf, len, first, count, emit, ctx)))
-				return rc;
-			len = BMPROF_STACKS_FIXED;
-			count = 0;
-		}
-		if (!count)
-			first = ch->id;
-		buf[len++] = ch->flags;
-		buf[len++] = ch->depth;
-		for (unsigned f = 0; f < ch->depth; f++) {
-			len += bmprof_put_varint(buf + len, bmprof_zigzag((int64_t)(ch->frame[f] - prev)));
-			prev = ch->frame[f];
-		}
-		count++;
-		res->chains_read++;
-	}
-	return count ? stacks_frame(cpu, buf, len, first, count, emit, ctx) : 0;
-}
-
-static int send_totals(unsigned cpu, const uint64_t *v, emit_fn emit, void *ctx)
+static int send_totals(unsigned cpu, const uint64_t *v, recover_emit_fn emit, void *ctx)
 {
 	uint8_t p[BMPROF_TOTALS_FIXED + 8 * BMPROF_TOTAL_NFIELDS];
 
@@ -875,7 +654,7 @@ static int arrived(const struct profile *p, unsigned cpu, uint32_t seq)
 }
 
 static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile *p,
-		      emit_fn emit, void *ctx, struct recover_result *res)
+		      recover_emit_fn emit, void *ctx, struct recover_result *res)
 {
 	int came = c->inflight && arrived(p, cpu, c->xseq), stacks = c->stk_depth != 0;
 	size_t n = c->nheld + (c->inflight && !came ? c->nflying : 0);
@@ -895,9 +674,9 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	qsort(all, n, sizeof *all, by_pc);
 	if (stacks) {
 		/* before the STACKS frames below make p know their ids */
-		res->unchained += unchained(c, cpu, p, all, n);
+		res->unchained += recover_unchained(c, cpu, p, all, n);
 		res->stack_cpus++;
-		rc = send_chains(c, cpu, p, emit, ctx, res);
+		rc = recover_send_chains(c, cpu, p, emit, ctx, res);
 	}
 	if (!rc)
 		rc = send_entries(cpu, all, n, stacks, &seq, emit, ctx);
@@ -926,7 +705,7 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	return send_totals(cpu, v, emit, ctx);
 }
 
-int recover_frames(struct recover *r, const struct profile *p, emit_fn emit, void *ctx,
+int recover_frames(struct recover *r, const struct profile *p, recover_emit_fn emit, void *ctx,
 		   struct recover_result *res)
 {
 	memset(res, 0, sizeof *res);
