@@ -15,7 +15,7 @@
 
 /* ---- reading ---- */
 
-int recover_rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
+int rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
 	      size_t len, const char *what, char *err, size_t errlen)
 {
 	if (addr + len < addr) {
@@ -34,7 +34,7 @@ int recover_rd(struct recover *r, const struct recover_mem *m, uint64_t addr, vo
 	return -1;
 }
 
-uint64_t recover_le(const uint8_t *p, unsigned n)
+static uint64_t le(const uint8_t *p, unsigned n)
 {
 	uint64_t v = 0;
 
@@ -54,9 +54,26 @@ static unsigned foff(const struct recover *r, enum bmprof_desc_field f)
 }
 
 /* A field of the struct at base (already checked to lie inside it); 0 when absent. */
+static uint64_t get(const struct recover *r, const uint8_t *base, enum bmprof_desc_field f)
+{
+	return fsize(r, f) ? le(base + foff(r, f), fsize(r, f)) : 0;
+}
+
+/* for recover_stacks.c (recover_internal.h) */
+int recover_rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
+	       size_t len, const char *what, char *err, size_t errlen)
+{
+	return rd(r, m, addr, buf, len, what, err, errlen);
+}
+
+uint64_t recover_le(const uint8_t *p, unsigned n)
+{
+	return le(p, n);
+}
+
 uint64_t recover_get(const struct recover *r, const uint8_t *base, enum bmprof_desc_field f)
 {
-	return fsize(r, f) ? recover_le(base + foff(r, f), fsize(r, f)) : 0;
+	return get(r, base, f);
 }
 
 /* ---- the descriptor ---- */
@@ -170,34 +187,34 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 	uint8_t h[BMPROF_DESC_HDR];
 	uint64_t magic;
 
-	if (recover_rd(r, m, r->addr, h, sizeof h, "the recovery descriptor", err, errlen))
+	if (rd(r, m, r->addr, h, sizeof h, "the recovery descriptor", err, errlen))
 		return -1;
-	magic = recover_le(h, 8);
+	magic = le(h, 8);
 	if (magic != BMPROF_DESC_MAGIC) {
 		snprintf(err, errlen, "no bmprof recovery descriptor at 0x%" PRIx64 " (magic %016"
 			 PRIx64 "): the image's bmprof predates recovery, or the address is wrong",
 			 r->addr, magic);
 		return -1;
 	}
-	r->version = (uint16_t)recover_le(h + 8, 2);
-	r->nfields = (uint16_t)recover_le(h + 10, 2);
-	r->max_cpus = (uint32_t)recover_le(h + 12, 2);
-	r->ncpus = (uint32_t)recover_le(h + 16, 4);
-	r->unregistered = (uint32_t)recover_le(h + 20, 4);
-	r->self = recover_le(h + 24, 8);
-	r->cpu_size = (uint32_t)recover_le(h + 32, 4);
-	r->ovf_size = (uint32_t)recover_le(h + 36, 4);
-	r->entry_size = (uint32_t)recover_le(h + 40, 2);
-	r->ways = (uint16_t)recover_le(h + 42, 2);
-	r->cpus_off = (uint32_t)recover_le(h + 44, 4);
+	r->version = (uint16_t)le(h + 8, 2);
+	r->nfields = (uint16_t)le(h + 10, 2);
+	r->max_cpus = (uint32_t)le(h + 12, 2);
+	r->ncpus = (uint32_t)le(h + 16, 4);
+	r->unregistered = (uint32_t)le(h + 20, 4);
+	r->self = le(h + 24, 8);
+	r->cpu_size = (uint32_t)le(h + 32, 4);
+	r->ovf_size = (uint32_t)le(h + 36, 4);
+	r->entry_size = (uint32_t)le(h + 40, 2);
+	r->ways = (uint16_t)le(h + 42, 2);
+	r->cpus_off = (uint32_t)le(h + 44, 4);
 	if (r->version < 1 || r->version > BMPROF_DESC_VERSION) {
 		snprintf(err, errlen, "recovery descriptor layout version %u: this bmprof reads "
 			 "versions 1 to %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
 		return -1;
 	}
-	if (recover_le(h + 14, 2) != 8) {
+	if (le(h + 14, 2) != 8) {
 		snprintf(err, errlen, "the recovery descriptor says pointers are %" PRIu64 " bytes; "
-			 "bmprof reads 64-bit targets", recover_le(h + 14, 2));
+			 "bmprof reads 64-bit targets", le(h + 14, 2));
 		return -1;
 	}
 	if (r->self != r->addr) {
@@ -228,10 +245,10 @@ static int read_fields(struct recover *r, const struct recover_mem *m, char *err
 	uint8_t b[4 * BMPROF_DF_COUNT];
 
 	memset(r->field, 0, sizeof r->field);
-	if (recover_rd(r, m, r->addr + BMPROF_DESC_HDR, b, 4u * n, "the descriptor's fields", err, errlen))
+	if (rd(r, m, r->addr + BMPROF_DESC_HDR, b, 4u * n, "the descriptor's fields", err, errlen))
 		return -1;
 	for (unsigned i = 0; i < n; i++)
-		r->field[i] = (uint32_t)recover_le(b + 4 * i, 4);
+		r->field[i] = (uint32_t)le(b + 4 * i, 4);
 	return check_fields(r, err, errlen);
 }
 
@@ -268,10 +285,10 @@ static int parse_stacks(struct recover *r, unsigned idx, const uint8_t *b, char 
 			size_t errlen)
 {
 	struct recover_cpu *c = &r->cpu[idx];
-	uint64_t depth = recover_get(r, b, BMPROF_DF_STK_DEPTH), n = recover_get(r, b, BMPROF_DF_STK_N);
-	uint64_t max_ids = recover_get(r, b, BMPROF_DF_STK_MAX_IDS);
-	uint64_t cap = recover_get(r, b, BMPROF_DF_STK_FRAMES_CAP);
-	uint64_t used = recover_get(r, b, BMPROF_DF_STK_FRAMES_USED);
+	uint64_t depth = get(r, b, BMPROF_DF_STK_DEPTH), n = get(r, b, BMPROF_DF_STK_N);
+	uint64_t max_ids = get(r, b, BMPROF_DF_STK_MAX_IDS);
+	uint64_t cap = get(r, b, BMPROF_DF_STK_FRAMES_CAP);
+	uint64_t used = get(r, b, BMPROF_DF_STK_FRAMES_USED);
 
 	if (!fsize(r, BMPROF_DF_STK_DEPTH) || !depth)
 		return 0;
@@ -293,9 +310,9 @@ static int parse_stacks(struct recover *r, unsigned idx, const uint8_t *b, char 
 	c->stk_max_ids = (uint32_t)max_ids;
 	c->stk_frames_cap = (uint32_t)cap;
 	c->stk_frames_used = (uint32_t)used;
-	c->stk_def = recover_get(r, b, BMPROF_DF_STK_DEF);
-	c->stk_frames = recover_get(r, b, BMPROF_DF_STK_FRAMES);
-	c->stk_full = recover_get(r, b, BMPROF_DF_STK_FULL);
+	c->stk_def = get(r, b, BMPROF_DF_STK_DEF);
+	c->stk_frames = get(r, b, BMPROF_DF_STK_FRAMES);
+	c->stk_full = get(r, b, BMPROF_DF_STK_FULL);
 	return 0;
 }
 
@@ -303,21 +320,21 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		     size_t errlen)
 {
 	struct recover_cpu *c = &r->cpu[idx];
-	uint64_t mask = recover_get(r, b, BMPROF_DF_MASK);
+	uint64_t mask = get(r, b, BMPROF_DF_MASK);
 
-	c->taken = recover_get(r, b, BMPROF_DF_TAKEN);
-	c->hits = recover_get(r, b, BMPROF_DF_HITS);
-	c->misses = recover_get(r, b, BMPROF_DF_MISSES);
-	c->evictions = recover_get(r, b, BMPROF_DF_EVICTIONS);
-	c->delivered = recover_get(r, b, BMPROF_DF_DELIVERED);
-	c->lost_full = recover_get(r, b, BMPROF_DF_LOST_FULL);
-	c->lost_transport = recover_get(r, b, BMPROF_DF_LOST_TRANSPORT);
-	c->frames = recover_get(r, b, BMPROF_DF_FRAMES);
-	c->sampled_ticks = recover_get(r, b, BMPROF_DF_SAMPLED_TICKS);
-	c->flushes = recover_get(r, b, BMPROF_DF_FLUSHES);
-	c->in_record = (uint32_t)recover_get(r, b, BMPROF_DF_IN_RECORD);
-	c->in_drain = (uint32_t)recover_get(r, b, BMPROF_DF_IN_DRAIN);
-	c->table = recover_get(r, b, BMPROF_DF_TABLE);
+	c->taken = get(r, b, BMPROF_DF_TAKEN);
+	c->hits = get(r, b, BMPROF_DF_HITS);
+	c->misses = get(r, b, BMPROF_DF_MISSES);
+	c->evictions = get(r, b, BMPROF_DF_EVICTIONS);
+	c->delivered = get(r, b, BMPROF_DF_DELIVERED);
+	c->lost_full = get(r, b, BMPROF_DF_LOST_FULL);
+	c->lost_transport = get(r, b, BMPROF_DF_LOST_TRANSPORT);
+	c->frames = get(r, b, BMPROF_DF_FRAMES);
+	c->sampled_ticks = get(r, b, BMPROF_DF_SAMPLED_TICKS);
+	c->flushes = get(r, b, BMPROF_DF_FLUSHES);
+	c->in_record = (uint32_t)get(r, b, BMPROF_DF_IN_RECORD);
+	c->in_drain = (uint32_t)get(r, b, BMPROF_DF_IN_DRAIN);
+	c->table = get(r, b, BMPROF_DF_TABLE);
 	c->table_entries = (mask + 1) * r->ways;
 	if (mask >= (1ull << 32) || c->table_entries * r->entry_size > RECOVER_MAX_REGION) {
 		snprintf(err, errlen, "cpu %u: the recovery descriptor gives it a table of %" PRIu64
@@ -329,10 +346,10 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		const uint8_t *o = b + foff(r, BMPROF_DF_OVF) + (size_t)i * r->ovf_size;
 		struct recover_ovf *v = &c->ovf[i];
 
-		v->slot = recover_get(r, o, BMPROF_DF_OVF_SLOT);
-		v->cap = (uint32_t)recover_get(r, o, BMPROF_DF_OVF_CAP);
-		v->fill = (uint32_t)recover_get(r, o, BMPROF_DF_OVF_FILL);
-		v->state = (uint32_t)recover_get(r, o, BMPROF_DF_OVF_STATE);
+		v->slot = get(r, o, BMPROF_DF_OVF_SLOT);
+		v->cap = (uint32_t)get(r, o, BMPROF_DF_OVF_CAP);
+		v->fill = (uint32_t)get(r, o, BMPROF_DF_OVF_FILL);
+		v->state = (uint32_t)get(r, o, BMPROF_DF_OVF_STATE);
 		if ((uint64_t)v->cap * r->entry_size > RECOVER_MAX_REGION) {
 			snprintf(err, errlen, "cpu %u: the recovery descriptor gives it overflow buffers "
 				 "of %" PRIu32 " entries, more than bmprof reads back", idx, v->cap);
@@ -345,20 +362,20 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 			return -1;
 		}
 	}
-	c->xsrc = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_SRC);
-	c->xn = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_N);
-	c->xdone = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_DONE);
-	c->xend = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_END);
-	c->xseq = (uint32_t)recover_get(r, b, BMPROF_DF_XFER_SEQ);
-	c->xsamples = recover_get(r, b, BMPROF_DF_XFER_SAMPLES);
+	c->xsrc = (uint32_t)get(r, b, BMPROF_DF_XFER_SRC);
+	c->xn = (uint32_t)get(r, b, BMPROF_DF_XFER_N);
+	c->xdone = (uint32_t)get(r, b, BMPROF_DF_XFER_DONE);
+	c->xend = (uint32_t)get(r, b, BMPROF_DF_XFER_END);
+	c->xseq = (uint32_t)get(r, b, BMPROF_DF_XFER_SEQ);
+	c->xsamples = get(r, b, BMPROF_DF_XFER_SAMPLES);
 	if (c->xsrc > BMPROF_XFER_TABLE) {
 		snprintf(err, errlen, "cpu %u: unknown transfer source %" PRIu32, idx, c->xsrc);
 		return -1;
 	}
 	if (parse_stacks(r, idx, b, err, errlen))
 		return -1;
-	if (fsize(r, BMPROF_DF_CPU_ID) && recover_get(r, b, BMPROF_DF_CPU_ID) != idx)
-		problem(c, "its state says it is cpu %" PRIu64, recover_get(r, b, BMPROF_DF_CPU_ID));
+	if (fsize(r, BMPROF_DF_CPU_ID) && get(r, b, BMPROF_DF_CPU_ID) != idx)
+		problem(c, "its state says it is cpu %" PRIu64, get(r, b, BMPROF_DF_CPU_ID));
 	if (c->xsrc == BMPROF_XFER_NONE || c->in_drain)
 		return 0;
 	/* a frame is on its way: its bounds must hold, else nothing of it is believed */
@@ -387,12 +404,12 @@ static int read_cpus(struct recover *r, const struct recover_mem *m, char *err, 
 	for (unsigned i = 0; i < r->ncpu; i++) {
 		struct recover_cpu *c = &r->cpu[i];
 
-		if (recover_rd(r, m, r->addr + r->cpus_off + 8ull * i, ptr, 8, "the CPU list", err, errlen))
+		if (rd(r, m, r->addr + r->cpus_off + 8ull * i, ptr, 8, "the CPU list", err, errlen))
 			goto out;
-		c->addr = recover_le(ptr, 8);
+		c->addr = le(ptr, 8);
 		if (!c->addr)
 			continue;
-		if (recover_rd(r, m, c->addr, b, r->cpu_size, "a CPU's state", err, errlen) ||
+		if (rd(r, m, c->addr, b, r->cpu_size, "a CPU's state", err, errlen) ||
 		    parse_cpu(r, i, b, err, errlen))
 			goto out;
 		c->present = 1;
@@ -465,16 +482,16 @@ static int read_array(struct recover *r, const struct recover_mem *m, uint64_t a
 	for (uint64_t i = from; i < to;) {
 		uint64_t k = to - i < per ? to - i : per;
 
-		if (recover_rd(r, m, addr + i * r->entry_size, buf, (size_t)(k * r->entry_size),
+		if (rd(r, m, addr + i * r->entry_size, buf, (size_t)(k * r->entry_size),
 		       "a table or buffer", err, errlen))
 			goto out;
 		for (uint64_t j = 0; j < k; j++, i++) {
 			const uint8_t *b = buf + j * r->entry_size;
 			struct recover_entry e = {
-				.pc = recover_get(r, b, BMPROF_DF_ENTRY_PC),
-				.count = (uint32_t)recover_get(r, b, BMPROF_DF_ENTRY_COUNT),
-				.event = (uint16_t)recover_get(r, b, BMPROF_DF_ENTRY_EVENT),
-				.stack = (uint16_t)recover_get(r, b, BMPROF_DF_ENTRY_STACK),
+				.pc = get(r, b, BMPROF_DF_ENTRY_PC),
+				.count = (uint32_t)get(r, b, BMPROF_DF_ENTRY_COUNT),
+				.event = (uint16_t)get(r, b, BMPROF_DF_ENTRY_EVENT),
+				.stack = (uint16_t)get(r, b, BMPROF_DF_ENTRY_STACK),
 			};
 
 			if (e.count && push(i >= fly_lo && i < fly_hi ? flying : held, &e)) {
@@ -577,6 +594,8 @@ void recover_free(struct recover *r)
 
 /* ---- frames ---- */
 
+typedef recover_emit_fn emit_fn;
+
 static int by_pc(const void *a, const void *b)
 {
 	const struct recover_entry *x = a, *y = b;
@@ -602,7 +621,7 @@ static unsigned encode_entry(uint8_t *p, const struct recover_entry *e, uint64_t
 
 /* The entries as SAMPLES (stacks: STACK_SAMPLES) frames from sequence number *seq on. */
 static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, int stacks,
-			uint32_t *seq, recover_emit_fn emit, void *ctx)
+			uint32_t *seq, emit_fn emit, void *ctx)
 {
 	uint8_t buf[FRAME_PAYLOAD], one[4 * BMPROF_VARINT_MAX];
 	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
@@ -634,7 +653,7 @@ static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, i
 	return 0;
 }
 
-static int send_totals(unsigned cpu, const uint64_t *v, recover_emit_fn emit, void *ctx)
+static int send_totals(unsigned cpu, const uint64_t *v, emit_fn emit, void *ctx)
 {
 	uint8_t p[BMPROF_TOTALS_FIXED + 8 * BMPROF_TOTAL_NFIELDS];
 
@@ -654,7 +673,7 @@ static int arrived(const struct profile *p, unsigned cpu, uint32_t seq)
 }
 
 static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile *p,
-		      recover_emit_fn emit, void *ctx, struct recover_result *res)
+		      emit_fn emit, void *ctx, struct recover_result *res)
 {
 	int came = c->inflight && arrived(p, cpu, c->xseq), stacks = c->stk_depth != 0;
 	size_t n = c->nheld + (c->inflight && !came ? c->nflying : 0);
@@ -705,7 +724,7 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	return send_totals(cpu, v, emit, ctx);
 }
 
-int recover_frames(struct recover *r, const struct profile *p, recover_emit_fn emit, void *ctx,
+int recover_frames(struct recover *r, const struct profile *p, emit_fn emit, void *ctx,
 		   struct recover_result *res)
 {
 	memset(res, 0, sizeof *res);
