@@ -140,6 +140,12 @@ static void recover_conclude(struct stopper *s)
 	if (res->arrived || res->resent)
 		fprintf(stderr, "; frames being sent: %u arrived, %u sent again", res->arrived,
 			res->resent);
+	if (res->stack_cpus)
+		fprintf(stderr, "; call chains: %" PRIu64 " read from memory, %" PRIu64
+			" had arrived", res->chains_read, res->chains_known);
+	if (res->unchained)
+		fprintf(stderr, ", %" PRIu64 " samples kept no chain (unreadable in memory)",
+			res->unchained);
 	fputc('\n', stderr);
 	for (unsigned i = 0; i < s->rr.rec.ncpu; i++)
 		if (s->rr.rec.cpu[i].present && s->rr.rec.cpu[i].problem[0])
