@@ -108,6 +108,11 @@ arch_runs() {   # ARCH IMAGE-DIR TINY-IMAGE
 	run "$a-spin" 124 --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
 	recovered "$a-spin" timeout 1
 	top_is "$a-spin" spin_forever
+	# the recovered entries keep their phase: spin_forever's samples are the phase's
+	"$BMPROF" report -i "$T/$a-spin.data" --phase spin --format json >"$T/$a-spin-ph.json" ||
+		fail "$a-spin: report --phase spin"
+	pyassert "$T/$a-spin-ph.json" "r['rows'][0]['symbol'] == 'spin_forever' and r['rows'][0]['percent'] > 99" ||
+		fail "$a-spin: phase spin is not spin_forever's"
 	grep -q "bmprof: timeout after 8 s" "$T/$a-spin.err" || fail "$a-spin: no timeout line"
 
 	interrupted "$a-cli" "work done" --param mode=1 "$dir/hang.elf"
