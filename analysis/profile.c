@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
+#include "profile_raw.h"
 #include "profile_stacks.h"
 #include "profile_store.h"
 #include "run_mode.h"
@@ -40,6 +41,7 @@ void profile_free(struct profile *p)
 	free(p->counts);
 	free(p->samples);
 	profile_stacks_free(p);
+	free(p->raw);
 	profile_init(p);
 }
 
@@ -554,6 +556,7 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	case BMPROF_FRAME_SAMPLES: r = apply_samples(p, payload, len, 0); break;
 	case BMPROF_FRAME_STACK_SAMPLES: r = apply_samples(p, payload, len, 1); break;
 	case BMPROF_FRAME_STACKS: r = profile_apply_stacks(p, payload, len); break;
+	case BMPROF_FRAME_RAW_SAMPLES: r = profile_apply_raw(p, payload, len); break;
 	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
 	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
 	case BMPROF_FRAME_COUNTS: r = apply_counts(p, payload, len); break;
