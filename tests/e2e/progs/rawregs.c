@@ -5,7 +5,9 @@
  *   x86-64   rbx  inside arr (arr <= rbx <= arr_end),  r15 = arr_end,
  *            r13 = RAW_MAGIC1 (callee-saved),  rsi = RAW_MAGIC2 (caller-saved)
  *   AArch64  x19  inside arr,  x20 = arr_end,  x21 = RAW_MAGIC1,  x9 = RAW_MAGIC2
- * main prints arr's bounds (the test reads them from the console). */
+ * main prints arr's bounds (the test reads them from the console). With the run-time
+ * parameter chatty=N it first prints N long lines: the console holds the UART for each
+ * whole line, so samples taken meanwhile wait in the raw ring (a tiny one overflows). */
 #include <bmrt.h>
 
 #ifndef ROUNDS
@@ -98,8 +100,16 @@ __asm__(
 #error "rawregs.c: x86-64 or AArch64"
 #endif
 
+static char line[4000];
+
 int main(void)
 {
+	uint64_t chatty = bm_param("chatty", 0);
+
+	for (unsigned i = 0; i + 1 < sizeof line; i++)
+		line[i] = (char)('a' + i % 26);
+	for (uint64_t i = 0; i < chatty; i++)
+		bm_puts(line);
 	for (unsigned i = 0; i < WORDS; i++)
 		arr[i] = i;
 	bm_printf("arr %#lx %#lx\n", (unsigned long)arr, (unsigned long)(arr + WORDS));
