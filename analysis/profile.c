@@ -2,6 +2,7 @@
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
 #include "profile_phase.h"
+#include "profile_raw.h"
 #include "profile_stacks.h"
 #include "profile_store.h"
 #include "run_mode.h"
@@ -42,6 +43,7 @@ void profile_free(struct profile *p)
 	free(p->samples);
 	profile_stacks_free(p);
 	profile_phases_free(p);
+	free(p->raw);
 	profile_init(p);
 }
 
@@ -566,6 +568,7 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	case BMPROF_FRAME_STACK_SAMPLES: r = apply_samples(p, payload, len, 1); break;
 	case BMPROF_FRAME_STACKS: r = profile_apply_stacks(p, payload, len); break;
 	case BMPROF_FRAME_PHASE: r = profile_apply_phase(p, payload, len); break;
+	case BMPROF_FRAME_RAW_SAMPLES: r = profile_apply_raw(p, payload, len); break;
 	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
 	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
 	case BMPROF_FRAME_COUNTS: r = apply_counts(p, payload, len); break;

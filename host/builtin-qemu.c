@@ -20,6 +20,7 @@
 #include "run/recover_qemu.h"
 #include "run/run_opts.h"
 #include "run/shm_qemu.h"
+#include "report/data_space.h"
 #include "report/summary.h"
 #include "profile/target_log.h"
 #include "util/util.h"
@@ -66,6 +67,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 			  "milliseconds for another CPU to start and to stop (default: the image's "
 			  "own, 2000)", 1, MAX_CPU_WAIT_MS),
 		RUN_OPTS_STACKS_TABLE(&c->run),
+		RUN_OPTS_DATA_SPACE_TABLE(&c->run),
 		RUN_OPTS_TABLE(&c->run, "profile file (default " PROFILE_DEFAULT_PATH "; an "
 			       "existing one is renamed to FILE.old)"),
 		OPT_END(),
@@ -94,6 +96,14 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 			       "if QEMU printed an error above, that is the cause", r->res.status);
 		return EXIT_FAILED;
 	}
+	if (c->run.data_space) {
+		char name[256], line[512];
+		struct bm_kv kv = { "data_space_source", name };
+
+		data_space_source(p, name, sizeof name, line, sizeof line);
+		fprintf(stderr, "bmprof: data space: %s\n", line);
+		capture_meta(r->cap, &kv, 1);
+	}
 	if (capture_save(r->cap, err, sizeof err)) {
 		bm_err("%s", err);
 		return EXIT_FAILED;
@@ -121,9 +131,18 @@ static int run(struct qemu_cmd *c)
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
 		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
 		.cpu_wait_ms = (unsigned)c->cpu_wait_ms, .stack_depth = o->stack_depth,
+		.raw = o->data_space,
 	};
 	int rc;
 
+	if (o->data_space && !o->events.n) {
+		if (run_opts_add_events(o, DATA_SPACE_DEFAULT_EVENT))
+			return EXIT_USAGE;
+		fprintf(stderr, "bmprof: data space: asking for %s (level 1 data cache misses); "
+			"the timer samples where the CPU does not count it\n",
+			DATA_SPACE_DEFAULT_EVENT);
+		r.nmeta = 2;
+	}
 	if (o->events.n) {
 		if (events_config(&o->events, 0, c->freq, events, sizeof events) < 0) {
 			bm_err("qemu: the events do not fit the runtime's %d-byte configuration: "

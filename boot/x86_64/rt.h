@@ -160,6 +160,7 @@ struct bmrt_config {
 	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
 	uint32_t cpu_wait_ms;           /* the longest wait for another CPU to start or stop */
 	uint32_t stack_depth;           /* call stacks: frames at most per sample; 0: off */
+	uint32_t raw;                   /* 1: raw samples (the interrupted registers) */
 	uint8_t timer;
 	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
 	uint8_t pmi;                 /* enum bmprof_x86_pmi */

@@ -273,7 +273,7 @@ void report_print_header(FILE *f, const struct report *rp)
 	char safe_elf[2 * PATH_MAX];
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
-	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN], clock[200];
+	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN], clock[200], raw[300];
 	char rw[4][RUN_NOTE_LEN], rn[4][RUN_NOTE_LEN];
 	unsigned nrn, nrw = run_notes(p, rw, rn, 4, &nrn);
 	struct totals t;
@@ -316,6 +316,8 @@ void report_print_header(FILE *f, const struct report *rp)
 			t.received);
 	print_cpu_lines(f, p);
 	report_print_phases(f, rp);
+	if (summary_raw(raw, sizeof raw, p))
+		fprintf(f, "# raw       %s\n", raw);
 	summary_end(end, sizeof end, p);
 	fprintf(f, "# run       ");
 	if (accel)

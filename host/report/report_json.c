@@ -90,6 +90,11 @@ static void json_cpus(struct json *j, const struct report *rp)
 		json_kv_u64(j, "frames_sent", c->totals[BMPROF_TOTAL_FRAMES]);
 		json_kv_u64(j, "stack_full", c->totals[BMPROF_TOTAL_STACK_FULL]);
 		json_kv_u64(j, "stacks", c->totals[BMPROF_TOTAL_STACKS]);
+		json_kv_u64(j, "raw_taken", c->totals[BMPROF_TOTAL_RAW_TAKEN]);
+		json_kv_u64(j, "raw_delivered", c->totals[BMPROF_TOTAL_RAW_DELIVERED]);
+		json_kv_u64(j, "raw_lost_full", c->totals[BMPROF_TOTAL_RAW_LOST_FULL]);
+		json_kv_u64(j, "raw_lost_transport", c->totals[BMPROF_TOTAL_RAW_LOST_TRANSPORT]);
+		json_kv_u64(j, "raw_received", c->raw_received);
 		json_kv_u64(j, "received", c->received);
 		json_kv_u64(j, "frames_received", c->frames);
 		json_kv_u64(j, "lost_in_transit", profile_cpu_lost_in_transit(c));

@@ -32,6 +32,12 @@ void summary_cpu_fate(char *buf, size_t len, const struct profile *p, unsigned c
 unsigned summary_cpu_warnings(const struct profile *p, unsigned cpu, char *out, size_t len,
 			      unsigned max);
 
+/* Raw samples (data-space profiling), one line over every CPU: taken, delivered, lost
+ * and why, received, and those past the memory bound ("taken 120, delivered 118, lost 2
+ * (2 raw buffer full, 0 transport failed); received 118 of 118 delivered"). 0 (buf
+ * untouched) when the profile has none. */
+int summary_raw(char *buf, size_t len, const struct profile *p);
+
 /* For bmprof record -g: a warning on f when p holds no call stacks (the target decides
  * whether it sends them: its stack_depth setting). */
 void summary_expect_stacks(FILE *f, const struct profile *p);

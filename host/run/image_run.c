@@ -270,7 +270,7 @@ static int write_config(const char *text, char *path, size_t n)
 	return 0;
 }
 
-/* config with the run's own settings after it (stack_depth=, flush_ms=, cpu_wait_ms=), as a new string
+/* config with the run's own settings after it (stack_depth=, flush_ms=, cpu_wait_ms=, raw=), as a new string
  * in *out, or *out NULL when there are none. 0, or -1 (out of memory, reported). */
 static int run_settings(const struct image_run *r, const char *config, char **out)
 {
@@ -284,6 +284,8 @@ static int run_settings(const struct image_run *r, const char *config, char **ou
 		n += snprintf(more + n, sizeof more - (size_t)n, "flush_ms=%u\n", r->flush_ms);
 	if (r->cpu_wait_ms)
 		n += snprintf(more + n, sizeof more - (size_t)n, "cpu_wait_ms=%u\n", r->cpu_wait_ms);
+	if (r->raw)
+		n += snprintf(more + n, sizeof more - (size_t)n, "raw=1\n");
 	if (!n)
 		return 0;
 	if ((config ? asprintf(out, "%s\n%s", config, more) :
@@ -363,7 +365,7 @@ int image_run(struct image_run *r)
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 15, sizeof *meta);
+	meta = calloc(r->nmeta + 16, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -403,6 +405,8 @@ int image_run(struct image_run *r)
 		meta[nmeta++] = (struct bm_kv){ "cpu_wait_ms", cpu_wait };
 	if (r->stall > 0)
 		meta[nmeta++] = (struct bm_kv){ "stall", stall };
+	if (r->raw)
+		meta[nmeta++] = (struct bm_kv){ "data_space", "1" };
 	if (r->nmeta)
 		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
 	nmeta += r->nmeta;

@@ -48,6 +48,8 @@ struct image_run {
 	unsigned cpu_wait_ms;    /* config cpu_wait_ms= (meta "cpu_wait_ms"); 0: the image's own */
 	unsigned stack_depth;    /* call stacks of at most this many frames (config stack_depth=,
 				  * meta "stack_depth"); 0: off */
+	int raw;                 /* raw samples with the registers (config raw=1, meta
+				  * "data_space") */
 	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
 				  * the first; meta "stall"); 0: never */
 	int recover;             /* when bmprof stops QEMU (timeout, signal, stall), read the

@@ -65,9 +65,13 @@ struct bmprof_entry {
 #define BMPROF_STACK_DEPTH_MAX BMPROF_STACK_DEPTH_WIRE_MAX  /* frames a chain keeps at most */
 #define BMPROF_STACK_DEPTH_DEFAULT 32u
 
-/* The interrupted code's registers an unwind starts from. lr: AArch64's x30 (0 on x86-64). */
+/* The interrupted code's registers an unwind starts from. lr: AArch64's x30 (0 on x86-64).
+ * frame: where an entry saved the rest of them, in its architecture's layout (the
+ * ready-made entries' frames, bmprof_x86_64.h / bmprof_aarch64.h), for raw samples; NULL:
+ * not saved. */
 struct bmprof_regs {
 	uint64_t pc, sp, fp, lr;
+	const uint64_t *frame;
 };
 
 /* An address range [lo, hi); lo == hi: none. */
@@ -102,6 +106,38 @@ struct bmprof_stacks {
 	uint32_t depth;           /* the run-time bound on frames; 0: stacks off */
 	uint32_t reserved;
 	uint64_t full;            /* samples recorded as BMPROF_STACK_LOST */
+};
+
+/* ---- raw samples (raw.c) ----
+ *
+ * In raw mode each sample also goes, whole, into the CPU's raw ring: the delivered pc, the
+ * event and the interrupted general registers, numbered as DWARF numbers them (wire.h,
+ * RAW_SAMPLES), with a mask of the ones captured, and room for a data address the
+ * hardware gives. The handler appends at head unless the ring is full (the sample is then
+ * counted in lost_full); the drain side sends records from tail in RAW_SAMPLES frames and
+ * moves tail. Per CPU: raw taken == raw delivered + lost_full + lost_transport + the
+ * records still in the ring. */
+#define BMPROF_RAW_REGS BMPROF_RAW_REGS_MAX
+
+struct bmprof_raw {
+	uint64_t pc;
+	uint64_t data_addr;       /* with BMPROF_RAWF_DATA_ADDR in flags */
+	uint32_t valid;           /* bit i: r[i] was captured */
+	uint16_t event;
+	uint8_t flags;            /* BMPROF_RAWF_* (wire.h) */
+	uint8_t reserved;
+	uint64_t r[BMPROF_RAW_REGS];
+};
+
+struct bmprof_raw_ring {
+	struct bmprof_raw *slot;  /* cap records; cap 0: raw mode off */
+	uint32_t cap;
+	uint8_t arch, nregs;      /* RAW_SAMPLES header: enum bmprof_arch, register slots */
+	uint16_t reserved;
+	volatile uint32_t head;   /* records written, modulo 2^32 (the handler's) */
+	volatile uint32_t tail;   /* records consumed, modulo 2^32 (the drain side's) */
+	uint32_t frames;          /* RAW_SAMPLES sequence number */
+	uint64_t taken, delivered, lost_full, lost_transport;
 };
 
 struct bmprof_bucket {
@@ -173,6 +209,8 @@ struct bmprof_counters {
 	uint64_t lost_full;      /* samples dropped because both overflow buffers were full */
 	uint64_t lost_transport; /* samples dropped because the transport failed */
 	uint64_t frames;         /* SAMPLES sequence numbers used: frames sent, refused ones too */
+	/* raw samples (raw mode) */
+	uint64_t raw_taken, raw_delivered, raw_lost_full, raw_lost_transport, raw_frames;
 };
 
 /* Per-CPU state. The first cache line holds everything a hash hit touches. */
@@ -216,6 +254,8 @@ struct bmprof_cpu {
 	uint64_t flushes;
 	/* Call stacks (bmprof_stacks_init); depth 0: off */
 	struct bmprof_stacks stacks;
+	/* Raw samples (bmprof_raw_init); cap 0: off */
+	struct bmprof_raw_ring raw;
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* What the workload ran while a sampling timer interrupted it, in timebase ticks: enabled
@@ -304,10 +344,28 @@ static inline int bmprof_in_range(const struct bmprof_range *r, uint64_t addr, u
 	return addr >= r->lo && addr + len >= addr && addr + len <= r->hi;
 }
 
-/* Non-zero when a full overflow buffer waits for bmprof_drain(). */
+/* Memory one CPU's raw ring needs for `entries` records (1 .. 2^20); 0 if invalid. */
+size_t bmprof_raw_mem_size(uint32_t entries);
+/* Turn raw mode on for c: a ring of `entries` records in mem (8-byte aligned,
+ * bmprof_raw_mem_size() bytes) for registers numbered for arch (enum bmprof_arch) with
+ * nregs slots (1 .. BMPROF_RAW_REGS). 0, or -1 if a size is invalid. */
+int bmprof_raw_init(struct bmprof_cpu *c, void *mem, size_t len, uint32_t entries,
+		    uint8_t arch, uint8_t nregs);
+/* The interrupt path: append one raw sample (copied), or count it lost when the ring is
+ * full. Never blocks; a no-op with raw mode off. Not re-entrant on one CPU (as
+ * bmprof_record). */
+void bmprof_record_raw(struct bmprof_cpu *c, const struct bmprof_raw *s);
+/* Raw records waiting in the ring. */
+static inline uint32_t bmprof_raw_pending(const struct bmprof_cpu *c)
+{
+	return c->raw.head - c->raw.tail;
+}
+
+/* Non-zero when a full overflow buffer (or a half-full raw ring) waits for bmprof_drain(). */
 int bmprof_drain_pending(const struct bmprof_cpu *c);
 
-/* Outside the interrupt path: send every FULL overflow buffer as SAMPLES frames.
+/* Outside the interrupt path: send every FULL overflow buffer as SAMPLES frames (and,
+ * in raw mode, the raw ring once it is half full as RAW_SAMPLES frames).
  * Safe against the handler interrupting it on the same CPU. Not re-entrant: a call made
  * while a drain runs on this CPU returns at once. */
 void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out);

@@ -397,18 +397,18 @@ static void test_unknown_type_skipped(void **state)
 static void test_totals(void **state)
 {
 	static struct buf b;
-	uint64_t v[12];
+	uint64_t v[BMPROF_TOTAL_NFIELDS + 2];
 	struct profile *p = new_profile();
 	const struct entry e[] = { { 0, 0x1000, 90 } };
 
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < BMPROF_TOTAL_NFIELDS + 2; i++)
 		v[i] = 100 + (uint64_t)i;
 	v[BMPROF_TOTAL_DELIVERED] = 100;
 	/* more fields than this reader knows: the known ones are taken */
-	totals_payload(&b, 2, 12, v);
+	totals_payload(&b, 2, BMPROF_TOTAL_NFIELDS + 2, v);
 	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
 	assert_true(p->cpus[2].have_totals);
-	assert_int_equal(p->cpus[2].ntotals, 12);
+	assert_int_equal(p->cpus[2].ntotals, BMPROF_TOTAL_NFIELDS + 2);
 	for (int i = 0; i < BMPROF_TOTAL_NFIELDS; i++)
 		assert_int_equal(p->cpus[2].totals[i], v[i]);
 	assert_int_equal(p->ncpus_seen, 3);
@@ -545,7 +545,7 @@ static int remove_dir(void **state)
 {
 	static const char *const names[] = { "p.data", "p.data.old", "p.data.tmp", "cut.data",
 		"raw.data", "text.data", "empty.data", "new.data", "bad.data", "short.data", "c.data",
-		"elf" };
+		"many.data", "elf" };
 	char path[128];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

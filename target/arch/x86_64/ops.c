@@ -96,12 +96,37 @@ static uint64_t steal_ns(const struct bmprof_scpu *c)
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller);
 
+/* The entry's saved registers (irq_save.inc, save_frame), from the lowest address, by
+ * DWARF number: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rdi rsi rdx rcx rax. */
+static const uint8_t frame_dwarf[15] = { 15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 5, 4, 1, 2, 0 };
+#define DWARF_RBP 6
+#define DWARF_RSP 7
+
+static void raw_regs(const struct bmprof_regs *r, struct bmprof_raw *s)
+{
+	uint32_t valid = 0;
+
+	if (r->frame) {
+		for (unsigned i = 0; i < 15; i++)
+			s->r[frame_dwarf[i]] = r->frame[i];
+		valid = 0xffffu & ~(1u << DWARF_RSP);
+	} else if (r->fp) {
+		s->r[DWARF_RBP] = r->fp;
+		valid = 1u << DWARF_RBP;
+	}
+	if (r->sp) {
+		s->r[DWARF_RSP] = r->sp;
+		valid |= 1u << DWARF_RSP;
+	}
+	s->valid = valid;
+}
+
 #define X86_COMMON \
 	.arch = BMPROF_ARCH_X86_64, .timer_drains_pmi = 1, .now = now, \
 	.irq_save = irq_save, .irq_restore = irq_restore, .irq_enable = irq_enable, \
 	.irq_disable = irq_disable, .hwid = hwid, .cpuinfo = cpuinfo_fill, \
 	.pmi_enable = pmi_enable, .pmi_rearm = pmi_rearm, .steal_ns = steal_ns, \
-	.leaf_caller = leaf_caller
+	.leaf_caller = leaf_caller, .raw_regs = raw_regs, .raw_nregs = 16
 
 static const struct bmprof_sampler_ops deadline_ops = {
 	.name = "x86_64 tsc-deadline", X86_COMMON, .timer_start = timer_start,
