@@ -157,9 +157,11 @@ struct truth_incl {
 struct truth_stacks {
 	struct truth_incl *fns;     /* sorted by inclusive, then self (descending), then name */
 	size_t n;
-	uint64_t total;             /* instructions counted outside exception handlers */
+	uint64_t total;             /* instructions counted outside exception handlers (and
+				       with root on the stack) */
 	uint64_t in_handlers;       /* instructions that ran under an exception frame */
 	uint64_t unplaced;          /* instructions at addresses outside the ranges counted */
+	uint64_t outside_root;      /* instructions that ran without root on the stack */
 };
 
 /* Exact inclusive and self counts per function from r's calling contexts (r->have_stacks):
@@ -168,9 +170,11 @@ struct truth_stacks {
  * return addresses and its own address, named by fn), however often the function recurs.
  * Frames outside the ranges are left out. Instructions run under an exception frame (the
  * sampler's interrupt handler, whose instructions a sample never lands on) are left out
- * and counted in in_handlers. 0, or -1 (out of memory, or fn failed). */
+ * and counted in in_handlers. With root (a function name), only the instructions that ran
+ * with it on the stack are counted (the others in outside_root). 0, or -1 (out of memory,
+ * or fn failed). */
 int truth_stacks_build(const struct truth_raw *r, truth_names_fn fn, void *ctx,
-		       struct truth_stacks *out);
+		       const char *root, struct truth_stacks *out);
 void truth_stacks_free(struct truth_stacks *s);
 
 #endif

@@ -204,7 +204,7 @@ static int cmp_incl(const void *a, const void *b)
 /* One run: count executions of its instructions in its node. */
 static int credit_run(const struct truth_raw *r, const struct truth_ctx_run *x,
 		      const struct callers *c, struct names *t, truth_names_fn fn, void *ctx,
-		      uint64_t *seq, struct truth_stacks *out)
+		      long root, uint64_t *seq, struct truth_stacks *out)
 {
 	size_t k = insn_at(r, x->start);
 	uint64_t pc = x->start;
@@ -219,17 +219,24 @@ static int credit_run(const struct truth_raw *r, const struct truth_ctx_run *x,
 	for (; done < x->n && k < r->ninsns && r->insns[k].pc == pc; done++) {
 		long inner;
 		leaf.n = 0;
-		if (frames_at(t, fn, ctx, pc, &leaf, &inner)) {
+		pc += r->insns[k++].size;
+		if (frames_at(t, fn, ctx, pc - r->insns[k - 1].size, &leaf, &inner)) {
 			rc = -1;
 			break;
 		}
 		++*seq;
+		for (size_t i = c->off[x->node]; i < c->off[x->node + 1]; i++)
+			t->stamp[c->all.v[i]] = *seq;
+		for (size_t i = 0; i < leaf.n; i++)
+			t->stamp[leaf.v[i]] = *seq;
+		if (root >= 0 && t->stamp[root] != *seq) {
+			out->outside_root += x->count;
+			continue;
+		}
+		++*seq;
 		for (size_t i = c->off[x->node]; i < c->off[x->node + 1]; i++) {
-			uint32_t id = c->all.v[i];
-			if (t->stamp[id] != *seq) {
-				t->stamp[id] = *seq;
-				t->acc[id].inclusive += x->count;
-			}
+			t->stamp[c->all.v[i]] = *seq;
+			t->acc[c->all.v[i]].inclusive += x->count;
 		}
 		for (size_t i = 0; i < leaf.n; i++) {
 			uint32_t id = leaf.v[i];
@@ -241,8 +248,6 @@ static int credit_run(const struct truth_raw *r, const struct truth_ctx_run *x,
 		if (inner >= 0)
 			t->acc[inner].self += x->count;
 		out->total += x->count;
-		pc += r->insns[k].size;
-		k++;
 	}
 	out->unplaced += x->count * (x->n - done);
 	free(leaf.v);
@@ -250,20 +255,22 @@ static int credit_run(const struct truth_raw *r, const struct truth_ctx_run *x,
 }
 
 int truth_stacks_build(const struct truth_raw *r, truth_names_fn fn, void *ctx,
-		       struct truth_stacks *out)
+		       const char *root, struct truth_stacks *out)
 {
 	struct names t = { 0 };
 	struct callers c = { 0 };
 	uint64_t seq = 0;
+	long root_id = -1;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
 	if (!r->nnodes)
 		return -1;
-	if (names_rehash(&t) || callers_build(r, &t, fn, ctx, &c, &seq))
+	if (names_rehash(&t) || (root && (root_id = name_id(&t, root)) < 0) ||
+	    callers_build(r, &t, fn, ctx, &c, &seq))
 		goto done;
 	for (size_t i = 0; i < r->nruns; i++)
-		if (credit_run(r, &r->runs[i], &c, &t, fn, ctx, &seq, out))
+		if (credit_run(r, &r->runs[i], &c, &t, fn, ctx, root_id, &seq, out))
 			goto done;
 	out->fns = malloc((t.n ? t.n : 1) * sizeof *out->fns);
 	if (!out->fns)

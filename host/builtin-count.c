@@ -26,7 +26,7 @@ static const char tail[] =
 	"(the counts up to then are printed).\n";
 
 struct copts {
-	const char *image, *qemu, *out;
+	const char *image, *qemu, *out, *root;
 	struct opt_list funcs;
 	char config[RUN_OPTS_PARAMS_MAX + 64];
 	char params[RUN_OPTS_PARAMS_MAX];
@@ -45,6 +45,8 @@ static int parse(struct copts *o, int argc, char **argv)
 			  "off)", 0, 100000),
 		OPT_BOOL(0, "children", &o->children, "also each function's inclusive count (itself "
 			 "and everything it called) from exact call paths"),
+		OPT_STRING(0, "root", &o->root, "NAME", "with --children: only the instructions "
+			   "that ran with function NAME on the stack (main: the program's own)"),
 		OPT_BOOL(0, "json", &o->json, "the counts as JSON on stdout"),
 		OPT_STRING('o', "output", &o->out, "FILE", "also save the run's profile (with "
 			   "--freq: the samples of the very run counted)"),
@@ -66,6 +68,10 @@ static int parse(struct copts *o, int argc, char **argv)
 		return rc;
 	if (o->args.n != 1 || o->args.dash_given) {
 		bm_err("count: give exactly one IMAGE (bmprof count --help)");
+		return EXIT_USAGE;
+	}
+	if (o->root && !o->children) {
+		bm_err("count: --root goes with --children (bmprof count --help)");
 		return EXIT_USAGE;
 	}
 	o->image = o->args.v[0];
@@ -198,8 +204,13 @@ static int build_children(const struct copts *o, const struct truth_raw *raw,
 		bm_err("%s", err);
 		return -1;
 	}
-	if (truth_stacks_build(raw, frame_names, *sym, ts)) {
+	if (truth_stacks_build(raw, frame_names, *sym, o->root, ts)) {
 		bm_err("out of memory computing inclusive counts");
+		return -1;
+	}
+	if (o->root && !ts->total) {
+		bm_err("count: no instruction ran with %s on the stack (bmprof count --children "
+		       "without --root lists the functions)", o->root);
 		return -1;
 	}
 	return 0;
@@ -210,7 +221,8 @@ static double pct(uint64_t x, uint64_t total)
 	return total ? 100.0 * (double)x / (double)total : 0;
 }
 
-static void print_children(const struct truth_raw *raw, const struct truth_stacks *ts)
+static void print_children(const struct copts *o, const struct truth_raw *raw,
+			   const struct truth_stacks *ts)
 {
 	const struct truth_stack_stats *x = &raw->ss;
 
@@ -219,10 +231,11 @@ static void print_children(const struct truth_raw *raw, const struct truth_stack
 	       (unsigned long long)x->calls, (unsigned long long)x->rets,
 	       (unsigned long long)x->unmatched_rets, (unsigned long long)x->irqs,
 	       (unsigned long long)x->erets, (unsigned long long)x->unmatched_erets);
-	printf("children of:  %llu instructions outside exception handlers (%llu in handlers "
-	       "and %llu outside the functions counted are left out)\n",
-	       (unsigned long long)ts->total, (unsigned long long)ts->in_handlers,
-	       (unsigned long long)ts->unplaced);
+	printf("children of:  %llu instructions outside exception handlers%s%s (%llu in "
+	       "handlers, %llu outside the functions counted%s are left out)\n",
+	       (unsigned long long)ts->total, o->root ? " with " : "", o->root ? o->root : "",
+	       (unsigned long long)ts->in_handlers, (unsigned long long)ts->unplaced,
+	       o->root ? " and the rest" : "");
 	printf("\n  %8s %8s %16s %16s  %s\n", "Children", "Self", "inclusive", "self",
 	       "Function");
 	for (size_t i = 0; i < ts->n; i++)
@@ -244,6 +257,8 @@ static void json_children(struct json *j, const struct truth_raw *raw,
 	json_u64(j, ts->in_handlers);
 	json_key(j, "unplaced");
 	json_u64(j, ts->unplaced);
+	json_key(j, "outside_root");
+	json_u64(j, ts->outside_root);
 	json_key(j, "calls");
 	json_u64(j, x->calls);
 	json_key(j, "returns");
@@ -410,7 +425,7 @@ int cmd_count(int argc, char **argv)
 	else
 		print_text(&o, &t, fs, n, tr.seconds);
 	if (!o.json && o.children)
-		print_children(&tr.raw, &ts);
+		print_children(&o, &tr.raw, &ts);
 	rc = 0;
 	if (tr.exit_status == EXIT_CRASHED) {
 		bm_err("count: the image did not end normally: these are the counts up to its end");
