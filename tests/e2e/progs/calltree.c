@@ -10,7 +10,7 @@
 #include <bmrt.h>
 
 #ifndef WORK
-#define WORK 2000
+#define WORK 6000
 #endif
 
 volatile unsigned long sink;
@@ -116,13 +116,25 @@ __attribute__((noinline)) void level1(unsigned long n)
 	sink += 19;
 }
 
+/* The rounds differ in length (a fixed pseudo-random sequence): a program that repeats one
+ * pattern at a fixed period would alias with the nearly periodic sampler. */
+static unsigned long next(unsigned long *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 int main(void)
 {
+	unsigned long x = 88172645463325252ull;
+
 	for (unsigned r = 0; r < WORK; r++) {
-		level1(2000);
-		walk(8, 600);
-		fib(12);
-		hash(300);
+		level1(1500 + next(&x) % 1024);
+		walk(8, 400 + next(&x) % 512);
+		fib(11);
+		hash(200 + next(&x) % 256);
 	}
 	bm_printf("calltree: %d rounds, sink %lu\n", WORK, sink & 0xffff);
 	return 0;
