@@ -10,7 +10,7 @@
 #include <bmrt.h>
 
 #ifndef WORK
-#define WORK 6000
+#define WORK 4000
 #endif
 
 volatile unsigned long sink;
