@@ -46,17 +46,15 @@ profile() {
 }
 
 for arch in "${arches[@]}"; do
-	out=$BUILD/children-$arch
 	if [ "$arch" = x86_64 ]; then
-		dir=$IMAGES mainless= make_args=(X86_OUT="$out")
+		dir=$IMAGES mainless=
 	else
 		dir=$ROOT/$BUILD/test-images-aarch64 mainless=mainless
-		make_args=(ARCH=aarch64 A64_OUT="$out")
 	fi
-	(cd "$ROOT" && make --no-print-directory -s image SRC=examples/demo.c NAME=demo \
-		"${make_args[@]}" BUILD="$BUILD" IMAGE_CFLAGS="$DEMO_WORK") \
+	(cd "$ROOT" && make --no-print-directory -s image SRC=examples/demo.c NAME=demo-children \
+		ARCH=$arch BUILD="$BUILD" IMAGE_CFLAGS="$DEMO_WORK") \
 		>"$T/make" 2>&1 || { cat "$T/make"; fail "make image (demo, $arch)"; }
-	for prog in "demo:$ROOT/$out/demo.elf" "calltree:$dir/calltree.elf"; do
+	for prog in "demo:$ROOT/$BUILD/$arch/demo-children.elf" "calltree:$dir/calltree.elf"; do
 		name=$arch-${prog%%:*}
 		profile "$name" "${prog#*:}"
 		echo "$name:"
