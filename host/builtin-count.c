@@ -231,11 +231,14 @@ static void print_children(const struct copts *o, const struct truth_raw *raw,
 	       (unsigned long long)x->calls, (unsigned long long)x->rets,
 	       (unsigned long long)x->unmatched_rets, (unsigned long long)x->irqs,
 	       (unsigned long long)x->erets, (unsigned long long)x->unmatched_erets);
-	printf("children of:  %llu instructions outside exception handlers%s%s (%llu in "
-	       "handlers, %llu outside the functions counted%s are left out)\n",
+	printf("children of:  %llu instructions outside exception handlers%s%s (left out: %llu "
+	       "in handlers, %llu outside the functions counted",
 	       (unsigned long long)ts->total, o->root ? " with " : "", o->root ? o->root : "",
-	       (unsigned long long)ts->in_handlers, (unsigned long long)ts->unplaced,
-	       o->root ? " and the rest" : "");
+	       (unsigned long long)ts->in_handlers, (unsigned long long)ts->unplaced);
+	if (o->root)
+		printf(", %llu without %s on the stack", (unsigned long long)ts->outside_root,
+		       o->root);
+	printf(")\n");
 	printf("\n  %8s %8s %16s %16s  %s\n", "Children", "Self", "inclusive", "self",
 	       "Function");
 	for (size_t i = 0; i < ts->n; i++)
