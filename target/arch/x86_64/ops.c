@@ -217,8 +217,9 @@ static int read_stack(const struct bmprof_unwind_env *e, uint64_t a, uint64_t *v
 	return 1;
 }
 
-/* ret is a return address whose call (e8 rel32) went to a function starting at most 1 MiB
- * below pc: the call that entered the function pc is in, as far as can be told. */
+/* ret is a return address whose call (e8 rel32) went to code within 1 MiB of pc: the call
+ * that entered the function pc is in, as far as can be told. Within, either way: a
+ * function that the called one entered by a tail call (a jmp) may lie below or above it. */
 static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64_t pc)
 {
 	uint8_t b[5];
@@ -228,7 +229,7 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
 		return 0;
 	target = ret + (uint64_t)(int64_t)(int32_t)((uint32_t)b[1] | (uint32_t)b[2] << 8 |
 						      (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24);
-	return target <= pc && pc - target < (1u << 20);
+	return (target <= pc ? pc - target : target - pc) < (1u << 20);
 }
 
 /* With frame pointers a function starts `push %rbp; mov %rsp, %rbp` (after an endbr64
@@ -237,9 +238,9 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
  * at the mov it is at [%rsp + 8], above the caller's %rbp just pushed (which is checked). Anywhere else %rbp is the function's
  * own frame record, except in a leaf that needs no stack frame: GCC makes none there even
  * with -fno-omit-frame-pointer, so %rbp is its caller's and [%rsp] its return address. That
- * cannot be told from the pc, so a word at [%rsp] that returns from a call to a function at
- * or below pc goes in as a candidate the host keeps only when it is not in the leaf's own
- * function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
+ * cannot be told from the pc, so a word at [%rsp] that returns from a call to code near pc
+ * (at or below it, or above it after a tail call) goes in as a candidate the host keeps
+ * only when it is not in the leaf's own function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
  * built without frame pointers is not recognized: its chain misses a caller or stops. */
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller)
