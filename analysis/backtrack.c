@@ -210,7 +210,9 @@ int bt_resolve(const struct bt_code *c, const struct bt_query *q, struct bt_resu
 	size_t i = (size_t)at, j = i;
 	r->status = BT_NO_MEMOP;
 	for (unsigned k = 0; k < window; k++) {
-		if (!seen_target && bt_is_branch_target(c, j)) {
+		/* insns[j] lies in (candidate, pc]; the entry is a target only as the pc itself
+		 * (nothing before it can be a candidate) */
+		if (!seen_target && (j > 0 || i == 0) && bt_is_branch_target(c, j)) {
 			seen_target = 1;
 			r->target = c->insns[j].addr;
 		}
