@@ -17,6 +17,7 @@
 
 #include "backtrack.h"
 #include "decode/bt_image.h"
+#include "decode/insn_decode.h"
 #include "wire.h"
 
 #define X 0x401000u   /* where the x86-64 snippets are linked */
@@ -535,6 +536,109 @@ static void test_a64_branch_target(void **state)
 	bt_func_free(&bf);
 }
 
+/* ---- images ---- */
+
+static void fixture(char *path, size_t len, const char *name)
+{
+	const char *dir = getenv("BMPROF_FIXTURES");
+	snprintf(path, len, "%s/%s", dir && *dir ? dir : "build/fixtures", name);
+}
+
+/* tests/fixtures/bt_walk.c compiled: the procedures found by the symbol table, decoded
+ * on first use. set_potential's store through its first argument has an exact address
+ * and names the argument register; every load of walk is found right after it, at the
+ * members' offsets; the loop header is a branch target. */
+static void image(const char *name, unsigned arch, unsigned arg0)
+{
+	char path[512], err[256];
+	struct insn_func fn;
+	struct regfile f = regs(arch);
+	struct bt_result r;
+	struct bt_query q = { .event = BT_EV_STORE, .regs = &f };
+	uint64_t covered = 0;
+	int header = 0;
+
+	fixture(path, sizeof path, name);
+	struct bt_image *im = bt_image_open(path, err, sizeof err);
+	if (!im)
+		fail_msg("bt_image_open: %s", err);
+	if (insn_func_load(path, "set_potential", &fn, err, sizeof err))
+		fail_msg("%s", err);
+	q.pc = fn.insns[0].addr + fn.insns[0].size;
+	assert_int_equal(bt_image_resolve(im, &q, &r, err, sizeof err), 0);
+	expect_ea(&r, fn.insns[0].addr, f.r[arg0] + 24, 8);
+	assert_int_equal(r.base, arg0);
+	assert_int_equal(r.disp, 24);
+	assert_int_equal(r.kind, BT_EV_STORE);
+	insn_func_free(&fn);
+
+	if (insn_func_load(path, "walk", &fn, err, sizeof err))
+		fail_msg("%s", err);
+	q.event = BT_EV_LOAD;
+	for (size_t i = 0; i + 1 < fn.n; i++) {
+		const struct insn *x = &fn.insns[i];
+		if (x->flow == INSN_FLOW_COND && x->target < x->addr) {
+			q.pc = x->target;
+			assert_int_equal(bt_image_resolve(im, &q, &r, err, sizeof err), 0);
+			expect_target(&r, x->target);
+			header = 1;
+		}
+		if (!(x->mem & INSN_MEM_LOAD) || x->flow != INSN_FLOW_NEXT)
+			continue;
+		q.pc = fn.insns[i + 1].addr;
+		assert_int_equal(bt_image_resolve(im, &q, &r, err, sizeof err), 0);
+		assert_int_equal(r.trigger_pc, x->addr);
+		assert_int_equal(r.skid, 0);
+		if (r.status == BT_EA_UNKNOWN) {
+			/* n = n->child: the base is the loaded value */
+			expect_clobbered(&r, x->addr, r.base, x->addr);
+		} else {
+			assert_int_equal(r.status, BT_EA);
+			assert_int_equal(r.index, BT_NOREG);
+			assert_int_equal(r.ea, f.r[r.base] + (uint64_t)r.disp);
+		}
+		for (int64_t off = r.disp; off < r.disp + r.size && off < 64; off++)
+			if (off >= 0)
+				covered |= 1ull << off;
+	}
+	assert_true(header);
+	assert_true(covered >> 8 & 1);    /* child */
+	assert_true(covered >> 16 & 1);   /* orientation */
+	insn_func_free(&fn);
+
+	q.pc = 0x10;
+	assert_int_equal(bt_image_resolve(im, &q, &r, err, sizeof err), 0);
+	assert_string_equal(bt_status_name(r.status), "not-code");
+	bt_image_close(im);
+}
+
+static void test_image_x86(void **state)
+{
+	(void)state;
+	image("bt_x86_64.elf", BMPROF_ARCH_X86_64, RDI);
+}
+
+static void test_image_a64(void **state)
+{
+	(void)state;
+	image("bt_aarch64.elf", BMPROF_ARCH_AARCH64, 0);
+}
+
+static void test_image_errors(void **state)
+{
+	char path[512], err[256];
+	(void)state;
+	fixture(path, sizeof path, "sym_stripped.elf");
+	assert_null(bt_image_open(path, err, sizeof err));
+	assert_non_null(strstr(err, "stripped"));
+	fixture(path, sizeof path, "not_elf.txt");
+	err[0] = 0;
+	assert_null(bt_image_open(path, err, sizeof err));
+	assert_true(err[0] && !strchr(err, '\n'));
+	assert_null(bt_image_open("/nonexistent/x.elf", err, sizeof err));
+	assert_non_null(strstr(err, "/nonexistent/x.elf"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +655,9 @@ int main(void)
 		cmocka_unit_test(test_a64_clobbered),
 		cmocka_unit_test(test_a64_exclusive),
 		cmocka_unit_test(test_a64_branch_target),
+		cmocka_unit_test(test_image_x86),
+		cmocka_unit_test(test_image_a64),
+		cmocka_unit_test(test_image_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
