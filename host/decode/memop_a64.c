@@ -110,10 +110,64 @@ static unsigned data_size(const cs_arm64 *a, const char *m, unsigned mem_at, int
 	return total;
 }
 
+/* ldr x0, label: the operand is the resolved address. */
+static void literal(const cs_arm64 *a, const char *mn, struct memop_access *acc)
+{
+	const cs_arm64_op *lit = a->op_count ? &a->operands[a->op_count - 1] : NULL;
+	if (lit && lit->type == ARM64_OP_IMM) {
+		acc->disp = lit->imm;
+		acc->size = (uint16_t)data_size(a, mn, a->op_count - 1, 0);
+	} else {
+		acc->why = MEMOP_FORM;
+	}
+}
+
+/* [xn, #i]! leaves xn at the address; [xn], #i or [xn], xm leaves it past it. A loaded
+ * register that is also the base holds data afterwards: no relation. */
+static void writeback(const cs_arm64 *a, unsigned mem_at, int load, struct memop_access *acc)
+{
+	const cs_arm64_op *post = mem_at + 1 < a->op_count ? &a->operands[mem_at + 1] : NULL;
+	acc->post_reg = acc->base;
+	if (post && post->type == ARM64_OP_IMM) {
+		acc->post_off = post->imm;
+	} else if (post && post->type == ARM64_OP_REG) {
+		acc->post_index = (uint8_t)dwarf(post->reg);
+		if (acc->post_index == MEMOP_NOREG)
+			acc->post_reg = MEMOP_NOREG;
+	}
+	for (unsigned i = 0; load && i < mem_at; i++)
+		if (a->operands[i].type == ARM64_OP_REG && dwarf(a->operands[i].reg) == acc->base)
+			acc->post_reg = MEMOP_NOREG;
+}
+
+/* [base, #imm], [base, index, extend #shift], with writeback. */
+static void addressed(const cs_arm64 *a, const char *mn, unsigned mem_at, uint8_t mem,
+		      struct memop_access *acc)
+{
+	const cs_arm64_op *op = &a->operands[mem_at];
+	int atomic = mem == (INSN_MEM_LOAD | INSN_MEM_STORE);
+	acc->size = (uint16_t)data_size(a, mn, mem_at, atomic);
+	acc->base = (uint8_t)dwarf(op->mem.base);
+	acc->disp = op->mem.disp;
+	if (acc->base == MEMOP_NOREG)
+		acc->why = MEMOP_FORM;
+	if (op->mem.index != ARM64_REG_INVALID && op->mem.index != ARM64_REG_XZR &&
+	    op->mem.index != ARM64_REG_WZR) {
+		acc->index = (uint8_t)dwarf(op->mem.index);
+		if (acc->index == MEMOP_NOREG)
+			acc->why = MEMOP_FORM;
+		acc->ext = op->ext == ARM64_EXT_UXTW ? MEMOP_EXT_UXTW :
+			   op->ext == ARM64_EXT_SXTW ? MEMOP_EXT_SXTW : MEMOP_EXT_NONE;
+		if (op->shift.type == ARM64_SFT_LSL)
+			acc->shift = (uint8_t)op->shift.value;
+	}
+	if (a->writeback && acc->why == MEMOP_OK)
+		writeback(a, mem_at, (mem & INSN_MEM_LOAD) != 0, acc);
+}
+
 void memop_a64_fill(csh h, const cs_insn *in, const struct insn *o, struct memop *m)
 {
 	const cs_arm64 *a = &in->detail->arm64;
-	const char *mn = in->mnemonic;
 	struct memop_access acc;
 	unsigned mem_at = a->op_count;
 	(void)h;
@@ -123,57 +177,15 @@ void memop_a64_fill(csh h, const cs_insn *in, const struct insn *o, struct memop
 	m->flags = 0;
 	if (!o->mem)
 		return;
-	for (unsigned i = 0; i < a->op_count; i++)
-		if (a->operands[i].type == ARM64_OP_MEM) {
+	for (unsigned i = 0; i < a->op_count && mem_at == a->op_count; i++)
+		if (a->operands[i].type == ARM64_OP_MEM)
 			mem_at = i;
-			break;
-		}
 	clear(&acc);
 	acc.valid = 1;
-	if (mem_at == a->op_count) {
-		/* a literal load: ldr x0, label (the operand is the resolved address) */
-		const cs_arm64_op *lit = a->op_count ? &a->operands[a->op_count - 1] : NULL;
-		if (lit && lit->type == ARM64_OP_IMM) {
-			acc.disp = lit->imm;
-			acc.size = (uint16_t)data_size(a, mn, a->op_count - 1, 0);
-		} else {
-			acc.why = MEMOP_FORM;
-		}
-	} else {
-		const cs_arm64_op *op = &a->operands[mem_at];
-		acc.size = (uint16_t)data_size(a, mn, mem_at, o->mem == (INSN_MEM_LOAD | INSN_MEM_STORE));
-		acc.base = (uint8_t)dwarf(op->mem.base);
-		acc.disp = op->mem.disp;
-		if (acc.base == MEMOP_NOREG)
-			acc.why = MEMOP_FORM;
-		if (op->mem.index != ARM64_REG_INVALID && op->mem.index != ARM64_REG_XZR &&
-		    op->mem.index != ARM64_REG_WZR) {
-			acc.index = (uint8_t)dwarf(op->mem.index);
-			if (acc.index == MEMOP_NOREG)
-				acc.why = MEMOP_FORM;
-			acc.ext = op->ext == ARM64_EXT_UXTW ? MEMOP_EXT_UXTW :
-				  op->ext == ARM64_EXT_SXTW ? MEMOP_EXT_SXTW : MEMOP_EXT_NONE;
-			if (op->shift.type == ARM64_SFT_LSL)
-				acc.shift = (uint8_t)op->shift.value;
-		}
-		if (a->writeback && acc.why == MEMOP_OK) {
-			const cs_arm64_op *post = mem_at + 1 < a->op_count ?
-							  &a->operands[mem_at + 1] : NULL;
-			acc.post_reg = acc.base;
-			if (post && post->type == ARM64_OP_IMM) {
-				acc.post_off = post->imm;
-			} else if (post && post->type == ARM64_OP_REG) {
-				acc.post_index = (uint8_t)dwarf(post->reg);
-				if (acc.post_index == MEMOP_NOREG)
-					acc.post_reg = MEMOP_NOREG;
-			}
-			/* a data register that is also the base: what it holds after is data */
-			for (unsigned i = 0; i < mem_at; i++)
-				if (a->operands[i].type == ARM64_OP_REG &&
-				    dwarf(a->operands[i].reg) == acc.base && (o->mem & INSN_MEM_LOAD))
-					acc.post_reg = MEMOP_NOREG;
-		}
-	}
+	if (mem_at == a->op_count)
+		literal(a, in->mnemonic, &acc);
+	else
+		addressed(a, in->mnemonic, mem_at, o->mem, &acc);
 	if (o->mem & INSN_MEM_LOAD)
 		m->ld = acc;
 	if (o->mem & INSN_MEM_STORE)

@@ -47,6 +47,8 @@ static void describe(const cs_insn *in, const struct insn *o, const cs_x86_op *o
 			a->disp = (int64_t)(uint32_t)a->disp;
 	} else if (op->mem.base != X86_REG_INVALID) {
 		a->base = (uint8_t)dwarf(op->mem.base);
+		if (a->base == MEMOP_NOREG)
+			a->why = MEMOP_FORM;   /* a 16-bit or other unnumbered base */
 	}
 	if (op->mem.index != X86_REG_INVALID) {
 		unsigned d = dwarf(op->mem.index);
@@ -57,9 +59,6 @@ static void describe(const cs_insn *in, const struct insn *o, const cs_x86_op *o
 		a->index = (uint8_t)d;
 		a->shift = op->mem.scale == 8 ? 3 : op->mem.scale == 4 ? 2 : op->mem.scale == 2;
 	}
-	if ((op->mem.base != X86_REG_INVALID && op->mem.base != X86_REG_RIP &&
-	     op->mem.base != X86_REG_EIP && a->base == MEMOP_NOREG))
-		a->why = MEMOP_FORM;
 }
 
 /* [rsp + disp], after which rsp == ea + post_off. */
