@@ -50,7 +50,8 @@ static void describe(const cs_insn *in, const struct insn *o, const cs_x86_op *o
 		if (a->base == MEMOP_NOREG)
 			a->why = MEMOP_FORM;   /* a 16-bit or other unnumbered base */
 	}
-	if (op->mem.index != X86_REG_INVALID) {
+	if (op->mem.index != X86_REG_INVALID && op->mem.index != X86_REG_RIZ &&
+	    op->mem.index != X86_REG_EIZ) {
 		unsigned d = dwarf(op->mem.index);
 		if (d == MEMOP_NOREG) {
 			a->why = MEMOP_VECTOR_INDEX;
