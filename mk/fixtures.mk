@@ -11,11 +11,13 @@
 #   not_elf.txt       a text file
 #   sym_multi.elf     13 CUs from the benchmark's generator (bench/symbolize/gen.py), enough
 #                     for the symbolizer to decode CUs on several threads
+#   bt_x86_64.elf     tests/fixtures/bt_walk.c, gcc -O2, no library (the backtracking tests)
+#   bt_aarch64.elf    the same with aarch64-linux-gnu-gcc
 
 FIXTURES := $(BUILD)/fixtures
 FIXTURE_SRCS := tests/fixtures/sym_main.c tests/fixtures/sym_other.c tests/fixtures/sym_util.h
 FIXTURE_ELFS := $(addprefix $(FIXTURES)/,sym_dw5.elf sym_dw4.elf sym_stripped.elf \
-	sym_trunc.elf not_elf.txt sym_multi.elf)
+	sym_trunc.elf not_elf.txt sym_multi.elf bt_x86_64.elf bt_aarch64.elf)
 
 # $(call sym_fixture,OUT,FLAGS)
 define sym_fixture
@@ -45,6 +47,14 @@ $(FIXTURES)/sym_multi.elf: bench/symbolize/gen.py
 	$(HOST_CC) -O2 -g -fno-omit-frame-pointer -o $@ $(FIXTURES)/multi/*.c
 	rm -rf $(FIXTURES)/multi
 
+$(FIXTURES)/bt_x86_64.elf: tests/fixtures/bt_walk.c
+	@mkdir -p $(FIXTURES)
+	$(HOST_CC) -O2 -g -fno-pie -no-pie -nostdlib -static -Wl,-e,walk -o $@ $<
+
+$(FIXTURES)/bt_aarch64.elf: tests/fixtures/bt_walk.c
+	@mkdir -p $(FIXTURES)
+	$(A64_CC) -O2 -g -nostdlib -static -Wl,-e,walk -o $@ $<
+
 $(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
 	@mkdir -p $(FIXTURES)
 	cp $< $@
@@ -52,6 +62,6 @@ $(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
 fixtures: $(FIXTURE_ELFS)
 
 $(HOST_BUILD)/tests/test_symbolize $(HOST_BUILD)/tests/test_disasm \
-	$(HOST_BUILD)/tests/test_insn_decode: | $(FIXTURE_ELFS)
+	$(HOST_BUILD)/tests/test_insn_decode $(HOST_BUILD)/tests/test_backtrack: | $(FIXTURE_ELFS)
 
 .PHONY: fixtures
