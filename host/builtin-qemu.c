@@ -109,7 +109,8 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 		return EXIT_FAILED;
 	}
 	image_say_how_it_ended(r);
-	summary_print(stderr, p, r->shm && !r->shm_unused ? "QEMU shared memory" : "QEMU serial");
+	summary_print(stderr, p, r->shm && !r->shm_unused ? "QEMU shared memory" : "QEMU serial",
+		      r->abs_image);
 	fprintf(stderr, "bmprof: wrote %s (%.1f s); hottest functions (bmprof report -i %s for "
 		"more):\n", c->run.out, r->res.seconds, c->run.out);
 	report_top_functions(stderr, p, c->run.out, r->abs_image, TOP_FUNCTIONS);

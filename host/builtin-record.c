@@ -228,7 +228,7 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 		       how == STOP_SIGNAL ? " (interrupted)" : "");
 		return 1;
 	}
-	summary_print(stderr, p, in->path);
+	summary_print(stderr, p, in->path, NULL);
 	if (want_stacks)
 		summary_expect_stacks(stderr, p);
 	fprintf(stderr, "  stopped   %s\n", stop_text(how));

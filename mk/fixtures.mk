@@ -22,11 +22,11 @@ FIXTURE_ELFS := $(addprefix $(FIXTURES)/,sym_dw5.elf sym_dw4.elf sym_stripped.el
 # $(call sym_fixture,OUT,FLAGS)
 define sym_fixture
 	@mkdir -p $(FIXTURES)
-	$(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c -o $(1).main.o tests/fixtures/sym_main.c
-	cd tests/fixtures && $(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c \
+	$(Q)$(call say,CC,$@)$(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c -o $(1).main.o tests/fixtures/sym_main.c
+	$(Q)cd tests/fixtures && $(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c \
 		-o $(abspath $(1)).other.o sym_other.c
-	$(HOST_CC) $(2) -Wl,--build-id -o $(1) $(1).main.o $(1).other.o
-	rm -f $(1).main.o $(1).other.o
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(2) -Wl,--build-id -o $(1) $(1).main.o $(1).other.o
+	$(Q)rm -f $(1).main.o $(1).other.o
 endef
 
 $(FIXTURES)/sym_dw5.elf: $(FIXTURE_SRCS)
@@ -44,7 +44,7 @@ $(FIXTURES)/sym_trunc.elf: $(FIXTURES)/sym_dw5.elf
 $(FIXTURES)/sym_multi.elf: bench/symbolize/gen.py
 	rm -rf $(FIXTURES)/multi
 	python3 bench/symbolize/gen.py --files 12 --funcs 12 --out $(FIXTURES)/multi
-	$(HOST_CC) -O2 -g -fno-omit-frame-pointer -o $@ $(FIXTURES)/multi/*.c
+	$(Q)$(call say,LD,$@)$(HOST_CC) -O2 -g -fno-omit-frame-pointer -o $@ $(FIXTURES)/multi/*.c
 	rm -rf $(FIXTURES)/multi
 
 $(FIXTURES)/bt_x86_64.elf: tests/fixtures/bt_walk.c

@@ -16,11 +16,11 @@ PLUGIN_HOST := $(HOST_BUILD)/lib/bmprof/insn_count.so
 
 $(PLUGIN): $(PLUGIN_DEPS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(PLUGIN_CFLAGS) -o $@ $(PLUGIN_SRCS)
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(PLUGIN_CFLAGS) -o $@ $(PLUGIN_SRCS)
 
 $(PLUGIN_HOST): $(PLUGIN)
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)$(call say,CP,$@)cp $< $@
 
 plugin: $(PLUGIN) $(PLUGIN_HOST)
 

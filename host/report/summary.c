@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The capture summary: see summary.h. */
 #include "report/summary.h"
+#include "symbol/symbolize.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -441,7 +442,9 @@ static void print_cpus(FILE *f, const struct profile *p)
 	}
 }
 
-void summary_print(FILE *f, const struct profile *p, const char *source)
+static void print_fault(FILE *f, const struct profile *p, const char *elf);
+
+void summary_print(FILE *f, const struct profile *p, const char *source, const char *elf)
 {
 	char end[160], clock[200], warn[4][RUN_NOTE_LEN], note[4][RUN_NOTE_LEN], raw[300];
 	unsigned nw, nn;
@@ -464,6 +467,7 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 		fprintf(f, "  raw       %s\n", raw);
 	summary_end(end, sizeof(end), p);
 	fprintf(f, "  ended     %s\n", end);
+	print_fault(f, p, elf);
 	run_notes_clock(clock, sizeof clock, p);
 	if (clock[0])
 		fprintf(f, "  clock     %s\n", clock);
@@ -480,4 +484,29 @@ void summary_expect_stacks(FILE *f, const struct profile *p)
 		fprintf(f, "bmprof: warning: -g: the stream has no call stacks: the image decides "
 			"whether it sends them (stack_depth in its configuration, docs/image.md; "
 			"cfg.stack_depth for a kernel that links the library)\n");
+}
+
+static void print_fault(FILE *f, const struct profile *p, const char *elf)
+{
+	uint64_t bias = p->have_hello ? p->hello.load_bias : 0;
+	struct symbolizer *s;
+	struct sym_result res;
+	char err[512], safe[3][600];
+
+	if (!p->have_end || p->end.reason != BMPROF_END_EXCEPTION || !elf ||
+	    !(s = symbolizer_open(elf, err, sizeof err)))
+		return;
+	if (!symbolizer_lookup(s, p->end.fault_pc - bias, &res) && res.symbol) {
+		const struct sym_frame *in = res.nframes ? &res.frames[0] : NULL;
+		fprintf(f, "  crashed   in %s+0x%" PRIx64, bm_safe(safe[0], sizeof safe[0],
+			res.symbol), res.addr - res.sym_start);
+		if (in && in->line)
+			fprintf(f, " at %s:%u", bm_safe(safe[1], sizeof safe[1], in->file), in->line);
+		if (res.nframes > 1 && strcmp(in->function, res.frames[res.nframes - 1].function))
+			fprintf(f, " (%s, inlined into %s)", bm_safe(safe[1], sizeof safe[1],
+				in->function), bm_safe(safe[2], sizeof safe[2],
+				res.frames[res.nframes - 1].function));
+		fputc('\n', f);
+	}
+	symbolizer_close(s);
 }

@@ -10,7 +10,9 @@
 #include "profile.h"
 
 /* source names where the stream came from ("/dev/ttyUSB0", "QEMU serial"). */
-void summary_print(FILE *f, const struct profile *p, const char *source);
+/* elf (or NULL): the image, to say where a CPU exception happened ("  crashed   in
+ * f+0x1c at file.c:23"). */
+void summary_print(FILE *f, const struct profile *p, const char *source, const char *elf);
 /* One line: how the run ended ("exit code 0", "CPU exception 14 (#PF) at pc 0x..."). */
 void summary_end(char *buf, size_t len, const struct profile *p);
 /* For a run bmprof qemu stopped and read back from the image's memory (meta "recovered"):

@@ -15,6 +15,7 @@
 #include "events.h"
 #include "profile/target_log.h"
 #include "report/summary.h"
+#include "run/elf_boot.h"
 #include "run/image_run.h"
 #include "run/qemu_uefi.h"
 #include "run/recover_qemu.h"
@@ -217,6 +218,14 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 	if (!r->machine->ready) {
 		bm_err("%s is an %s image: bmprof cannot boot %s images yet", r->image,
 		       r->machine->arch, r->machine->arch);
+		return -1;
+	}
+	if (!uefi && elf_bootable(r->image, machine, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
+	if (qemu_binary_matches(r->qemu, r->machine->arch, r->image, err, sizeof err)) {
+		bm_err("%s", err);
 		return -1;
 	}
 	if (uefi && !qemu_uefi_firmware(r->machine->arch)) {

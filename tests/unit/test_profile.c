@@ -906,7 +906,7 @@ static void test_summary(void **state)
 	assert_non_null(f);
 	target_stream(&s);
 	capture_to(in_dir(path, "p.data"), &s, &c, &text);
-	summary_print(f, capture_profile(c), "/dev/ttyS9");
+	summary_print(f, capture_profile(c), "/dev/ttyS9", NULL);
 	fclose(f);
 	assert_non_null(strstr(out, "stream from /dev/ttyS9"));
 	assert_non_null(strstr(out, "x86_64 GenuineIntel family 6 model 0xcf"));
@@ -1091,7 +1091,7 @@ static void test_counts_file_and_summary(void **state)
 
 	f = open_memstream(&out, &len);
 	assert_non_null(f);
-	summary_print(f, p, "QEMU serial");
+	summary_print(f, p, "QEMU serial", NULL);
 	fclose(f);
 	assert_non_null(strstr(out, "event 1   cycles, period 100000"));
 	assert_non_null(strstr(out, "cycle counter PMCCNTR_EL0"));
