@@ -340,7 +340,7 @@ long dt_ins_index(const struct dtype *d, uint64_t pc)
 
 static bool is_start(const struct dt_func *f, uint64_t addr)
 {
-	return bsearch(&addr, f->starts, f->nstarts, sizeof(*f->starts), cmp_u64) != NULL;
+	return f->nstarts && bsearch(&addr, f->starts, f->nstarts, sizeof(*f->starts), cmp_u64);
 }
 
 size_t dt_block_start(const struct dtype *d, size_t i)
