@@ -394,6 +394,9 @@ void dt_walk_at(Dwarf_Die *type, uint64_t off, bool indexed, struct dt_walk *w,
 		int tag = dwarf_tag(&t);
 		Dwarf_Die m, mt, elem;
 
+		if (!dt_spend(b))
+			return;   /* a struct holding itself, in a damaged file */
+
 		if (aggregate(tag)) {
 			uint64_t moff, msize;
 			const char *nm;
