@@ -321,12 +321,15 @@ static int member_place(Dwarf_Die *m, uint64_t *off, unsigned *bitoff, unsigned 
 	return 0;
 }
 
-/* The bytes [off, off + size) member m covers. */
-static int member_span(Dwarf_Die *m, uint64_t *off, uint64_t *size, Dwarf_Die *type,
-		       struct dt_budget *b)
+/* The bytes [off, off + size) member m covers; open: its size is not known (a flexible
+ * array member), it covers what follows. */
+static int member_span(Dwarf_Die *m, uint64_t *off, uint64_t *size, bool *open,
+		       Dwarf_Die *type)
 {
+	struct dt_budget own = { DTYPE_MAX_DEPTH };
 	unsigned bitoff, bits;
 
+	*open = false;
 	if (member_place(m, off, &bitoff, &bits) < 0 || dt_type_of(m, type) < 0)
 		return -1;
 	if (bits) {
@@ -334,10 +337,10 @@ static int member_span(Dwarf_Die *m, uint64_t *off, uint64_t *size, Dwarf_Die *t
 		*size = (bitoff % 8 + bits + 7) / 8;
 		return 0;
 	}
-	struct dt_budget own = { DTYPE_MAX_DEPTH };
-	(void)b;
-	if (dt_size(type, size, &own) < 0)
-		*size = 0;   /* a flexible array member: covers what follows */
+	if (dt_size(type, size, &own) < 0) {
+		*size = 0;
+		*open = true;
+	}
 	return 0;
 }
 
@@ -347,12 +350,15 @@ static bool aggregate(int tag)
 	       tag == DW_TAG_class_type;
 }
 
-/* In struct t, the member holding off: 0 with it, its type, offset and size. A member
- * of unknown size (flexible array) holds everything from its start. */
+/* In struct t, the member holding off: 0 with it, its type, offset and size. A member of
+ * unknown size (flexible array) holds everything from its start when no other does; one
+ * of size 0 holds nothing. */
 static int member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *m, Dwarf_Die *mt, uint64_t *moff,
-		     uint64_t *msize, struct dt_budget *b)
+		     uint64_t *msize)
 {
-	Dwarf_Die c;
+	Dwarf_Die c, ty, fm, ft;
+	uint64_t fo = 0;
+	bool have_open = false;
 	unsigned seen = 0;
 
 	if (dwarf_child(t, &c) != 0)
@@ -360,21 +366,35 @@ static int member_at(Dwarf_Die *t, uint64_t off, Dwarf_Die *m, Dwarf_Die *mt, ui
 	do {
 		int tag = dwarf_tag(&c);
 		uint64_t o, sz;
+		bool open;
 
 		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
 			continue;
 		if (++seen > DTYPE_MAX_FIELDS)
-			return -1;
-		if (member_span(&c, &o, &sz, mt, b) < 0 || off < o)
+			break;
+		if (member_span(&c, &o, &sz, &open, &ty) < 0 || off < o)
 			continue;
-		if (sz ? off - o < sz : true) {
+		if (open && !have_open) {
+			have_open = true;
+			fm = c;
+			ft = ty;
+			fo = o;
+		}
+		if (!open && off - o < sz) {
 			*m = c;
+			*mt = ty;
 			*moff = o;
 			*msize = sz;
 			return 0;
 		}
 	} while (dwarf_siblingof(&c, &c) == 0);
-	return -1;
+	if (!have_open)
+		return -1;
+	*m = fm;
+	*mt = ft;
+	*moff = fo;
+	*msize = 0;
+	return 0;
 }
 
 void dt_walk_at(Dwarf_Die *type, uint64_t off, bool indexed, struct dt_walk *w,
@@ -401,7 +421,7 @@ void dt_walk_at(Dwarf_Die *type, uint64_t off, bool indexed, struct dt_walk *w,
 			uint64_t moff, msize;
 			const char *nm;
 
-			if (member_at(&t, off, &m, &mt, &moff, &msize, b) < 0)
+			if (member_at(&t, off, &m, &mt, &moff, &msize) < 0)
 				return;   /* a hole: the object, no member */
 			nm = dwarf_tag(&m) == DW_TAG_inheritance ? NULL : dt_die_name(&m);
 			if (dwarf_tag(&m) == DW_TAG_inheritance) {
@@ -435,7 +455,8 @@ void dt_walk_at(Dwarf_Die *type, uint64_t off, bool indexed, struct dt_walk *w,
 			}
 			stride[n - 1] = esz;
 			for (int i = n - 1; i > 0; i--) {
-				if (count[i] < 0 || stride[i] > UINT64_MAX / ((uint64_t)count[i] + 1))
+				/* an inner dimension unbounded or empty: no stride for the outer */
+				if (count[i] <= 0 || stride[i] > UINT64_MAX / (uint64_t)count[i])
 					return;
 				stride[i - 1] = stride[i] * (uint64_t)count[i];
 			}

@@ -173,7 +173,7 @@ static void globals(const char *name)
 	struct dtype_answer a;
 	char buf[256];
 
-	assert_int_equal(dtype_nglobals(f.d), 5);
+	assert_int_equal(dtype_nglobals(f.d), 7);
 	dtype_addr(f.d, net + 32 + 2 * 120 + 56, &a);
 	expect(&a, DTYPE_OBJECT, "net", "struct network", 328, "nodes[2].orientation",
 	       "net.nodes[2].orientation");
@@ -214,6 +214,13 @@ static void globals(const char *name)
 	assert_string_equal(dtype_format(&a, buf, sizeof(buf)), "<Scalars>");
 	dtype_addr(f.d, data_sym(f.elf, "counter_p"), &a);
 	expect(&a, DTYPE_SCALARS, "counter_p", "long int *", 0, "", "counter_p");
+	/* members of no size hold nothing; a flexible array holds what follows */
+	dtype_addr(f.d, data_sym(f.elf, "zp") + 8, &a);
+	expect(&a, DTYPE_OBJECT, "zp", "struct zpad", 8, "b", "zp.b");
+	/* an object of no size, two-dimensional: nothing to walk into */
+	dtype_addr(f.d, data_sym(f.elf, "zz"), &a);
+	assert_int_equal(a.cls, DTYPE_UNIDENTIFIED);
+	assert_string_equal(a.var, "zz");
 	/* no object there */
 	dtype_addr(f.d, net + 1008, &a);
 	assert_true(a.cls == DTYPE_UNIDENTIFIED || strcmp(a.var, "net"));
