@@ -145,8 +145,10 @@ struct dtype_mem {
  * decoded or has no memory operand (then *mem has base -1). */
 int dtype_insn_mem(struct dtype *d, uint64_t pc, struct dtype_mem *mem);
 /* The instruction at pc decoded and attributed: dtype_addr for a fixed address, dtype_reg
- * for a base register, DTYPE_UNRESOLVABLE when it is no memory access, DTYPE_UNSPECIFIED
- * for an index register only. 0, or -1 out of memory. */
+ * for a base register, DTYPE_UNRESOLVABLE when it is no memory access. A displacement that
+ * is a global's address with an index register (arcs(,%rax,8)), or with a base register
+ * the locations do not name and a displacement of 64 KiB or more, is that global with an
+ * unknown index ("arcs[].tail"), in code without DWARF too. 0, or -1 out of memory. */
 int dtype_insn(struct dtype *d, uint64_t pc, struct dtype_answer *out);
 
 /* A struct, union or class type's layout, as pahole prints it. */

@@ -316,8 +316,8 @@ static int search(struct dtype *d, struct dt_scopes *sc, uint64_t pc, int reg, i
 
 			if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
 				continue;
-			if (++seen > DTYPE_MAX_FIELDS || !dt_spend(b))
-				return 0;
+			if (++seen > DTYPE_MAX_FIELDS)
+				break;
 			switch (locate(d, &c, sub, pc, &fb, &r, &k)) {
 			case LOC_REG:
 				if (r != reg)

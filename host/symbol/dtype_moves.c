@@ -22,6 +22,11 @@
 
 /* Functions larger than this are not decoded (the walk would be too costly per query). */
 #define DT_MAX_FUNC (256u << 10)
+/* A displacement at least this large, with a base register the locations do not name,
+ * is taken for a global's address. */
+#define DT_MIN_GLOBAL_DISP 0x10000
+/* Instructions a register walk looks back over at most. */
+#define DT_MAX_BACK 4096
 
 /* insn.h's x86-64 numbering (hardware order) to DWARF's. */
 static const int8_t x86_dwarf[16] = { 0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15 };
@@ -407,6 +412,8 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 	int64_t k = disp;
 	unsigned moves = 0;
 
+	if (i - start > DT_MAX_BACK)
+		start = i - DT_MAX_BACK;
 	for (size_t j = i; j-- > start;) {
 		const struct dt_ins *in = &d->fn.ins[j];
 		struct dtype_answer inner;
@@ -567,10 +574,13 @@ int dtype_insn(struct dtype *d, uint64_t pc, struct dtype_answer *out)
 		return dtype_addr(d, m.addr, out);
 	if (m.base >= 0 && dtype_reg(d, pc, (unsigned)m.base, m.disp, m.index >= 0, out) < 0)
 		return -1;
-	if (m.base >= 0 && out->cls != DTYPE_UNSPECIFIED)
+	/* a global's address as the displacement, plus a register as the index: arcs[i]
+	 * (also in code without DWARF); with a base register too, only a displacement no
+	 * structure offset is likely to be */
+	if (m.base >= 0 && out->cls != DTYPE_UNSPECIFIED && out->cls != DTYPE_UNASCERTAINABLE)
 		return 0;
-	/* a global's address as the displacement, plus a register as the index: arcs[i] */
-	if (m.disp > 0 && dt_global_at(d, (uint64_t)m.disp)) {
+	if (m.disp >= (m.base >= 0 ? DT_MIN_GLOBAL_DISP : 1) &&
+	    dt_global_at(d, (uint64_t)m.disp)) {
 		struct dt_budget b = { DTYPE_MAX_DEPTH * 4 };
 		return dt_addr(d, (uint64_t)m.disp, true, out, NULL, &b);
 	}
