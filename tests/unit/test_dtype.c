@@ -323,6 +323,21 @@ static void registers(const char *name)
 		assert_true(!strcmp(a.expr, "net.stats.iterations") || !strcmp(a.expr, "net.n_arcs"));
 		assert_int_equal(a.cls, DTYPE_OBJECT);
 	}
+	/* types that do not identify the object */
+	o = find(&f, "through_void", 0);
+	a = at(&f, o.pc);
+	assert_int_equal(a.cls, DTYPE_UNIDENTIFIED);
+	assert_string_equal(a.var, "p");
+	assert_string_equal(a.type, "void");
+	o = find(&f, "through_int", 0);
+	a = at(&f, o.pc);
+	assert_int_equal(a.cls, DTYPE_UNIDENTIFIED);
+	assert_string_equal(a.var, "addr");
+	o = find(&f, "through_opaque", 8);
+	a = at(&f, o.pc);
+	assert_int_equal(a.cls, DTYPE_UNIDENTIFIED);
+	assert_string_equal(a.var, "o");
+	assert_string_equal(a.type, "struct opaque");
 	close_fx(&f);
 }
 
