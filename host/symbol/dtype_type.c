@@ -210,6 +210,8 @@ static void name_into(Dwarf_Die *type, bool strip, char *buf, size_t len, struct
 	}
 	tag = dwarf_tag(&t);
 	nm = dt_die_name(&t);
+	if (nm && !*nm)
+		nm = NULL;   /* an empty name in a damaged string table */
 	kw = keyword(tag);
 	switch (tag) {
 	case DW_TAG_typedef:
