@@ -10,7 +10,8 @@
  *               it (DW_OP_bregN, DW_OP_fbreg through the frame base and the call-frame
  *               information); where the location lists say nothing, simple register moves
  *               before the pc in its basic block are followed back (mov, lea, add/sub of a
- *               constant, a load of a pointer member, adrp+add, x86 rip-relative).
+ *               constant, a load of a pointer member, adrp+add, x86 rip-relative, the
+ *               pointer a direct call returns).
  * dtype_insn decodes the instruction at a pc and does whichever applies.
  *
  * Every answer is classified in the categories of Itzkowitz et al., "Memory Profiling using

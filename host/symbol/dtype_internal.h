@@ -134,6 +134,8 @@ int dt_reg(struct dtype *d, uint64_t pc, int reg, int64_t disp, bool indexed, bo
  * added (the first array level met shows "[]"). */
 int dt_addr(struct dtype *d, uint64_t ea, bool indexed, struct dtype_answer *out,
 	    struct dt_walk *walk, struct dt_budget *b);
+/* The subprogram DIE whose entry is pc: 0, or -1. */
+int dt_function_at(struct dtype *d, uint64_t pc, Dwarf_Die *fn);
 /* Whether some CU with a subprogram holds pc (DWARF describes the code there). */
 bool dt_pc_has_dwarf(struct dtype *d, uint64_t pc);
 

@@ -87,6 +87,17 @@ static int scopes_at(struct dtype *d, uint64_t pc, struct dt_scopes *sc)
 	return -1;
 }
 
+int dt_function_at(struct dtype *d, uint64_t pc, Dwarf_Die *fn)
+{
+	struct dt_scopes sc;
+	Dwarf_Addr lo;
+
+	if (scopes_at(d, pc, &sc) < 0 || dwarf_lowpc(&sc.die[sc.sub], &lo) != 0 || lo != pc)
+		return -1;
+	*fn = sc.die[sc.sub];
+	return 0;
+}
+
 bool dt_pc_has_dwarf(struct dtype *d, uint64_t pc)
 {
 	struct dt_scopes sc;

@@ -274,6 +274,7 @@ static int decode(struct dtype *d, const uint8_t *code, size_t len, uint64_t add
 			break;
 		case INSN_FLOW_CALL:
 			o->kind = DT_CALL;
+			o->target = ii.target;
 			/* the registers a call may change (SysV x86-64, AAPCS64) */
 			o->writes |= d->machine == EM_X86_64 ? 0x0f37u : 0x4007ffffu;
 			break;
@@ -404,6 +405,41 @@ static int through_load(struct dtype_answer *inner, struct dt_walk *iw, int reg,
 	return 0;
 }
 
+/* The value returned by the function at target is a pointer: the access is k bytes into
+ * its pointee. 0 answered, -1 not (no DWARF function there, or it returns no pointer). */
+static int call_result(struct dtype *d, uint64_t target, int reg, int64_t k, bool indexed,
+		       struct dtype_answer *out, struct dt_walk *walk, struct dt_budget *b)
+{
+	struct dt_found f = { .reg = reg, .how = DTYPE_VIA_MOVES, .indexed = indexed };
+	Dwarf_Die fn, t;
+	const char *name;
+	uint64_t size = 0;
+
+	if (dt_function_at(d, target, &fn) < 0 || dt_type_of(&fn, &t) < 0 ||
+	    dt_strip(&t, &t, b) < 0 || dwarf_tag(&t) != DW_TAG_pointer_type)
+		return -1;
+	name = dt_die_name(&fn);
+	f.var = name;
+	if (dt_type_of(&t, &t) < 0 || dt_strip(&t, &f.type, b) < 0 || k < 0) {
+		memset(out, 0, sizeof(*out));
+		out->cls = DTYPE_UNIDENTIFIED;
+		out->how = DTYPE_VIA_MOVES;
+		out->reg = reg;
+		snprintf(out->var, sizeof(out->var), "%s", name ? name : "");
+		return 0;
+	}
+	f.offset = (uint64_t)k;
+	if (dt_size(&f.type, &size, b) == 0 && size && f.offset >= size) {
+		snprintf(f.prefix, sizeof(f.prefix), "%s()[%llu].", name ? name : "?",
+			 (unsigned long long)(f.offset / size));
+		f.offset %= size;
+	} else {
+		snprintf(f.prefix, sizeof(f.prefix), "%s()->", name ? name : "?");
+	}
+	dt_answer(&f, out, walk, b);
+	return 0;
+}
+
 int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 	     struct dtype_answer *out, struct dt_walk *walk, struct dt_budget *b)
 {
@@ -421,7 +457,16 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 
 		if (!(in->writes >> r & 1))
 			continue;
-		if (!dt_spend(b) || ++moves > DTYPE_MAX_MOVES || in->dst != r)
+		if (!dt_spend(b) || ++moves > DTYPE_MAX_MOVES)
+			break;
+		if (in->kind == DT_CALL) {
+			/* the return register: the called function's return type */
+			if (r == 0 && in->target &&
+			    call_result(d, in->target, reg, k, indexed, out, walk, b) == 0)
+				return 0;
+			break;
+		}
+		if (in->dst != r)
 			break;
 		switch (in->kind) {
 		case DT_MOV:

@@ -426,6 +426,8 @@ void dt_walk_at(Dwarf_Die *type, uint64_t off, bool indexed, struct dt_walk *w,
 			if (member_at(&t, off, &m, &mt, &moff, &msize) < 0)
 				return;   /* a hole: the object, no member */
 			nm = dwarf_tag(&m) == DW_TAG_inheritance ? NULL : dt_die_name(&m);
+			if (nm && !*nm)
+				nm = NULL;
 			if (dwarf_tag(&m) == DW_TAG_inheritance) {
 				char bn[DTYPE_NAME_MAX];
 				struct dt_budget nb = { 8 };

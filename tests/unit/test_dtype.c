@@ -279,6 +279,12 @@ static void registers(const char *name)
 	assert_int_equal(a.how, DTYPE_VIA_MOVES);
 	assert_string_equal(a.member_type, "long int");
 
+	/* a pointer returned by a call: the function's return type */
+	o = find(&f, "child_depth", 48);
+	a = at(&f, o.pc);
+	expect(&a, DTYPE_OBJECT, "first_child", "struct node", 48, "depth", "first_child()->depth");
+	assert_int_equal(a.how, DTYPE_VIA_MOVES);
+
 	/* a loop-carried pointer: nothing in the straight-line code before says what it is */
 	o = find(&f, "price_out", 88);
 	a = at(&f, o.pc);
