@@ -59,6 +59,8 @@ struct dtype {
 	struct dt_global *globals;     /* sorted by addr */
 	size_t nglobals;
 	struct dt_func fn;             /* the last function decoded */
+	Dwarf_Die last_sub;            /* the last outermost subprogram holding a pc */
+	bool have_sub;
 	size_t csh;                    /* capstone handle (disasm_handle), 0 until needed */
 	struct disasm *dis;
 };

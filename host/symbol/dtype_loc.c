@@ -29,13 +29,13 @@ static bool descend(int tag)
  * are scanned level by level, each level at most as many DIEs as .debug_info has bytes. */
 static int scopes_in_cu(struct dtype *d, Dwarf_Die *cu, uint64_t pc, struct dt_scopes *sc)
 {
-	Dwarf_Die parent = *cu, c;
+	Dwarf_Die parent, c;
 	uint64_t steps = d->s->debug_info_len + 1;
 	Dwarf_Die ns[8];
 	int nns = 0;
 
-	sc->n = 0;
-	sc->sub = -1;
+	/* from the subprogram already found, or the CU */
+	parent = sc->n ? sc->die[sc->n - 1] : *cu;
 	for (;;) {
 		bool found = false;
 
@@ -71,18 +71,34 @@ static int scopes_in_cu(struct dtype *d, Dwarf_Die *cu, uint64_t pc, struct dt_s
 	return sc->sub >= 0 ? 0 : -1;
 }
 
+/* The scopes at pc; the last outermost subprogram found is kept, so the next pc in the
+ * same function does not search its CU again. */
 static int scopes_at(struct dtype *d, uint64_t pc, struct dt_scopes *sc)
 {
 	uint32_t cand[SYM_MAX_CANDIDATES];
-	size_t n = sym_candidate_cus(d->s, pc, cand, SYM_MAX_CANDIDATES);
+	size_t n;
 
+	sc->n = 0;
+	sc->sub = -1;
+	if (d->have_sub && dwarf_haspc(&d->last_sub, pc) == 1) {
+		sc->die[0] = d->last_sub;
+		sc->n = 1;
+		sc->sub = 0;
+		return scopes_in_cu(d, NULL, pc, sc);
+	}
+	n = sym_candidate_cus(d->s, pc, cand, SYM_MAX_CANDIDATES);
 	for (size_t i = 0; i < n; i++) {
 		Dwarf_Die cu;
 
 		if (cand[i] >= d->s->ncus || !dwarf_offdie(d->dw, d->s->cus[cand[i]].die_off, &cu))
 			continue;
-		if (scopes_in_cu(d, &cu, pc, sc) == 0)
+		sc->n = 0;
+		sc->sub = -1;
+		if (scopes_in_cu(d, &cu, pc, sc) == 0) {
+			d->last_sub = sc->die[0];
+			d->have_sub = dwarf_tag(&sc->die[0]) == DW_TAG_subprogram;
 			return 0;
+		}
 	}
 	return -1;
 }
