@@ -18,6 +18,9 @@
  * Hardware Counters" (SC'03): a typed object, <Scalars>, or one of the five parts of
  * <Unknown>. Type walks are bounded (DTYPE_MAX_DEPTH steps: cycles in malformed DWARF end
  * there) and answers use fixed-size buffers (names are cut, never overrun).
+ *
+ * One thread at a time: a struct dtype uses its symbolizer's libdw handle and keeps the
+ * last function it decoded.
  */
 #ifndef BMPROF_DTYPE_H
 #define BMPROF_DTYPE_H
