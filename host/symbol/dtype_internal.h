@@ -76,6 +76,18 @@ static inline bool dt_spend(struct dt_budget *b)
 	return b->left-- > 0;
 }
 
+/* Offsets from DWARF and instructions added and subtracted as two's complement: a damaged
+ * file's numbers wrap instead of overflowing. */
+static inline int64_t dt_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static inline int64_t dt_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 /* dtype_type.c */
 /* DW_AT_type of die (through specification / abstract_origin): 0, or -1 (void). */
 int dt_type_of(Dwarf_Die *die, Dwarf_Die *out);

@@ -235,7 +235,7 @@ static enum dt_loc locate(struct dtype *d, Dwarf_Die *v, Dwarf_Die *sub, uint64_
 		if (!fb->ok)
 			return LOC_NONE;
 		*reg = fb->reg;
-		*off = fb->off + (int64_t)ops[0].number;
+		*off = dt_add(fb->off, (int64_t)ops[0].number);
 		return value ? LOC_VAL : LOC_MEM;
 	}
 	return LOC_NONE;
@@ -353,16 +353,16 @@ static int search(struct dtype *d, struct dt_scopes *sc, uint64_t pc, int reg, i
 				return 1;
 			case LOC_MEM:
 				if (r != reg || disp < k || dt_type_of(&c, &t) < 0 ||
-				    dt_size(&t, &size, b) < 0 || (uint64_t)(disp - k) >= size)
+				    dt_size(&t, &size, b) < 0 || (uint64_t)dt_sub(disp, k) >= size)
 					break;
-				in_memory(&c, reg, (uint64_t)(disp - k), indexed, DTYPE_VIA_MEM, out,
+				in_memory(&c, reg, (uint64_t)dt_sub(disp, k), indexed, DTYPE_VIA_MEM, out,
 					  walk, b);
 				return 1;
 			case LOC_VAL:
 				if (r != reg || disp < k || pointee(&c, &t, &is_ptr, b) < 0 ||
-				    dt_size(&t, &size, b) < 0 || (uint64_t)(disp - k) >= size)
+				    dt_size(&t, &size, b) < 0 || (uint64_t)dt_sub(disp, k) >= size)
 					break;
-				through_pointer(&c, reg, disp - k, indexed, out, walk, b);
+				through_pointer(&c, reg, dt_sub(disp, k), indexed, out, walk, b);
 				out->how = DTYPE_VIA_MEM;
 				return 1;
 			case LOC_NONE:

@@ -94,7 +94,7 @@ static void kind_x86(const cs_insn *in, const struct insn_facts *f, struct dt_in
 			   s->index == XREG_NONE && x->operands[0].mem.segment == X86_REG_INVALID) {
 			if (s->base == XREG_RIP) {
 				o->kind = DT_LOADABS;
-				o->imm = (int64_t)(in->address + in->size) + s->imm;
+				o->imm = (int64_t)(in->address + in->size + (uint64_t)s->imm);
 			} else if (s->base == XREG_NONE) {
 				o->kind = DT_LOADABS;
 				o->imm = s->imm;
@@ -116,7 +116,7 @@ static void kind_x86(const cs_insn *in, const struct insn_facts *f, struct dt_in
 		}
 		if (s->base == XREG_RIP) {
 			o->kind = DT_ABS;
-			o->imm = (int64_t)(in->address + in->size) + s->imm;
+			o->imm = (int64_t)(in->address + in->size + (uint64_t)s->imm);
 		} else if (s->base != XREG_NONE) {
 			o->kind = DT_LEA;
 			o->src = (int8_t)dwreg(EM_X86_64, s->base);
@@ -128,7 +128,7 @@ static void kind_x86(const cs_insn *in, const struct insn_facts *f, struct dt_in
 		if (s->type == X86_OP_IMM && x86_reg64(&x->operands[1])) {
 			o->kind = DT_ADDI;
 			o->src = o->dst;
-			o->imm = in->id == X86_INS_ADD ? s->imm : -s->imm;
+			o->imm = in->id == X86_INS_ADD ? s->imm : dt_sub(0, s->imm);
 		}
 		break;
 	}
@@ -168,10 +168,10 @@ static void kind_a64(const cs_insn *in, const struct insn_facts *f, struct dt_in
 	case ARM64_INS_SUB:
 		if (a->op_count == 3 && r1->type == ARM64_OP_REG && r1->reg != XREG_NONE &&
 		    r2->type == ARM64_OP_IMM && r2->shift < 32) {
-			int64_t v = r2->imm << r2->shift;
+			int64_t v = (int64_t)((uint64_t)r2->imm << r2->shift);
 			o->kind = DT_LEA;
 			o->src = (int8_t)r1->reg;
-			o->imm = in->id == ARM64_INS_ADD ? v : -v;
+			o->imm = in->id == ARM64_INS_ADD ? v : dt_sub(0, v);
 		}
 		break;
 	case ARM64_INS_LDR:
@@ -475,7 +475,7 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 			if (in->src < 0)
 				goto none;
 			r = in->src;
-			k += in->kind == DT_MOV ? 0 : in->imm;
+			k = in->kind == DT_MOV ? k : dt_add(k, in->imm);
 			indexed = indexed || in->indexed;
 			if (dt_reg(d, in->addr, r, k, indexed, false, out, walk, b) < 0)
 				return -1;
@@ -487,7 +487,7 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 			}
 			continue;
 		case DT_ABS:
-			if (dt_addr(d, (uint64_t)(in->imm + k), indexed, out, walk, b) < 0)
+			if (dt_addr(d, (uint64_t)dt_add(in->imm, k), indexed, out, walk, b) < 0)
 				return -1;
 			out->reg = reg;
 			return 0;

@@ -105,12 +105,15 @@ static int64_t dim_count(Dwarf_Die *sub)
 
 	if (udata(sub, DW_AT_count, &c) == 0)
 		return c > INT64_MAX ? -1 : (int64_t)c;
+	uint64_t span;
+
 	if (sdata(sub, DW_AT_upper_bound, &hi) != 0)
 		return -1;
 	(void)sdata(sub, DW_AT_lower_bound, &lo);
-	if (hi < lo || hi - lo >= INT64_MAX / 2)
-		return hi == lo - 1 ? 0 : -1;
-	return hi - lo + 1;
+	if (hi < lo)
+		return (uint64_t)lo - (uint64_t)hi == 1 ? 0 : -1;
+	span = (uint64_t)hi - (uint64_t)lo;
+	return span >= INT64_MAX / 2 ? -1 : (int64_t)span + 1;
 }
 
 #define DT_MAX_DIMS 8
