@@ -27,7 +27,7 @@ opts() {
 	case $1 in
 	fuzz_reader) echo "-max_len=70000 -rss_limit_mb=1024" ;;
 	fuzz_profile) echo "-max_len=200000 -rss_limit_mb=1024" ;;
-	fuzz_elf) echo "-max_len=131072 -rss_limit_mb=2048" ;;
+	fuzz_elf | fuzz_dtype) echo "-max_len=131072 -rss_limit_mb=2048" ;;
 	fuzz_recover) echo "-max_len=512 -rss_limit_mb=1024" ;;
 	fuzz_cpi | fuzz_cli) echo "-max_len=32768 -rss_limit_mb=2048" ;;
 	fuzz_backtrack) echo "-max_len=4096 -rss_limit_mb=1024" ;;
