@@ -25,6 +25,7 @@
 #include "profile/target_log.h"
 #include "util/util.h"
 
+#define FLUSH_NOT_GIVEN ((unsigned long)-1)   /* --flush-interval left out */
 #define DEFAULT_FREQ 1000
 #define TOP_FUNCTIONS 10
 #define MAX_FLUSH_MS 3600000      /* the runtimes' limit (boot/common/rt_common.h) */
@@ -59,7 +60,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 			  "timer's rate if the CPU has no PMU", 1, 100000),
 		OPT_ULONG(0, "flush-interval", &c->flush_ms, "MS", "the image sends what it "
 			  "sampled every MS milliseconds (default 0: only when a buffer fills and at "
-			  "the end)", 0, MAX_FLUSH_MS),
+			  "the end; 1000 on a terminal, for the status line)", 0, MAX_FLUSH_MS),
 		OPT_ULONG(0, "stall", &c->stall, "SEC", "stop QEMU (and read its memory) when no "
 			  "frame came for SEC seconds: a hang, with --flush-interval (default 0: "
 			  "never)", 0, MAX_STALL),
@@ -130,7 +131,9 @@ static int run(struct qemu_cmd *c)
 		.shm_delay_us = o->shm_delay_us, .shm_at_end = o->shm_at_end,
 		.firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
-		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
+		.flush_ms = c->flush_ms == FLUSH_NOT_GIVEN ? 0 : (unsigned)c->flush_ms,
+		.progress_flush = c->flush_ms == FLUSH_NOT_GIVEN,
+		.stall = (double)c->stall, .recover = 1,
 		.cpu_wait_ms = (unsigned)c->cpu_wait_ms, .stack_depth = o->stack_depth,
 		.raw = o->data_space,
 	};
@@ -173,6 +176,7 @@ int cmd_qemu(int argc, char **argv)
 	run_opts_init(&c.run, "qemu", (struct events_opts){ .cycles_hz = QEMU_CYCLES_HZ });
 	c.run.out = PROFILE_DEFAULT_PATH;
 	c.freq = DEFAULT_FREQ;
+	c.flush_ms = FLUSH_NOT_GIVEN;
 	rc = parse_opts(argc, argv, &c);
 	if (rc < 0)
 		rc = run(&c);

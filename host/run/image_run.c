@@ -17,6 +17,7 @@
 #include "report/summary.h"
 #include "run/elf_boot.h"
 #include "run/image_run.h"
+#include "run/progress.h"
 #include "run/qemu_uefi.h"
 #include "run/recover_qemu.h"
 #include "run/shm_qemu.h"
@@ -25,13 +26,28 @@
 
 #define DESCRIPTOR "bmprof_descriptor"
 
+/* The status line of the run (one run at a time), erased before other output. */
+static struct progress *status;
+
+static void status_clear(void)
+{
+	if (status && status->shown) {
+		fflush(stdout);
+		progress_clear(status);
+	}
+}
+
 static void print_text(void *ctx, const char *text, size_t len)
 {
+	status_clear();
 	fwrite(text, 1, len, stdout);
+	if (status)
+		fflush(stdout);
 }
 
 static void print_log(void *ctx, uint8_t level, const char *text, size_t len)
 {
+	status_clear();
 	fflush(stdout);
 	target_log_print(stderr, level, text, len);
 }
@@ -71,6 +87,7 @@ static void feed_push(struct feed *f, const void *buf, size_t n, int whole)
 struct stopper {
 	struct image_run *r;
 	struct feed *feed;
+	struct progress pg;
 	uint64_t desc;              /* the descriptor's link-time address; 0: none (why) */
 	char why[PATH_MAX + 200];   /* why nothing was read; "" */
 	struct recover_run rr;
@@ -88,6 +105,24 @@ static double stopper_last(void *ctx)
 	return t;
 }
 
+/* qemu_watch.tick: the status line, from what has arrived so far */
+static void on_tick(void *ctx, double now)
+{
+	struct stopper *s = ctx;
+	const struct profile *p;
+	uint64_t samples, lost = 0;
+	unsigned ncpus;
+
+	pthread_mutex_lock(&s->feed->lock);
+	p = capture_profile(s->feed->cap);
+	samples = p->total;
+	ncpus = p->have_hello ? p->hello.ncpus : 0;
+	for (unsigned i = 0; i < p->ncpus_seen; i++)
+		lost += p->cpus[i].seq_gaps;
+	pthread_mutex_unlock(&s->feed->lock);
+	progress_show(&s->pg, now, samples, ncpus, lost);
+}
+
 static const char *stop_name(enum qemu_end how)
 {
 	return how == QEMU_TIMEOUT ? "timeout" : how == QEMU_STALLED ? "stalled" :
@@ -97,6 +132,7 @@ static const char *stop_name(enum qemu_end how)
 /* qemu_watch.on_stop: QEMU still runs; read the image's memory through the monitor. */
 static void on_stop(void *ctx, enum qemu_end how, struct qmp *q)
 {
+	status_clear();
 	struct stopper *s = ctx;
 	const struct profile *p;
 	int ended, hello;
@@ -354,6 +390,10 @@ int image_run(struct image_run *r)
 		}
 	}
 	config = shm_config ? shm_config : r->config;
+	/* the status line counts what arrives: on a terminal, the image sends what it holds
+	 * every second unless told otherwise */
+	if (!r->flush_ms && r->progress_flush && progress_terminal())
+		r->flush_ms = PROGRESS_FLUSH_MS;
 	if (run_settings(r, config, &run_config))
 		goto out;
 	if (run_config)
@@ -439,14 +479,23 @@ int image_run(struct image_run *r)
 			goto out;
 		}
 	}
+	progress_init(&stop.pg, qemu_now(), r->freq, qemu_argv_icount(qargv) &&
+		      strcmp(qemu_argv_icount(qargv), "0"));
+	status = &stop.pg;
 	struct qemu_watch watch = {
 		.stall_s = r->stall, .last_progress = stopper_last,
 		.on_stop = r->recover ? on_stop : NULL, .ctx = &stop,
+		.tick = stop.pg.on ? on_tick : NULL, .tick_s = 0.5,
 	};
-	if (qemu_run(qargv, r->timeout, &watch, on_serial, &feed, &r->res, err, sizeof err)) {
+	rc = qemu_run(qargv, r->timeout, &watch, on_serial, &feed, &r->res, err, sizeof err);
+	status_clear();
+	status = NULL;
+	if (rc) {
+		rc = -1;
 		bm_err("%s", err);
 		goto out;
 	}
+	rc = -1;
 	if (con) {
 		shm_consumer_stop(con);
 		r->shm_unused = shm_qemu_conclude(r->cap, con, 1, r->res.how == QEMU_TIMEOUT ||
