@@ -28,9 +28,10 @@ int bm_phase(const char *name)
 	uint16_t id = __atomic_add_fetch(&phases, 1, __ATOMIC_RELAXED);
 
 	if (id > BMPROF_PHASE_MAX) {
+		/* console text without bm_printf (its floating point is printf.c's alone) */
 		if (!__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
-			bm_printf("bm_phase: more than %u phases; \"%s\" and later ones go to the "
-				  "last\n", BMPROF_PHASE_MAX, name ? name : "");
+			bm_puts("bm_phase: more than 1023 phases: the later ones' samples stay in "
+				"the last");
 		return -1;
 	}
 	if (!bmrt_phase_user(id, name))

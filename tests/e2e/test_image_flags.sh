@@ -27,7 +27,7 @@ trap 'rm -rf "$T" "$elf" "$objdir" "$BUILD/aarch64/$name.elf" "$BUILD/aarch64/ob
 mk() {
 	local step=$1
 	shift
-	make --no-print-directory BUILD="$BUILD" image SRC="$T/flagprobe.c" NAME="$name" "$@" \
+	make --no-print-directory BUILD="$BUILD" V=1 image SRC="$T/flagprobe.c" NAME="$name" "$@" \
 		>"$T/$step.make" 2>&1 || { cat "$T/$step.make"; fail "$step: make image failed"; }
 }
 tag() { grep -ao 'flag-value=[^;]*;' "$1"; }
