@@ -383,6 +383,8 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 		else
 			json_null(j);
 		break;
+	case FLAT_BY_MODULE:
+		break;
 	}
 	json_kv_bool(j, "unknown", is_unknown(r, sort));
 	json_kv_bool(j, "outside", r->outside);
