@@ -157,6 +157,92 @@ R --sort module --children >/dev/null 2>&1; [ $? -eq 2 ] || fail "--sort with --
 R --sort module --format json >"$T/mod1.json" || fail "--sort module"
 pyassert "$T/mod1.json" '[(x["symbol"], x["samples"], x["outside"]) for x in r["rows"]] == [("prog.elf", 1500, False)]'
 
+# --- --sort module on a profile with firmware samples: a relocated image (a shared
+# object loaded at 0x6000000, as a UEFI application is), samples in two firmware modules
+# and in firmware pages nothing names (test_report_firmware.sh makes it the same way)
+cat >"$T/app.c" <<'EOF2'
+volatile int sink;
+void app_work(void) { for (int i = 0; i < 100; i++) sink += i; }
+void app_main(void) { app_work(); for (;;); }
+EOF2
+cat >"$T/timer.c" <<'EOF2'
+volatile int ticks;
+void CoreTimerTick(void) { ticks++; }
+void CoreDispatcher(void) { for (int i = 0; i < 10; i++) ticks--; }
+EOF2
+cat >"$T/other.c" <<'EOF2'
+volatile int n;
+void OtherPoll(void) { n++; }
+EOF2
+so() { gcc -g -O1 -nostdlib -shared -fPIC -Wl,--build-id "$@" || fail "cannot build $*"; }
+so -o "$T/app.elf" "$T/app.c"
+so -o "$T/TimerDxe.debug" "$T/timer.c"
+so -o "$T/Other.debug" "$T/other.c"
+cat >"$T/fwstream.py" <<'PY'
+import sys
+from frames import build_id, enc_end_exit0, enc_hello, enc_samples, enc_timer_event, \
+    enc_totals, nm_symbols
+out, t = sys.argv[1], sys.argv[2]
+app, timer, other = nm_symbols(t + "/app.elf"), nm_symbols(t + "/TimerDxe.debug"), \
+    nm_symbols(t + "/Other.debug")
+BIAS, TIMER, OTHER = 0x6000000, 0x7e8e5000, 0x7f000000
+pcs = [(app["app_work"] + BIAS, 500), (app["app_main"] + BIAS, 300),
+       (timer["CoreTimerTick"] + TIMER, 100), (timer["CoreDispatcher"] + TIMER, 50),
+       (other["OtherPoll"] + OTHER, 20), (0x7ea1234, 30), (0x7ea1f00, 10), (0x7eb0010, 5)]
+total = sum(n for _, n in pcs)
+s = enc_hello(1, build_id(t + "/app.elf"), BIAS) + enc_timer_event()
+s += enc_samples(0, 0, sorted(pcs)) + enc_totals(0, total, total, 0, 0, 1) + enc_end_exit0()
+open(out, "wb").write(s)
+PY
+python3 "$T/fwstream.py" "$T/fw.bin" "$T" || fail "cannot write the firmware stream"
+"$BMPROF" record --from "$T/fw.bin" --elf "$T/app.elf" -o "$T/fw.data" >/dev/null 2>"$T/e" ||
+	{ cat "$T/e"; fail "record (firmware)"; }
+FWOPTS=(--firmware-sym "$T/TimerDxe.debug@0x7e8e5000" --firmware-sym "$T/Other.debug@0x7f000000")
+"$BMPROF" report -i "$T/fw.data" --sort module --format json "${FWOPTS[@]}" >"$T/mod.json" ||
+	fail "--sort module (firmware)"
+"$BMPROF" report -i "$T/fw.data" --format json --all "${FWOPTS[@]}" >"$T/fwfn.json" ||
+	fail "report (firmware)"
+python3 - "$T/mod.json" "$T/fwfn.json" <<'PY' || exit 1
+import json, sys
+m, f = (json.load(open(x)) for x in sys.argv[1:])
+rows = [(r["symbol"], r["samples"], r["outside"], r["module"], r["region_lo"]) for r in m["rows"]]
+assert rows == [("app.elf", 800, False, None, None),
+                ("TimerDxe", 150, True, "TimerDxe", None),
+                ("[firmware 0x7ea1000-0x7ea1fff]", 40, True, None, "0x7ea1000"),
+                ("Other", 20, True, "Other", None),
+                ("[firmware 0x7eb0000-0x7eb0fff]", 5, True, None, "0x7eb0000")], rows
+# each module row is the sum of the function rows in it
+by = {}
+for r in f["rows"]:
+    k = r["module"] if r["module"] else (r["region_lo"] if r["outside"] else "image")
+    by[k] = by.get(k, 0) + r["samples"]
+assert by == {"image": 800, "TimerDxe": 150, "Other": 20, "0x7ea1000": 40, "0x7eb0000": 5}, by
+assert sum(r["samples"] for r in m["rows"]) == m["meta"]["samples"]["reported"] == 1015
+print("--sort module ok")
+PY
+"$BMPROF" report -i "$T/fw.data" --sort module "${FWOPTS[@]}" >"$T/mod.txt" || fail "--sort module text"
+grep -Eq '^ +800 +78\.82% +app\.elf +the image$' "$T/mod.txt" || { cat "$T/mod.txt"; fail "module text: image row"; }
+grep -Eq '^ +150 +14\.78% +TimerDxe +firmware module$' "$T/mod.txt" || fail "module text: module row"
+grep -Eq '^ +40 +3\.94% +\[firmware 0x7ea1000-0x7ea1fff\] +0x7ea1234\.\.0x7ea1f00$' "$T/mod.txt" ||
+	fail "module text: region row"
+# module,function: each module's functions together, the modules hottest first
+"$BMPROF" report -i "$T/fw.data" --sort module,function --format json "${FWOPTS[@]}" >"$T/mf.json" ||
+	fail "--sort module,function"
+pyassert "$T/mf.json" '[(x["module"], x["symbol"]) for x in r["rows"]] == [(None, "app_work"), (None, "app_main"), ("TimerDxe", "CoreTimerTick"), ("TimerDxe", "CoreDispatcher"), (None, "[firmware 0x7ea1000-0x7ea1fff]"), (None, "[firmware 0x7eb0000-0x7eb0fff]"), ("Other", "OtherPoll")]'
+# --symbols on a firmware function; --addr-range over one module
+"$BMPROF" report -i "$T/fw.data" --symbols CoreDispatcher --format json "${FWOPTS[@]}" >"$T/fs.json" ||
+	fail "--symbols (firmware)"
+pyassert "$T/fs.json" '[(x["module"], x["symbol"], x["samples"]) for x in r["rows"]] == [("TimerDxe", "CoreDispatcher", 50)]'
+"$BMPROF" report -i "$T/fw.data" --addr-range 0x7e8e5000-0x7e8fffff --sort module --format json \
+	"${FWOPTS[@]}" >"$T/fr.json" || fail "--addr-range (firmware)"
+pyassert "$T/fr.json" '[(x["symbol"], x["samples"], x["percent"]) for x in r["rows"]] == [("TimerDxe", 150, 100.0)]'
+# colours: red at 5% and above, green from 0.5%, none below
+"$BMPROF" report -i "$T/fw.data" --sort module --color=always "${FWOPTS[@]}" >"$T/modc.txt" ||
+	fail "--sort module --color=always"
+grep -Eq $'\033''\[31m +14\.78%' "$T/modc.txt" || fail "14.78% not red"
+grep -Eq $'\033''\[32m +1\.97%' "$T/modc.txt" || fail "1.97% not green"
+grep -Eq '^ +5 +0\.49% ' "$T/modc.txt" || fail "0.49% coloured"
+
 # --- colour: --color=always colours the percentages as perf does (red >= 5%, green >=
 # 0.5%), never and a pipe do not
 R --color=always >"$T/col.txt" || fail "--color=always"
