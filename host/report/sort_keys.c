@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/sort_keys.h"
+#include "util/options.h"
 
 enum key { K_FUNCTION, K_LINE, K_ADDRESS, K_CPU, K_MODULE, K_NONE };
 
@@ -61,8 +62,16 @@ int report_sort_parse(const char *spec, struct report_sort *out, char *err, size
 			break;
 		k[nk] = key_of(s, len);
 		if (k[nk] == K_NONE) {
-			snprintf(err, n, "--sort: unknown key '%.*s' (keys: " SORT_KEYS_HELP ")",
-				 (int)len, s);
+			const char *names[sizeof aliases / sizeof aliases[0]], *close;
+			char word[64];
+
+			for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+				names[i] = aliases[i].name;
+			snprintf(word, sizeof word, "%.*s", (int)len, s);
+			close = opt_closest(word, names, sizeof names / sizeof names[0]);
+			snprintf(err, n, "--sort takes function, line, address, cpu or module (or two: "
+				 "see --help), not '%s'%s%s%s", word, close ? "; did you mean " : "",
+				 close ? close : "", close ? "?" : "");
 			return -1;
 		}
 		nk++;

@@ -144,13 +144,15 @@ R --sort cpu >"$T/c.txt" || fail "--sort cpu"
 cmp -s "$T/cf.txt" "$T/c.txt" || fail "--sort cpu,function is not --sort cpu"
 R --sort sym,srcline --format json >"$T/alias.json" || fail "--sort sym,srcline (perf's names)"
 cmp -s "$T/alias.json" "$T/fl.json" || fail "--sort sym,srcline is not function,line"
-for bad in cpu,line line,function module,cpu function,function a,b function,line,address; do
+for bad in cpu,line line,function module,cpu function,function function,line,address; do
 	R --sort "$bad" >/dev/null 2>"$T/e"
 	rc=$?
 	[ $rc -eq 2 ] || fail "--sort $bad: exit $rc, want 2"
 	[ "$(wc -l <"$T/e")" -eq 1 ] || { cat "$T/e"; fail "--sort $bad: not one line"; }
 	grep -q 'cpu,function, module,function' "$T/e" || { cat "$T/e"; fail "--sort $bad: combinations not named"; }
 done
+R --sort function,lnie >/dev/null 2>"$T/e"; [ $? -eq 2 ] || fail "--sort function,lnie: not a usage error"
+grep -q "not 'lnie'; did you mean line?" "$T/e" || { cat "$T/e"; fail "--sort lnie: no suggestion"; }
 R --sort module --children >/dev/null 2>&1; [ $? -eq 2 ] || fail "--sort with --children: not a usage error"
 
 # --- --sort module without firmware: one row, the image
