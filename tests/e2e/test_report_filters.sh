@@ -70,6 +70,7 @@ got = {r["symbol"]: r["samples"] for r in c["rows"]}
 assert got == want == {"f_a": 150, "f_b": 300, "f_c": 450}, (got, want)
 total = c["meta"]["samples"]["reported"]
 assert total == 900, total
+assert c["meta"]["filters"][0] == "--cpu 1,2" and a["meta"]["filters"] == [], c["meta"]["filters"]
 for r in c["rows"]:
     assert abs(r["percent"] - 100.0 * r["samples"] / total) < 1e-9, r
     assert all(x["cpu"] in (1, 2) for x in r["per_cpu"]), r
@@ -135,6 +136,7 @@ R --sort line --format json >"$T/line.json" || fail "--sort line"
 [ "$(order "$T/line.json")" = "f_a/500 f_c/450 f_b/400 f_a/150" ] || fail "--sort line order: $(order "$T/line.json")"
 R --sort function,line --format json >"$T/fl.json" || fail "--sort function,line"
 [ "$(order "$T/fl.json")" = "f_a/500 f_a/150 f_c/450 f_b/400" ] || fail "--sort function,line order: $(order "$T/fl.json")"
+pyassert "$T/fl.json" 'r["meta"]["sort"] == "function, line"'
 R --sort function,address --format json >"$T/fa.json" || fail "--sort function,address"
 [ "$(order "$T/fa.json")" = "f_a/500 f_a/150 f_c/450 f_b/400" ] || fail "--sort function,address order: $(order "$T/fa.json")"
 R --sort function,line >"$T/fl.txt" || fail "--sort function,line text"
