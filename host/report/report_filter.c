@@ -120,6 +120,20 @@ int report_filter_samples(struct report *rp, struct profile *p, const struct pro
 	return 0;
 }
 
+/* Whether name ("f", or a firmware function as "MODULE!f") names the row's function. */
+static int names_row(const struct flat_row *r, const char *name)
+{
+	const char *bang = strchr(name, '!');
+
+	if (bang && bang != name) {
+		size_t mlen = (size_t)(bang - name);
+		if (!r->module || strlen(r->module) != mlen || strncmp(r->module, name, mlen))
+			return 0;
+		name = bang + 1;
+	}
+	return *name && symname_names(r->symbol, name);
+}
+
 /* Whether the row's function is one of names ("a,b,c"). */
 static int named(const struct flat_row *r, const char *names)
 {
@@ -130,7 +144,7 @@ static int named(const struct flat_row *r, const char *names)
 	for (const char *s = names;; ) {
 		size_t len = strcspn(s, ",");
 		snprintf(one, sizeof one, "%.*s", (int)len, s);
-		if (len && symname_names(r->symbol, one))
+		if (len && names_row(r, one))
 			return 1;
 		if (!s[len])
 			return 0;

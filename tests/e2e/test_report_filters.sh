@@ -237,6 +237,9 @@ pyassert "$T/mf.json" '[(x["module"], x["symbol"]) for x in r["rows"]] == [(None
 "$BMPROF" report -i "$T/fw.data" --symbols CoreDispatcher --format json "${FWOPTS[@]}" >"$T/fs.json" ||
 	fail "--symbols (firmware)"
 pyassert "$T/fs.json" '[(x["module"], x["symbol"], x["samples"]) for x in r["rows"]] == [("TimerDxe", "CoreDispatcher", 50)]'
+"$BMPROF" report -i "$T/fw.data" --symbols 'TimerDxe!CoreTimerTick,Other!CoreDispatcher' --format json \
+	"${FWOPTS[@]}" >"$T/fs2.json" || fail "--symbols MODULE!FUNCTION"
+pyassert "$T/fs2.json" '[(x["module"], x["symbol"], x["samples"]) for x in r["rows"]] == [("TimerDxe", "CoreTimerTick", 100)]'
 "$BMPROF" report -i "$T/fw.data" --addr-range 0x7e8e5000-0x7e8fffff --sort module --format json \
 	"${FWOPTS[@]}" >"$T/fr.json" || fail "--addr-range (firmware)"
 pyassert "$T/fr.json" '[(x["symbol"], x["samples"], x["percent"]) for x in r["rows"]] == [("TimerDxe", 150, 100.0)]'
