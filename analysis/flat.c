@@ -465,6 +465,8 @@ static void fill_row(const struct runs *rs, const struct part *g, size_t n,
 		row->addr_hi = row->addr_lo + 1;
 		row->offset = in->symbol ? row->addr_lo - in->sym_lo : 0;
 		break;
+	case FLAT_BY_MODULE:     /* flat_by_module's, from function rows */
+		break;
 	}
 	/* as the keys group them: by page when no symbol (line rows: no line, no function) */
 	if (in->outside && !row->symbol && (rs->sort != FLAT_BY_LINE || !row->file)) {
@@ -558,6 +560,14 @@ int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *i
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
+	if (sort == FLAT_BY_MODULE) {
+		struct flat_result fn;
+		if (flat_compute(p, event, info, ninfo, FLAT_BY_FUNCTION, &fn))
+			return -1;
+		rc = flat_by_module(&fn, res);
+		flat_free(&fn);
+		return rc;
+	}
 	if ((unsigned)sort >= sizeof orders / sizeof orders[0])
 		return -1;
 	if (ninfo >= UINT32_MAX || collect(p, event, &rs, &ps))

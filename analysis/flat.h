@@ -12,6 +12,9 @@
  *   FLAT_BY_ADDRESS   the pc itself
  *   FLAT_BY_CPU       the CPU, then the function as FLAT_BY_FUNCTION: one row per
  *                     (cpu, function)
+ *   FLAT_BY_MODULE    where the code is: one row for the image (outside 0, symbol NULL:
+ *                     the caller names it), one per firmware module (symbol and module:
+ *                     its name), one per firmware region nothing names
  * A pc outside the image (flat_pcinfo.outside: firmware code) never joins an image row:
  * symbolized against a firmware module, it groups as above, apart from the image's and
  * other modules' rows; with no symbol, FLAT_BY_FUNCTION, FLAT_BY_LINE and FLAT_BY_CPU group
@@ -52,7 +55,7 @@ struct flat_pcinfo {
 	uint64_t pc_last;       /* the last sampled pc it stands for; below pc (0): pc alone */
 };
 
-enum flat_sort { FLAT_BY_FUNCTION, FLAT_BY_LINE, FLAT_BY_ADDRESS, FLAT_BY_CPU };
+enum flat_sort { FLAT_BY_FUNCTION, FLAT_BY_LINE, FLAT_BY_ADDRESS, FLAT_BY_CPU, FLAT_BY_MODULE };
 
 /* Samples on one CPU. */
 struct flat_cpu_samples {
@@ -110,6 +113,20 @@ int flat_compute(const struct profile *p, int event, const struct flat_pcinfo *i
 void flat_free(struct flat_result *res);
 /* The samples of cpu in res (0 if it has none). */
 uint64_t flat_cpu_total(const struct flat_result *res, unsigned cpu);
+
+/* Module rows (FLAT_BY_MODULE) from a table by function: the image's rows summed into one,
+ * each firmware module's into one, each region nothing names kept as it is. 0, or -1 if
+ * out of memory (out is then empty). */
+int flat_by_module(const struct flat_result *fn, struct flat_result *out);
+
+/* A second level of order (report --sort module,function): rows grouped by what they are
+ * in, the groups hottest first (ties: image first, then by name), the rows of a group in
+ * the order they had. */
+enum flat_group { FLAT_GROUP_MODULE, FLAT_GROUP_FUNCTION };
+/* perm[i]: the index in res->rows of the row to show i-th. 0, or -1 if out of memory. */
+int flat_group_order(const struct flat_result *res, enum flat_group key, size_t *perm);
+/* Put rows[0..n) in the order perm gives. 0, or -1 if out of memory. */
+int flat_permute(struct flat_row *rows, size_t n, const size_t *perm);
 
 /* The event a report is about when none is named: FLAT_ALL_EVENTS when the profile has at
  * most one event; else the first event the target described that has samples, or the first

@@ -18,6 +18,8 @@
 #include "symbol/symfs_opt.h"
 #include "profile/profile_io.h"
 #include "report/resolve.h"
+#include "util/srcpath.h"
+#include "util/term.h"
 #include "util/util.h"
 
 #define EXIT_USAGE 2
@@ -31,7 +33,8 @@ static const char description[] =
 
 /* -1 when parsed, else the exit status. */
 static int parse_opts(int argc, char **argv, const char **input, const char **elf,
-		      const char **event, const char **name, struct report_fw_opts *fo)
+		      const char **event, const char **name, struct report_fw_opts *fo,
+		      struct term_opts *t)
 {
 	const struct opt opts[] = {
 		OPT_STRING('i', "input", input, "FILE", "profile file (default "
@@ -40,6 +43,8 @@ static int parse_opts(int argc, char **argv, const char **input, const char **el
 			   "names)"),
 		OPT_STRING('e', "event", event, "NAME", "annotate this event (default: as bmprof "
 			   "report, the first event with samples)"),
+		TERM_OPTS_TABLE(t),
+		SRCPATH_OPTS,
 		SYMFS_OPT,
 		FW_OPTS_TABLE(fo),
 		OPT_END(),
@@ -66,7 +71,7 @@ static int parse_opts(int argc, char **argv, const char **input, const char **el
 
 static int annotate(const struct profile *p, const char *input, const char *elf,
 		    const char *event, const char *name, const struct report_fw_opts *fo,
-		    struct resolved *r, struct firmware *fw)
+		    const struct term_opts *t, struct resolved *r, struct firmware *fw)
 {
 	char err[1024];
 	int ev;
@@ -86,8 +91,11 @@ static int annotate(const struct profile *p, const char *input, const char *elf,
 		bm_err("out of memory");
 		return 1;
 	}
-	return annotate_print(stdout, p, r, fw, ev, name,
-			      isatty(STDOUT_FILENO) && !getenv("NO_COLOR")) ? 1 : 0;
+	int color = term_color(t, 0);
+
+	if (term_pager_start(t, 0))
+		bm_err("annotate: warning: cannot start the pager: %s", strerror(errno));
+	return annotate_print(stdout, p, r, fw, ev, name, color) ? 1 : 0;
 }
 
 static int annotate_cmd(int argc, char **argv)
@@ -99,7 +107,8 @@ static int annotate_cmd(int argc, char **argv)
 	char err[512];
 	char *syms[argc > 0 ? argc : 1];
 	struct report_fw_opts fo = { .syms = syms };
-	int rc = parse_opts(argc, argv, &input, &elf, &event, &name, &fo);
+	struct term_opts t = { 0 };
+	int rc = parse_opts(argc, argv, &input, &elf, &event, &name, &fo, &t);
 
 	if (rc >= 0)
 		return rc;
@@ -114,7 +123,7 @@ static int annotate_cmd(int argc, char **argv)
 		bm_err("warning: %s", err);
 	memset(&r, 0, sizeof r);
 	memset(&fw, 0, sizeof fw);
-	rc = annotate(&prof, input, elf, event, name, &fo, &r, &fw);
+	rc = annotate(&prof, input, elf, event, name, &fo, &t, &r, &fw);
 	resolve_close(&r);
 	firmware_free(&fw);
 	profile_free(&prof);
@@ -125,6 +134,8 @@ int cmd_annotate(int argc, char **argv)
 {
 	int rc = annotate_cmd(argc, argv);
 
+	term_pager_end();
 	elf_find_clear_dirs();
+	srcpath_clear();
 	return rc;
 }

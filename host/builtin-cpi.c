@@ -18,6 +18,7 @@
 #include "profile/profile_io.h"
 #include "report/inlined.h"
 #include "report/resolve.h"
+#include "util/term.h"
 #include "util/util.h"
 
 static const char description[] =
@@ -46,9 +47,11 @@ static void inlined_or(struct resolved *r, const struct profile *p, const char *
 int cmd_cpi(int argc, char **argv)
 {
 	struct cpi_cli c = { 0 };
+	struct term_opts t = { 0 };
 	const struct opt opts[] = {
 		CPI_CLI_TABLE(&c, "the cycles (or timer) event (default: a cycles event with "
 			      "samples, else the timer)", "the whole analysis as JSON"),
+		TERM_OPTS_TABLE(&t),
 		OPT_END(),
 	};
 	const struct opt_cmd cmd = { .name = "cpi", .args = "SYMBOL", .opts = opts,
@@ -76,6 +79,10 @@ int cmd_cpi(int argc, char **argv)
 		bm_err("%s", err);
 		goto out;
 	}
+	int color = !c.json && term_color(&t, 0);
+
+	if (term_pager_start(&t, 0))
+		bm_err("cpi: warning: cannot start the pager: %s", strerror(errno));
 	if (c.json) {
 		struct json j;
 
@@ -85,7 +92,7 @@ int cmd_cpi(int argc, char **argv)
 			goto out;
 		putchar('\n');
 	} else {
-		cpi_print_func(stdout, &prof, &cf, r.elf);
+		cpi_print_func(stdout, &prof, &cf, r.elf, color);
 	}
 	rc = fflush(stdout) || ferror(stdout) ? 1 : 0;
 out:
@@ -93,5 +100,6 @@ out:
 	resolve_close(&r);
 	profile_free(&prof);
 	cpi_cli_end();
+	term_pager_end();
 	return rc;
 }

@@ -13,6 +13,8 @@
 #include "builtin.h"
 #include "report/report.h"
 #include "report/report_stacks.h"
+#include "report/report_filter.h"
+#include "report/sort_keys.h"
 #include "events.h"
 #include "report/firmware.h"
 #include "report/fw_opts.h"
@@ -27,6 +29,8 @@
 #include "report/run_notes.h"
 #include "report/summary.h"
 #include "profile/target_log.h"
+#include "util/srcpath.h"
+#include "util/term.h"
 #include "util/util.h"
 #include "wire_text.h"
 
@@ -41,17 +45,16 @@ static const char tail[] =
 	"Samples outside the image's loaded range are firmware: grouped by 4 KiB page\n"
 	"([firmware 0x7ea1000-0x7ea1fff]) unless a firmware module's ELF names them.\n";
 
-/* in enum flat_sort's order */
-static const char *const sorts[] = { "function|func|sym", "line|srcline", "address|addr",
-				     "cpu", NULL };
 enum { FMT_TEXT, FMT_JSON, FMT_HTML };
 static const char *const orders[] = { "caller", "callee", NULL };   /* enum stacks_order */
 static const char *const formats[] = { "text", "json", "html", NULL };
 
 struct report_opts {
-	const char *input, *elf, *event, *output, *phase;
+	const char *input, *elf, *event, *output, *phase, *sort_spec;
 	struct report_fw_opts fw;
-	int sort;                /* enum flat_sort; -1: not given (function) */
+	struct report_sort sort;
+	struct report_filter_opts filter;
+	struct term_opts term;
 	int format, json, all;
 	int children;            /* --children */
 	int graph;               /* -g ORDER: enum stacks_order; -1: none */
@@ -68,10 +71,13 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		OPT_STRING(0, "elf", &o->elf, "ELF", "the image's ELF (default: the one the "
 			   "profile names, or a file of that name beside the profile); its build-id "
 			   "must match"),
-		OPT_CHOICE('s', "sort", &o->sort, "KEY", "function (default): one row per "
-			   "function, with its hottest source line; line: one row per source line; "
-			   "address: one row per sampled address; cpu: one row per CPU and "
-			   "function, grouped by CPU", sorts),
+		OPT_STRING('s', "sort", &o->sort_spec, "KEY[,KEY]", "function (default): one "
+			   "row per function, with its hottest source line; line: one row per "
+			   "source line; address: one row per sampled address; cpu: one row per CPU "
+			   "and function, grouped by CPU; module: one row for the image, one per "
+			   "firmware module, one per firmware region nothing names. Two keys: the "
+			   "rows of the second grouped by the first (cpu,function; module,function, "
+			   "module,line, module,address; function,line, function,address)"),
 		OPT_CHOICE('F', "format", &o->format, "FMT", "text (default), json "
 			   "(docs/report-json.md) or html (one self-contained page: the header, "
 			   "the sortable table, the flame graph, the per-CPU split, the hottest "
@@ -83,8 +89,18 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		OPT_STRING(0, "phase", &o->phase, "NAME", "only the samples of the phase NAME "
 			   "(bm_phase; or its number; \"(start)\": before the first phase); a "
 			   "profile with phases otherwise gets a column per phase"),
+		OPT_DOUBLE_RANGE(0, "percent-limit", &o->min_percent, "P", "leave out rows below "
+				 "P percent (perf's name; --min-percent is the same)", 0, 100),
 		OPT_DOUBLE_RANGE(0, "min-percent", &o->min_percent, "P", "leave out rows below P "
-				 "percent", 0, 100),
+				 "percent (as --percent-limit)", 0, 100),
+		OPT_STRING(0, "symbols", &o->filter.symbols, "NAME,...", "only the rows of these "
+			   "functions (a clone's or demangled name matches, as annotate's); "
+			   "percentages stay of all samples"),
+		OPT_STRING('C', "cpu", &o->filter.cpus, "N[,M...]", "only the samples of these "
+			   "CPUs; totals and percentages are then of those"),
+		OPT_STRING(0, "addr-range", &o->filter.range, "LO-HI", "only the samples at "
+			   "runtime addresses LO to HI (hex, inclusive); totals and percentages are "
+			   "then of those"),
 		OPT_ULONG('n', "limit", &o->limit, "N", "print at most N rows (default: 20 for "
 			  "text, all for JSON); with --sort cpu, N per CPU", 1, LONG_MAX),
 		OPT_BOOL('a', "all", &o->all, "print every row"),
@@ -92,6 +108,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			 "samples with the functions it called (Children) and alone (Self)"),
 		OPT_CHOICE('g', "call-graph", &o->graph, "ORDER", "call stacks as a tree: caller "
 			   "(from the outermost function down) or callee (from each leaf up)", orders),
+		TERM_OPTS_TABLE(&o->term),
+		SRCPATH_OPTS,
 		SYMFS_OPT,
 		PROFILE_BOUND_OPT,
 		FW_OPTS_TABLE(&o->fw),
@@ -108,7 +126,15 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		       o->args.n ? o->args.v[0] : "--");
 		return 2;
 	}
-	if (o->format == FMT_HTML && o->sort >= 0 && o->sort != FLAT_BY_FUNCTION) {
+	if (o->sort_spec) {
+		char err[512];
+		if (report_sort_parse(o->sort_spec, &o->sort, err, sizeof err)) {
+			bm_err("report: %s", err);
+			return 2;
+		}
+	}
+	if (o->format == FMT_HTML && o->sort_spec && (o->sort.sort != FLAT_BY_FUNCTION ||
+						      o->sort.group >= 0)) {
 		bm_err("report: --format html shows functions (with a per-CPU split): leave out --sort");
 		return 2;
 	}
@@ -118,8 +144,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		       "stack views (bmprof export --format folded or pprof, bmprof flamegraph)");
 		return 2;
 	}
-	if (o->sort < 0)
-		o->sort = FLAT_BY_FUNCTION;
+	if ((o->children || o->graph >= 0) && (o->filter.symbols || o->sort_spec)) {
+		bm_err("report: --symbols and --sort shape the flat table; --children and -g "
+		       "print call stacks (--cpu and --addr-range filter both)");
+		return 2;
+	}
 	return -1;
 }
 
@@ -138,6 +167,9 @@ static int write_report(struct report *rp, const struct report_opts *o,
 	char err[512];
 	int rc;
 
+	rp->color = o->format == FMT_TEXT && term_color(&o->term, o->output != NULL);
+	if (o->format != FMT_HTML && term_pager_start(&o->term, o->output != NULL))
+		bm_err("report: warning: cannot start the pager: %s", strerror(errno));
 	if (outfile_open(&of, o->output, err, sizeof err)) {
 		bm_err("report: %s", err);
 		return 1;
@@ -164,7 +196,10 @@ static int write_report(struct report *rp, const struct report_opts *o,
 
 static int report(int argc, char **argv)
 {
-	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = -1, .graph = -1 };
+	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .graph = -1,
+				 .sort = { FLAT_BY_FUNCTION, -1 } };
+	struct profile_filter filter;
+	char by[64];
 	struct profile prof;
 	struct report rp = { .p = &prof, .fwo = &o.fw };
 	char *fw_syms[argc > 0 ? argc : 1];
@@ -175,9 +210,13 @@ static int report(int argc, char **argv)
 	o.fw.syms = fw_syms;
 	rc = parse_opts(argc, argv, &o);
 	opt_args_free(&o.args);
+	if (rc < 0 && report_filter_parse(&o.filter, &filter))
+		rc = 2;
 	if (rc >= 0)
 		return rc;
-	sort = (enum flat_sort)o.sort;
+	sort = o.sort.sort;
+	if (o.sort.group >= 0)
+		rp.by = report_sort_title(&o.sort, by, sizeof by);
 	limit = row_limit(&o);
 	rp.input = o.input;
 	profile_init(&prof);
@@ -192,7 +231,13 @@ static int report(int argc, char **argv)
 	rc = 1;
 	if (o.phase && report_keep_phase(&rp, &prof, o.phase))
 		goto out;
+	if (report_filter_samples(&rp, &prof, &filter, &o.filter))
+		goto out;
 	if (report_build(&rp, o.elf, o.event, &sort))
+		goto out;
+	if (o.filter.symbols && report_filter_symbols(&rp, o.filter.symbols))
+		goto out;
+	if (sort == o.sort.sort && report_group_rows(&rp, &o.sort))
 		goto out;
 	rc = write_report(&rp, &o, sort, limit);
 out:
@@ -205,6 +250,8 @@ int cmd_report(int argc, char **argv)
 {
 	int rc = report(argc, argv);
 
+	term_pager_end();
 	elf_find_clear_dirs();
+	srcpath_clear();
 	return rc;
 }

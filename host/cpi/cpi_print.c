@@ -2,6 +2,7 @@
 /* Printing DCPI's analyses as text and JSON (cpi_print.h). */
 #include "cpi/cpi_print.h"
 #include "report/run_notes.h"
+#include "util/term.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -176,7 +177,7 @@ static void block_flags_text(const struct cfg_block *bl, char *buf, size_t n)
 		 bl->flags & CFG_BLOCK_UNRESOLVED ? " [unresolved jump]" : "");
 }
 
-static void print_insn(FILE *f, const struct cpi_func *cf, uint32_t i)
+static void print_insn(FILE *f, const struct cpi_func *cf, uint32_t i, int color)
 {
 	const struct insn *x = &cf->fn.insns[i];
 	const struct dcpi_insn *d = &cf->res.insns[i];
@@ -197,9 +198,12 @@ static void print_insn(FILE *f, const struct cpi_func *cf, uint32_t i)
 		snprintf(dyn, sizeof dyn, "%.2f", d->dyn_stall);
 	else
 		dyn[0] = 0;
+	/* the samples coloured by their share of the function's, as report's percentages */
+	const char *c = color && cf->fn_samples ? term_pct_color(100.0 * (double)d->samples /
+								(double)cf->fn_samples) : NULL;
 	/* 50 columns of numbers, then text cut so that lines end by column 100 */
-	fprintf(f, "%12" PRIx64 " %9" PRIu64 " %7s %6s %7s  %.50s\n", x->addr, d->samples, cpe,
-		st, dyn, x->text);
+	fprintf(f, "%12" PRIx64 " %s%9" PRIu64 "%s %7s %6s %7s  %.50s\n", x->addr, c ? c : "",
+		d->samples, c ? TERM_RESET : "", cpe, st, dyn, x->text);
 	cpi_static_text(cf, i, why, sizeof why);
 	if (has_dyn)
 		cpi_culprits_text(cf, i, cul, sizeof cul);
@@ -215,7 +219,7 @@ static void print_insn(FILE *f, const struct cpi_func *cf, uint32_t i)
 	}
 }
 
-static void print_block(FILE *f, const struct cpi_func *cf, uint32_t b)
+static void print_block(FILE *f, const struct cpi_func *cf, uint32_t b, int color)
 {
 	const struct cfg_block *bl = &cf->cfg.blocks[b];
 	const struct dcpi_block *db = &cf->res.blocks[b];
@@ -235,11 +239,11 @@ static void print_block(FILE *f, const struct cpi_func *cf, uint32_t b)
 		fprintf(f, "  executions from instructions retired: %s\n",
 			count_text(cf->res.insns[bl->first].retired_execs, ex, sizeof ex));
 	for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
-		print_insn(f, cf, i);
+		print_insn(f, cf, i, color);
 }
 
 void cpi_print_func(FILE *f, const struct profile *p, const struct cpi_func *cf,
-		    const char *elf)
+		    const char *elf, int color)
 {
 	char safe_elf[2 * 4096], safe_name[256];
 	const struct profile_event *e = profile_event(p, (uint16_t)cf->event);
@@ -275,7 +279,7 @@ void cpi_print_func(FILE *f, const struct profile *p, const struct cpi_func *cf,
 		"dynamic", "instruction");
 	for (uint32_t b = 0; b < cf->cfg.nblocks; b++)
 		if (cf->cfg.blocks[b].n)
-			print_block(f, cf, b);
+			print_block(f, cf, b, color);
 	fputc('\n', f);
 	cpi_print_summary(f, &cf->res.sum, all);
 }

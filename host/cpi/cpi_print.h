@@ -26,9 +26,10 @@ const char *cpi_culprits_text(const struct cpi_func *cf, uint32_t i, char *buf, 
 /* The profile's recording circumstances: "timer; accel=tcg icount=1" and the like. */
 const char *cpi_sample_source(const struct profile *p, char *buf, size_t n);
 
-/* Text: the header, each block with its instructions, the summary. */
+/* Text: the header, each block with its instructions, the summary. color: each
+ * instruction's samples coloured by their share of the function's (term.h). */
 void cpi_print_func(FILE *f, const struct profile *p, const struct cpi_func *cf,
-		    const char *elf);
+		    const char *elf, int color);
 /* Text: "note: ..." lines on how the profile was recorded (TCG without -singlestep or
  * -icount). */
 void cpi_print_notes(FILE *f, const struct profile *p);

@@ -12,6 +12,8 @@
 #include "report/run_notes.h"
 #include "symbol/disasm.h"
 #include "symbol/symname.h"
+#include "util/srcpath.h"
+#include "util/term.h"
 #include "util/util.h"
 
 #define MAX_FUNCTION_BYTES (4u << 20)
@@ -33,6 +35,7 @@ struct line_rows {
 /* A source file read once, split into lines. */
 struct source {
 	char *path;
+	char *tried;             /* not found: the path tried (mapped) */
 	char *data;
 	size_t *off;             /* start of each line */
 	unsigned nlines;
@@ -161,9 +164,13 @@ static struct source *load_source(struct annotate *a, const char *path)
 	}
 	s->next = a->sources;
 	a->sources = s;
-	char err[256];
+	char err[256], found[4096], tried[4096];
 
-	f = bm_fopen_regular(path, "a source file", err, sizeof err);
+	if (!srcpath_find(path, found, sizeof found, tried, sizeof tried)) {
+		s->tried = strdup(tried);
+		return NULL;
+	}
+	f = bm_fopen_regular(found, "a source file", err, sizeof err);
 	if (!f)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > (long)MAX_SOURCE_BYTES ||
@@ -214,6 +221,7 @@ static void free_sources(struct annotate *a)
 		struct source *s = a->sources;
 		a->sources = s->next;
 		free(s->path);
+		free(s->tried);
 		free(s->data);
 		free(s->off);
 		free(s);
@@ -445,9 +453,12 @@ static void print_source_line(struct annotate *a, long i, uint64_t max_line)
 	int hot = n && 2 * n >= max_line;
 	const char *text = source_text(a, l->file, l->line);
 
+	char mapped[4096];
+
 	if (a->color)
 		fputs(hot ? "\033[1;36m" : "\033[36m", a->out);
-	fprintf(a->out, "%c%27s%s:%u", hot ? '>' : ' ', "", resolve_short_path(l->file), l->line);
+	fprintf(a->out, "%c%27s%s:%u", hot ? '>' : ' ', "",
+		resolve_short_path(srcpath_map(l->file, mapped, sizeof mapped)), l->line);
 	if (n)
 		fprintf(a->out, "   (%" PRIu64 " sample%s, %.2f%%)", n, n == 1 ? "" : "s",
 		       pct(n, a->fn_samples));
@@ -463,6 +474,27 @@ static void print_source_line(struct annotate *a, long i, uint64_t max_line)
 	}
 	if (a->color)
 		fputs("\033[0m", a->out);
+}
+
+/* One line per source file of the function that could not be read: the path tried and
+ * what finds it. */
+static void print_missing_sources(struct annotate *a)
+{
+	char safe[8192], safe_tried[8192];
+
+	for (long i = 0; i < a->ninsn; i++) {
+		const struct line_row *l = a->line_of[i];
+		if (!l || (i && a->line_of[i - 1] && !strcmp(a->line_of[i - 1]->file, l->file)))
+			continue;
+		load_source(a, l->file);
+	}
+	for (struct source *s = a->sources; s; s = s->next)
+		if (s->tried)
+			fprintf(a->out, "note: source file %s not found (tried %s%s): --prefix-map "
+				"OLD=NEW and --source-path DIR find a moved source tree\n",
+				bm_safe(safe, sizeof safe, s->path),
+				bm_safe(safe_tried, sizeof safe_tried, s->tried),
+				srcpath_given() ? " and under --source-path" : "");
 }
 
 static void print_listing(struct annotate *a)
@@ -489,6 +521,7 @@ static void print_listing(struct annotate *a)
 		fprintf(a->out, "note: %s\n", a->fw->notes[i]);
 	if (run_notes_block_starts(a->p))
 		fprintf(a->out, "note: %s\n", run_notes_block_starts(a->p));
+	print_missing_sources(a);
 	fprintf(a->out, "\n %8s %8s  %16s   %s\n", "samples", "percent", "address", "instruction");
 	for (long i = 0; i < a->ninsn; i++) {
 		const struct disasm_insn *in = &a->insn[i];
@@ -498,19 +531,15 @@ static void print_listing(struct annotate *a)
 		if (l && !same_line(l, prev))
 			print_source_line(a, i, max_line);
 		prev = l;
-		if (hot && a->color)
-			fputs("\033[1;31m", a->out);
-		if (a->count[i])
-			fprintf(a->out, "%c%8" PRIu64 " %7.2f%%", hot ? '>' : ' ', a->count[i],
-			       pct(a->count[i], a->fn_samples));
-		else
+		if (a->count[i]) {
+			fprintf(a->out, "%c%8" PRIu64, hot ? '>' : ' ', a->count[i]);
+			term_pct(a->out, a->color, " %7.2f%%", pct(a->count[i], a->fn_samples));
+		} else
 			fprintf(a->out, " %8s %8s", "", "");
 		if (in->operands[0])
 			fprintf(a->out, "  %16" PRIx64 ":  %-7s %s", in->addr, in->mnemonic, in->operands);
 		else
 			fprintf(a->out, "  %16" PRIx64 ":  %s", in->addr, in->mnemonic);
-		if (hot && a->color)
-			fputs("\033[0m", a->out);
 		fputc('\n', a->out);
 	}
 }

@@ -19,6 +19,8 @@
 #include "report/summary.h"
 #include "symbol/symname.h"
 #include "run_mode.h"
+#include "util/srcpath.h"
+#include "util/term.h"
 #include "util/util.h"
 #include "wire_text.h"
 
@@ -37,7 +39,7 @@ const char *source_name(uint8_t src)
 const char *sort_name(enum flat_sort s)
 {
 	return s == FLAT_BY_LINE ? "line" : s == FLAT_BY_ADDRESS ? "address"
-		: s == FLAT_BY_CPU ? "cpu" : "function";
+		: s == FLAT_BY_CPU ? "cpu" : s == FLAT_BY_MODULE ? "module" : "function";
 }
 
 const char *end_reason(uint8_t reason) { return bmprof_end_reason_name(reason); }
@@ -334,6 +336,8 @@ void report_print_header(FILE *f, const struct report *rp)
 	print_target_log(f, p);
 	unsigned nw = warnings(rp, warn, sizeof warn / sizeof warn[0]);
 	print_outside(f, rp);
+	for (unsigned i = 0; i < rp->nfilters; i++)
+		fprintf(f, "# filter    %s\n", rp->filters[i]);
 	for (unsigned i = 0; i < nw; i++)
 		fprintf(f, "# warning   %s\n", warn[i]);
 	for (unsigned i = 0; i < nrw; i++)
@@ -349,16 +353,19 @@ void report_print_header(FILE *f, const struct report *rp)
 /* "file:line" into buf, "??" when unknown. */
 const char *where(char *buf, size_t n, const struct flat_row *r)
 {
+	char mapped[PATH_MAX];
+
 	if (!r->file)
 		return "??";
-	snprintf(buf, n, "%s:%u", resolve_short_path(r->file), r->line);
+	snprintf(buf, n, "%s:%u", resolve_short_path(srcpath_map(r->file, mapped, sizeof mapped)),
+		 r->line);
 	return buf;
 }
 
 /* A sample at a pc in the image that no symbol (or line, for line rows) names. */
 int is_unknown(const struct flat_row *r, enum flat_sort sort)
 {
-	if (r->outside)
+	if (r->outside || sort == FLAT_BY_MODULE)
 		return 0;
 	return sort == FLAT_BY_LINE ? !r->file && !r->function : !r->symbol;
 }
@@ -414,6 +421,8 @@ static const char *raw_row_name(char *buf, size_t n, const struct flat_row *r,
 			return qualified(buf, n, r, "??");
 		snprintf(buf, n, "%s+0x%" PRIx64, qualified(tmp, sizeof tmp, r, r->symbol), r->offset);
 		return buf;
+	case FLAT_BY_MODULE:
+		return r->symbol ? r->symbol : "[image]";
 	default:
 		return qualified(buf, n, r, r->symbol);
 	}
@@ -430,6 +439,8 @@ static const char *raw_row_detail(char *buf, size_t n, const struct flat_row *r,
 	}
 	if (sort == FLAT_BY_LINE)
 		return r->function ? qualified(buf, n, r, r->function) : "[unknown]";
+	if (sort == FLAT_BY_MODULE)
+		return r->outside ? "firmware module" : "the image";
 	return where(buf, n, r);
 }
 
@@ -528,7 +539,7 @@ static const char *cpu_list(char *buf, size_t n, const struct flat_row *r,
 /* One table: the column heads, rows[0..nrows) as picked, and how many were left out. */
 static void print_table(FILE *f, const struct flat_result *res, const struct flat_row *rows,
 			size_t nrows, enum flat_sort sort, long limit, double min_percent,
-			const struct flat_result *by_phase, const struct profile *p)
+			const struct flat_result *by_phase, const struct profile *p, int color)
 {
 	/* by phase: by_phase->rows[i] is rows[i] split by phase */
 	const struct split sp = by_phase && by_phase->nrows ? (struct split){ by_phase, p } :
@@ -538,6 +549,7 @@ static void print_table(FILE *f, const struct flat_result *res, const struct fla
 		[FLAT_BY_LINE] = { "line", "function" },
 		[FLAT_BY_ADDRESS] = { "function+offset", "line" },
 		[FLAT_BY_CPU] = { "function", "hottest line" },
+		[FLAT_BY_MODULE] = { "module", "what" },
 	};
 	char name[PATH_MAX + 32], detail[PATH_MAX + 32], list[16 * PROFILE_MAX_CPUS];
 	enum split_view split = split_view(&sp, sort);
@@ -578,9 +590,10 @@ static void print_table(FILE *f, const struct flat_result *res, const struct fla
 		const struct flat_row *r = &rows[i];
 		if (!pick(&k, r))
 			continue;
-		fprintf(f, "%9" PRIu64 " %7.2f%%", r->samples, share(r));
+		fprintf(f, "%9" PRIu64 " ", r->samples);
+		term_pct(f, color, "%7.2f%%", share(r));
 		if (sort == FLAT_BY_CPU)
-			fprintf(f, " %7.2f%%", r->percent);
+			term_pct(f, color, " %7.2f%%", r->percent);
 		fputs("  ", f);
 		const struct flat_row *sr = sp.phases ? &sp.res->rows[i] : r;
 		for (size_t c = 0; split == SPLIT_COLUMNS && c < sp.res->ncpus; c++)
@@ -600,21 +613,23 @@ static void print_table(FILE *f, const struct flat_result *res, const struct fla
 		fprintf(f, "# %zu more rows (--all or --limit N shows them%s)\n", more,
 			sort == FLAT_BY_CPU ? "; the limit is per CPU" : "");
 	if (below)
-		fprintf(f, "# %zu rows below %.4g%% %sleft out (--min-percent)\n", below, min_percent,
+		fprintf(f, "# %zu rows below %.4g%% %sleft out (--percent-limit)\n", below, min_percent,
 			sort == FLAT_BY_CPU ? "of their CPU " : "");
 }
 
 /* With --sort cpu: CPUs that have samples of the event or that the header accounts for. */
-static int cpu_group_shown(const struct profile *p, const struct flat_result *res, unsigned i)
+static int cpu_group_shown(const struct report *rp, unsigned i)
 {
-	return flat_cpu_total(res, i) || (i < PROFILE_MAX_CPUS && summary_cpu_listed(p, i));
+	return flat_cpu_total(&rp->flat, i) || (!rp->cpus_kept && i < PROFILE_MAX_CPUS &&
+						summary_cpu_listed(rp->p, i));
 }
 
 /* --sort cpu: a header line per CPU (its samples, and what became of the ones it took),
  * then its table. */
-static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat_result *res,
-			     long limit, double min_percent)
+static void print_cpu_groups(FILE *f, const struct report *rp, long limit, double min_percent)
 {
+	const struct profile *p = rp->p;
+	const struct flat_result *res = &rp->flat;
 	unsigned end = summary_cpu_end(p), groups = 0;
 	size_t at = 0;
 	char fate[400];
@@ -627,7 +642,7 @@ static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat
 
 		while (at < res->nrows && res->rows[at].cpu < (int)i)
 			at++;
-		if (!cpu_group_shown(p, res, i))
+		if (!cpu_group_shown(rp, i))
 			continue;
 		groups++;
 		for (from = at; at < res->nrows && res->rows[at].cpu == (int)i; at++)
@@ -641,20 +656,22 @@ static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat
 			fate[0] ? "; " : "", fate);
 		/* a CPU with no row of this event (rows may be NULL: no offset from it) */
 		print_table(f, res, at > from ? res->rows + from : NULL, at - from, FLAT_BY_CPU, limit,
-			    min_percent, NULL, p);
+			    min_percent, NULL, p, rp->color);
 	}
 	if (!groups)
 		fprintf(f, "# no samples\n");
 }
 
-static void print_rows(FILE *f, const struct profile *p, const struct flat_result *res,
-		       enum flat_sort sort, long limit, double min_percent,
-		       const struct flat_result *by_phase)
+static void print_rows(FILE *f, const struct report *rp, enum flat_sort sort, long limit,
+		       double min_percent)
 {
+	const struct flat_result *res = &rp->flat;
+
 	if (sort == FLAT_BY_CPU)
-		print_cpu_groups(f, p, res, limit, min_percent);
+		print_cpu_groups(f, rp, limit, min_percent);
 	else
-		print_table(f, res, res->rows, res->nrows, sort, limit, min_percent, by_phase, p);
+		print_table(f, res, res->rows, res->nrows, sort, limit, min_percent, &rp->by_phase,
+			    rp->p, rp->color);
 }
 
 int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, long limit,
@@ -674,8 +691,8 @@ int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, lon
 			fprintf(f, " (multiplexed: scaled x%.3g to %.0f; percentages are "
 				"unchanged)", scale, (double)rp->flat.total * scale);
 	}
-	fprintf(f, ", by %s\n", sort_name(sort));
-	print_rows(f, p, &rp->flat, sort, limit, min_percent, &rp->by_phase);
+	fprintf(f, ", by %s\n", rp->by ? rp->by : sort_name(sort));
+	print_rows(f, rp, sort, limit, min_percent);
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
@@ -745,13 +762,18 @@ int report_build(struct report *rp, const char *elf, const char *event, enum fla
 		return -1;
 	}
 	/* With no symbols, a function or line table would be one [unknown] row. */
-	if (rp->r.no_symbols && *sort != FLAT_BY_CPU)
+	if (rp->r.no_symbols && *sort != FLAT_BY_CPU && *sort != FLAT_BY_MODULE)
 		*sort = FLAT_BY_ADDRESS;
 	if (flat_compute(rp->p, rp->event, rp->r.info, rp->r.ninfo, *sort, &rp->flat) ||
 	    report_split_phases(rp, *sort)) {
 		bm_err("out of memory");
 		return -1;
 	}
+	/* module rows: the image's is named by its file */
+	const char *base = rp->r.elf ? strrchr(rp->r.elf, '/') : NULL;
+	for (size_t i = 0; *sort == FLAT_BY_MODULE && i < rp->flat.nrows; i++)
+		if (!rp->flat.rows[i].outside)
+			rp->flat.rows[i].symbol = base ? base + 1 : rp->r.elf;
 	return 0;
 }
 
@@ -775,7 +797,7 @@ int report_top_functions(FILE *f, const struct profile *p, const char *profile_p
 			fprintf(f, "# note      %s\n", rp.r.notes[i]);
 		for (unsigned i = 0; i < rp.fw.nnotes; i++)
 			fprintf(f, "# note      %s\n", rp.fw.notes[i]);
-		print_rows(f, p, &rp.flat, sort, limit, 0, &rp.by_phase);
+		print_rows(f, &rp, sort, limit, 0);
 		rc = 0;
 	}
 	report_free(&rp);

@@ -33,6 +33,13 @@ struct report {
 	const char *phase;
 	uint64_t phase_of;       /* samples of the whole run, before the phase was kept */
 	struct flat_result by_phase;
+	/* Filters (report_filter.c): "# filter" header lines; the title's keys ("module,
+	 * function"; NULL: the sort's name); whether percentages are coloured. */
+	char filters[4][300];
+	unsigned nfilters;
+	const char *by;
+	int cpus_kept;           /* --cpu: only the CPUs kept have a group in --sort cpu */
+	int color;
 };
 
 /* The event a report is about: name (an event's name, an alias of one, or its id) or, when

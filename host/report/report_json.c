@@ -216,7 +216,12 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_kv_bool(j, "build_id_checked", rp->r.build_id_checked);
 	json_kv_string(j, "accel", profile_meta(p, "accel"));
 	json_run(j, p);
-	json_kv_string(j, "sort", sort_name(sort));
+	json_kv_string(j, "sort", rp->by ? rp->by : sort_name(sort));
+	json_key(j, "filters");
+	json_begin_array(j);
+	for (unsigned i = 0; i < rp->nfilters; i++)
+		json_string(j, rp->filters[i]);
+	json_end_array(j);
 
 	sum_cpus(p, &t);
 	json_key(j, "samples");
@@ -387,6 +392,8 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 			json_u64(j, r->offset);
 		else
 			json_null(j);
+		break;
+	case FLAT_BY_MODULE:
 		break;
 	}
 	json_kv_bool(j, "unknown", is_unknown(r, sort));

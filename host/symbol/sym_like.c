@@ -6,21 +6,6 @@
 #include "symbol/sym_internal.h"
 #include "symbol/symname.h"
 
-/* Whether name is what a reader calls the function of symbol raw: the symbol without a clone
- * suffix, demangled (with or without its parameter list), or shown ("foo [clone .isra.0]"). */
-static int names(const char *raw, const char *name)
-{
-	char buf[1024];
-	size_t len = symname_base_len(raw), n = strlen(name);
-
-	if (len == n && !strncmp(raw, name, n))
-		return 1;
-	symname_base(buf, sizeof buf, raw);
-	if (!strcmp(buf, name) || (!strncmp(buf, name, n) && buf[n] == '(' && !strchr(name, '(')))
-		return 1;
-	return !strcmp(symname_display(buf, sizeof buf, raw), name);
-}
-
 /* Several symbols fit: the one that is not a fragment (.cold, .part.N) if only one is not. */
 static const struct sym_func *whole(const struct sym_func **c, size_t n)
 {
@@ -45,7 +30,7 @@ int symbolizer_find_function_like(struct symbolizer *s, const char *name, const 
 
 	for (size_t i = 0; !f && i < s->nbyname; i++) {
 		const struct sym_func *g = &s->byname[i].f;
-		if (!names(g->name, name))
+		if (!symname_names(g->name, name))
 			continue;
 		if (n == sizeof c / sizeof c[0])
 			return -1;

@@ -98,3 +98,16 @@ const char *symname_display(char *buf, size_t n, const char *raw)
 		snprintf(buf + used, n - used, " [clone %s]", raw + len);
 	return buf;
 }
+
+int symname_names(const char *raw, const char *name)
+{
+	char buf[1024];
+	size_t len = symname_base_len(raw), n = strlen(name);
+
+	if (!strcmp(raw, name) || (len == n && !strncmp(raw, name, n)))
+		return 1;
+	symname_base(buf, sizeof buf, raw);
+	if (!strcmp(buf, name) || (!strncmp(buf, name, n) && buf[n] == '(' && !strchr(name, '(')))
+		return 1;
+	return !strcmp(symname_display(buf, sizeof buf, raw), name);
+}

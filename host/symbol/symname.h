@@ -20,6 +20,10 @@ size_t symname_base_len(const char *raw);
 const char *symname_display(char *buf, size_t n, const char *raw);
 /* The function's name: demangled, without a clone suffix ("foo" for foo.constprop.0). */
 const char *symname_base(char *buf, size_t n, const char *raw);
+/* Whether name is what a reader calls the function of symbol raw: the symbol itself or
+ * without a clone suffix, demangled (with or without its parameter list), or shown
+ * ("foo [clone .isra.0]"). */
+int symname_names(const char *raw, const char *name);
 /* Whether names are demangled (bmprof was built with libiberty). */
 int symname_can_demangle(void);
 

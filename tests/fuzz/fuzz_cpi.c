@@ -158,7 +158,7 @@ static void print_func(const struct profile *p, const struct cpi_func *cf)
 	struct json j;
 
 	fuzz_capture_begin(&c);
-	cpi_print_func(stdout, p, cf, "fuzz.elf");
+	cpi_print_func(stdout, p, cf, "fuzz.elf", 0);
 	size_t text = fuzz_capture_mark();
 	json_init(&j, stdout, 0);
 	cpi_json_func(&j, p, cf, "fuzz.elf");
