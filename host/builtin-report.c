@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "report/report.h"
+#include "report/data_view.h"
 #include "report/report_stacks.h"
 #include "events.h"
 #include "report/firmware.h"
@@ -43,13 +44,16 @@ static const char tail[] =
 
 /* in enum flat_sort's order */
 static const char *const sorts[] = { "function|func|sym", "line|srcline", "address|addr",
-				     "cpu", NULL };
+				     "cpu", "type", "type,member", "object", NULL };
+/* The data-space keys after flat's, in enum data_view_key's order (data_view.h). */
+#define SORT_DATA_SPACE (FLAT_BY_CPU + 1)
 enum { FMT_TEXT, FMT_JSON, FMT_HTML };
 static const char *const orders[] = { "caller", "callee", NULL };   /* enum stacks_order */
 static const char *const formats[] = { "text", "json", "html", NULL };
 
 struct report_opts {
 	const char *input, *elf, *event, *output, *phase;
+	const char *layout;      /* --layout STRUCT */
 	struct report_fw_opts fw;
 	int sort;                /* enum flat_sort; -1: not given (function) */
 	int format, json, all;
@@ -71,7 +75,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		OPT_CHOICE('s', "sort", &o->sort, "KEY", "function (default): one row per "
 			   "function, with its hottest source line; line: one row per source line; "
 			   "address: one row per sampled address; cpu: one row per CPU and "
-			   "function, grouped by CPU", sorts),
+			   "function, grouped by CPU; type, type,member, object: data-space views of "
+			   "raw samples (docs/data-space.md)", sorts),
+		OPT_STRING(0, "layout", &o->layout, "STRUCT", "data space: the members of "
+			   "STRUCT (\"struct node\") with offsets, sizes, holes, cache lines and "
+			   "the raw samples each took"),
 		OPT_CHOICE('F', "format", &o->format, "FMT", "text (default), json "
 			   "(docs/report-json.md) or html (one self-contained page: the header, "
 			   "the sortable table, the flame graph, the per-CPU split, the hottest "
@@ -106,6 +114,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	if (o->args.n || o->args.dash_given) {
 		bm_err("report: unexpected argument '%s' (the profile is named with -i)",
 		       o->args.n ? o->args.v[0] : "--");
+		return 2;
+	}
+	if ((o->layout || o->sort >= SORT_DATA_SPACE) &&
+	    (o->format == FMT_HTML || o->children || o->graph >= 0 || o->phase)) {
+		bm_err("report: the data-space views (--sort type, type,member, object; --layout) "
+		       "print text or JSON: leave out --format html, --children, -g and --phase");
 		return 2;
 	}
 	if (o->format == FMT_HTML && o->sort >= 0 && o->sort != FLAT_BY_FUNCTION) {
@@ -162,6 +176,50 @@ static int write_report(struct report *rp, const struct report_opts *o,
 	return 0;
 }
 
+/* --sort type, type,member, object and --layout: data_view.h over the raw samples. */
+static int data_space_report(const struct report_opts *o, const struct profile *p, long limit)
+{
+	enum data_view_key key = o->layout ? DV_LAYOUT :
+		(enum data_view_key)(o->sort - SORT_DATA_SPACE);
+	struct resolved r = { 0 };
+	struct data_view v;
+	struct outfile of;
+	char err[512];
+	int rc = 1;
+
+	if (!p->nraw) {
+		bm_err("report: %s has no raw samples: record with bmprof qemu --data-space for "
+		       "data-space views", o->input);
+		return 1;
+	}
+	if (resolve_open(&r, p, o->input, o->elf, err, sizeof err)) {
+		bm_err("report: %s", err);
+		return 1;
+	}
+	if (data_view_build(&v, p, r.elf, r.load_bias, key, o->layout, err, sizeof err)) {
+		bm_err("report: %s", err);
+		goto out;
+	}
+	if (outfile_open(&of, o->output, err, sizeof err)) {
+		bm_err("report: %s", err);
+		goto out;
+	}
+	v.profile = o->input;
+	if (o->json ? data_view_print_json(of.f, &v, limit) : data_view_print_text(of.f, &v, limit)) {
+		bm_err("report: writing the report failed");
+		outfile_abort(&of);
+		goto out;
+	}
+	if (outfile_commit(&of, err, sizeof err))
+		bm_err("report: %s", err);
+	else
+		rc = 0;
+out:
+	data_view_free(&v);
+	resolve_close(&r);
+	return rc;
+}
+
 static int report(int argc, char **argv)
 {
 	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .sort = -1, .graph = -1 };
@@ -190,6 +248,10 @@ static int report(int argc, char **argv)
 	if (rc == 0)
 		rp.load_warning[0] = 0;
 	rc = 1;
+	if (o.layout || o.sort >= SORT_DATA_SPACE) {
+		rc = data_space_report(&o, &prof, limit);
+		goto out;
+	}
 	if (o.phase && report_keep_phase(&rp, &prof, o.phase))
 		goto out;
 	if (report_build(&rp, o.elf, o.event, &sort))
