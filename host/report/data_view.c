@@ -158,12 +158,43 @@ oom:
 	return -1;
 }
 
-static int add_row(struct data_view *v, const char *name)
+/* The counts of the function holding runtime pc (its entry made on first use), or NULL out
+ * of memory. */
+static struct data_view_fn *fn_of(struct dv_ctx *c, uint64_t pc)
 {
-	for (size_t i = 0; i < v->nrows; i++)
+	struct data_view *v = c->v;
+	struct sym_result r;
+	const char *name = "";
+
+	if (!symbolizer_lookup(c->sym, pc - c->bias, &r) && r.symbol)
+		name = r.symbol;
+	for (size_t i = v->nfns; i-- > 0;)
+		if (!strcmp(v->fns[i].name, name))
+			return &v->fns[i];
+	if (v->nfns == v->fns_cap) {
+		size_t cap = v->fns_cap ? v->fns_cap * 2 : 16;
+		struct data_view_fn *n = realloc(v->fns, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		v->fns = n;
+		v->fns_cap = cap;
+	}
+	memset(&v->fns[v->nfns], 0, sizeof *v->fns);
+	v->fns[v->nfns].name = strdup(name);
+	if (!v->fns[v->nfns].name)
+		return NULL;
+	return &v->fns[v->nfns++];
+}
+
+/* Count a sample at link-time pc in the row name. */
+static int add_row(struct data_view *v, uint64_t pc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->nrows; i++)
 		if (!strcmp(v->rows[i].name, name)) {
 			v->rows[i].samples++;
-			return 0;
+			goto pc;
 		}
 	if (v->nrows == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 32;
@@ -177,7 +208,34 @@ static int add_row(struct data_view *v, const char *name)
 	if (!v->rows[v->nrows].name)
 		return -1;
 	v->rows[v->nrows++].samples = 1;
+pc:
+	v->pcs[v->npcs++] = (struct data_view_pc){ .pc = pc, .row = v->rows[i].name, .samples = 1 };
 	return 0;
+}
+
+static int cmp_pcs(const void *a, const void *b)
+{
+	const struct data_view_pc *x = a, *y = b;
+
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static void merge_pcs(struct data_view *v)
+{
+	size_t n = 0;
+
+	if (!v->npcs)
+		return;
+	qsort(v->pcs, v->npcs, sizeof *v->pcs, cmp_pcs);
+	for (size_t i = 1; i < v->npcs; i++) {
+		if (v->pcs[i].pc == v->pcs[n].pc && v->pcs[i].row == v->pcs[n].row)
+			v->pcs[n].samples += v->pcs[i].samples;
+		else
+			v->pcs[++n] = v->pcs[i];
+	}
+	v->npcs = n + 1;
 }
 
 static void add_layout(struct data_view *v, const struct dv_attr *at)
@@ -275,21 +333,40 @@ int data_view_build(struct data_view *v, const struct profile *p, const char *el
 	snprintf(v->source, sizeof v->source, "%s", meta ? meta : name);
 	if (open_ctx(&c, elf, key == DV_LAYOUT ? layout : NULL, err, errlen))
 		goto out;
+	v->pcs = key == DV_LAYOUT ? NULL : calloc(p->nraw, sizeof *v->pcs);
+	if (key != DV_LAYOUT && !v->pcs) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < p->nraw; i++) {
 		struct dv_attr at;
+		struct data_view_fn *fn;
+		uint64_t trigger = v->trigger, address = v->address;
+		int typed;
 
 		if (resolve_one(&c, p, &p->raw[i], &at, err, errlen))
 			goto out;
+		fn = fn_of(&c, p->raw[i].regs.pc);
+		if (!fn) {
+			snprintf(err, errlen, "out of memory counting functions");
+			goto out;
+		}
+		typed = at.cls == DTYPE_OBJECT || at.cls == DTYPE_SCALARS;
 		v->total++;
 		v->cls[at.cls]++;
-		v->typed += at.cls == DTYPE_OBJECT || at.cls == DTYPE_SCALARS;
+		v->typed += typed;
+		fn->total++;
+		fn->trigger += v->trigger - trigger;
+		fn->address += v->address - address;
+		fn->typed += typed;
 		if (key == DV_LAYOUT) {
 			add_layout(v, &at);
-		} else if (add_row(v, at.key)) {
+		} else if (add_row(v, p->raw[i].regs.pc - load_bias, at.key)) {
 			snprintf(err, errlen, "out of memory counting rows");
 			goto out;
 		}
 	}
+	merge_pcs(v);
 	if (v->nrows)
 		qsort(v->rows, v->nrows, sizeof *v->rows, cmp_rows);
 	rc = 0;
@@ -303,6 +380,10 @@ void data_view_free(struct data_view *v)
 	for (size_t i = 0; i < v->nrows; i++)
 		free(v->rows[i].name);
 	free(v->rows);
+	free(v->pcs);
+	for (size_t i = 0; i < v->nfns; i++)
+		free(v->fns[i].name);
+	free(v->fns);
 	free(v->field_samples);
 	if (v->have_layout)
 		dtype_layout_free(&v->layout);
@@ -391,6 +472,19 @@ int data_view_print_json(FILE *f, const struct data_view *v, long limit)
 	json_kv_double(&j, "address_percent", pct(v->address, v->total));
 	json_kv_double(&j, "type_percent", pct(v->typed, v->total));
 	json_end_object(&j);
+	json_key(&j, "functions");
+	json_begin_array(&j);
+	for (size_t i = 0; i < v->nfns; i++) {
+		const struct data_view_fn *fn = &v->fns[i];
+		json_begin_object(&j);
+		json_kv_string(&j, "function", fn->name);
+		json_kv_u64(&j, "raw_samples", fn->total);
+		json_kv_u64(&j, "trigger", fn->trigger);
+		json_kv_u64(&j, "address", fn->address);
+		json_kv_u64(&j, "type", fn->typed);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
 	json_key(&j, "categories");
 	json_begin_object(&j);
 	for (int c = 0; c < DTYPE__NCLASS; c++)
@@ -434,6 +528,16 @@ int data_view_print_json(FILE *f, const struct data_view *v, long limit)
 			json_kv_string(&j, "name", v->rows[i].name);
 			json_kv_u64(&j, "samples", v->rows[i].samples);
 			json_kv_double(&j, "percent", pct(v->rows[i].samples, v->total));
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_key(&j, "pcs");
+		json_begin_array(&j);
+		for (size_t i = 0; i < v->npcs; i++) {
+			json_begin_object(&j);
+			json_kv_hex(&j, "pc", v->pcs[i].pc);
+			json_kv_string(&j, "name", v->pcs[i].row);
+			json_kv_u64(&j, "samples", v->pcs[i].samples);
 			json_end_object(&j);
 		}
 		json_end_array(&j);

@@ -26,6 +26,19 @@ struct data_view_row {
 	uint64_t samples;
 };
 
+/* Backtracking effectiveness of the raw samples delivered in one function. */
+struct data_view_fn {
+	char *name;              /* the ELF symbol, "" for none */
+	uint64_t total, trigger, address, typed;
+};
+
+/* Samples delivered at one pc (link-time) charged to one row. */
+struct data_view_pc {
+	uint64_t pc;
+	const char *row;         /* the row's name (data_view_row.name) */
+	uint64_t samples;
+};
+
 struct data_view {
 	enum data_view_key key;
 	const char *profile, *elf;
@@ -35,8 +48,13 @@ struct data_view {
 	 * <Scalars>). */
 	uint64_t total, trigger, address, typed;
 	uint64_t cls[DTYPE__NCLASS];
+	struct data_view_fn *fns;             /* by delivered pc's function, in first-seen order */
+	size_t nfns, fns_cap;
 	struct data_view_row *rows;           /* most samples first */
 	size_t nrows, cap;
+	struct data_view_pc *pcs;             /* by pc, then row (one per raw sample until
+						 merged) */
+	size_t npcs;
 	/* DV_LAYOUT: the struct, its samples per field (fields[i] -> field_samples[i]), the
 	 * samples at no member's offset (holes, padding) and in all. */
 	struct dtype_layout layout;
