@@ -63,7 +63,7 @@ usage_err "unknown command 'reprot'; did you mean report?" reprot
 usage_err "unknown command 'reprot'; did you mean report?" help reprot
 usage_err "report: unknown option -x (in '-xq'" report -xq
 usage_err "report: unknown option --sotr; did you mean --sort?" report --sotr line
-usage_err "report: --sort takes function, line, address or cpu, not 'lines'; did you mean line?" \
+usage_err "report: --sort takes function, line, address, cpu, type, type,member or object, not 'lines'; did you mean line?" \
 	report --sort lines
 usage_err "qemu: unknown option --frq; did you mean --freq?" qemu --frq 100 x.elf
 usage_err "stat: -F takes text or json, not 'jsn'; did you mean json?" stat -F jsn x.elf
