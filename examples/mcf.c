@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Data-space profiling example after SPEC CPU2000's 181.mcf: a spanning tree of nodes and
- * the arcs of a network, the structures laid out as mcf lays them out. Two pointer walks
- * touch the members very unequally:
+ * the arcs of a network, the structures laid out as mcf lays them out. The walks touch the
+ * members very unequally:
  *   refresh_potential  the tree in preorder (child, sibling and pred pointers), setting
- *                      each node's potential from its pred's and its basic arc's cost;
- *   price_out          every arc: cost, tail->potential, head->potential, and ident for
- *                      the few with a negative reduced cost.
- * main prints the members' offsets and sizes (offsetof) and how many times each walk
- * reads or writes each member, counted by a copy of the walks that counts; a data-space
- * profile (bmprof report --sort type,member) should show the same proportions. */
+ *                      each node's potential from its pred's and its basic arc's cost,
+ *                      and its depth and time;
+ *   price_out          every arc, four a step: cost, tail->potential, head->potential;
+ *   check_idents       every IDENT_EVERY passes, every arc's ident.
+ * main prints the members' offsets and sizes (offsetof) and how many times the walks read
+ * or write each member, counted by a copy of the walks that counts (docs/data-space.md,
+ * "Reports"). */
 #include <bmrt.h>
 #include <stddef.h>
 
