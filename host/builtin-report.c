@@ -205,7 +205,8 @@ static int data_space_report(const struct report_opts *o, const struct profile *
 		goto out;
 	}
 	v.profile = o->input;
-	if (o->json ? data_view_print_json(of.f, &v, limit) : data_view_print_text(of.f, &v, limit)) {
+	if (o->json ? data_view_print_json(of.f, &v, limit, o->min_percent) :
+	    data_view_print_text(of.f, &v, limit, o->min_percent)) {
 		bm_err("report: writing the report failed");
 		outfile_abort(&of);
 		goto out;

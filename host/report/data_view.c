@@ -436,7 +436,18 @@ static void print_layout(FILE *f, const struct data_view *v)
 		l->holes, v->type_other);
 }
 
-int data_view_print_text(FILE *f, const struct data_view *v, long limit)
+/* How many rows to print: at most limit, at min_percent or above (rows are sorted). */
+static size_t rows_shown(const struct data_view *v, long limit, double min_percent)
+{
+	size_t n = 0;
+
+	while (n < v->nrows && (limit < 0 || (long)n < limit) &&
+	       pct(v->rows[n].samples, v->total) >= min_percent)
+		n++;
+	return n;
+}
+
+int data_view_print_text(FILE *f, const struct data_view *v, long limit, double min_percent)
 {
 	print_header(f, v);
 	if (v->key == DV_LAYOUT) {
@@ -445,13 +456,13 @@ int data_view_print_text(FILE *f, const struct data_view *v, long limit)
 	}
 	fprintf(f, "\n%9s %7s  %s\n", "samples", "%", v->key == DV_BY_OBJECT ? "data object" :
 		v->key == DV_BY_TYPE ? "data type" : "data type and member");
-	for (size_t i = 0; i < v->nrows && (limit < 0 || (long)i < limit); i++)
+	for (size_t i = 0, n = rows_shown(v, limit, min_percent); i < n; i++)
 		fprintf(f, "%9" PRIu64 " %6.2f%%  %s\n", v->rows[i].samples,
 			pct(v->rows[i].samples, v->total), v->rows[i].name);
 	return ferror(f) ? -1 : 0;
 }
 
-int data_view_print_json(FILE *f, const struct data_view *v, long limit)
+int data_view_print_json(FILE *f, const struct data_view *v, long limit, double min_percent)
 {
 	struct json j;
 
@@ -523,7 +534,7 @@ int data_view_print_json(FILE *f, const struct data_view *v, long limit)
 	} else {
 		json_key(&j, "rows");
 		json_begin_array(&j);
-		for (size_t i = 0; i < v->nrows && (limit < 0 || (long)i < limit); i++) {
+		for (size_t i = 0, n = rows_shown(v, limit, min_percent); i < n; i++) {
 			json_begin_object(&j);
 			json_kv_string(&j, "name", v->rows[i].name);
 			json_kv_u64(&j, "samples", v->rows[i].samples);

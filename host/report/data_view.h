@@ -71,9 +71,9 @@ int data_view_build(struct data_view *v, const struct profile *p, const char *el
 		    uint64_t load_bias, enum data_view_key key, const char *layout,
 		    char *err, size_t errlen);
 void data_view_free(struct data_view *v);
-/* The view as text (at most limit rows, -1: all), or as JSON (docs/data-space.md). 0, or -1
- * if writing failed. */
-int data_view_print_text(FILE *f, const struct data_view *v, long limit);
-int data_view_print_json(FILE *f, const struct data_view *v, long limit);
+/* The view as text, or as JSON (docs/data-space.md): at most limit rows (-1: all), those at
+ * min_percent of the raw samples or above. 0, or -1 if writing failed. */
+int data_view_print_text(FILE *f, const struct data_view *v, long limit, double min_percent);
+int data_view_print_json(FILE *f, const struct data_view *v, long limit, double min_percent);
 
 #endif
