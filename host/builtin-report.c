@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "report/report.h"
+#include "report/data_view.h"
 #include "report/report_stacks.h"
 #include "report/report_filter.h"
 #include "report/sort_keys.h"
@@ -51,6 +52,8 @@ static const char *const formats[] = { "text", "json", "html", NULL };
 
 struct report_opts {
 	const char *input, *elf, *event, *output, *phase, *sort_spec;
+	const char *layout;      /* --layout STRUCT */
+	int data_key;            /* --sort type, type,member, object: enum data_view_key; -1 */
 	struct report_fw_opts fw;
 	struct report_sort sort;
 	struct report_filter_opts filter;
@@ -77,7 +80,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			   "and function, grouped by CPU; module: one row for the image, one per "
 			   "firmware module, one per firmware region nothing names. Two keys: the "
 			   "rows of the second grouped by the first (cpu,function; module,function, "
-			   "module,line, module,address; function,line, function,address)"),
+			   "module,line, module,address; function,line, function,address); type, "
+			   "type,member, object: data-space views of raw samples "
+			   "(docs/data-space.md)"),
+		OPT_STRING(0, "layout", &o->layout, "STRUCT", "data space: the members of "
+			   "STRUCT (\"struct node\") with offsets, sizes, holes, cache lines and "
+			   "the raw samples each took"),
 		OPT_CHOICE('F', "format", &o->format, "FMT", "text (default), json "
 			   "(docs/report-json.md) or html (one self-contained page: the header, "
 			   "the sortable table, the flame graph, the per-CPU split, the hottest "
@@ -126,12 +134,21 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		       o->args.n ? o->args.v[0] : "--");
 		return 2;
 	}
-	if (o->sort_spec) {
+	o->data_key = !o->sort_spec ? -1 : !strcmp(o->sort_spec, "type") ? DV_BY_TYPE :
+		       !strcmp(o->sort_spec, "type,member") ? DV_BY_TYPE_MEMBER :
+		       !strcmp(o->sort_spec, "object") ? DV_BY_OBJECT : -1;
+	if (o->sort_spec && o->data_key < 0) {
 		char err[512];
 		if (report_sort_parse(o->sort_spec, &o->sort, err, sizeof err)) {
 			bm_err("report: %s", err);
 			return 2;
 		}
+	}
+	if ((o->layout || o->data_key >= 0) &&
+	    (o->format == FMT_HTML || o->children || o->graph >= 0 || o->phase)) {
+		bm_err("report: the data-space views (--sort type, type,member, object; --layout) "
+		       "print text or JSON: leave out --format html, --children, -g and --phase");
+		return 2;
 	}
 	if (o->format == FMT_HTML && o->sort_spec && (o->sort.sort != FLAT_BY_FUNCTION ||
 						      o->sort.group >= 0)) {
@@ -194,6 +211,51 @@ static int write_report(struct report *rp, const struct report_opts *o,
 	return 0;
 }
 
+/* --sort type, type,member, object and --layout: data_view.h over the raw samples. */
+static int data_space_report(const struct report_opts *o, const struct profile *p, long limit)
+{
+	enum data_view_key key = o->layout ? DV_LAYOUT :
+		(enum data_view_key)o->data_key;
+	struct resolved r = { 0 };
+	struct data_view v;
+	struct outfile of;
+	char err[512];
+	int rc = 1;
+
+	if (!p->nraw) {
+		bm_err("report: %s has no raw samples: record with bmprof qemu --data-space for "
+		       "data-space views", o->input);
+		return 1;
+	}
+	if (resolve_open(&r, p, o->input, o->elf, err, sizeof err)) {
+		bm_err("report: %s", err);
+		return 1;
+	}
+	if (data_view_build(&v, p, r.elf, r.load_bias, key, o->layout, err, sizeof err)) {
+		bm_err("report: %s", err);
+		goto out;
+	}
+	if (outfile_open(&of, o->output, err, sizeof err)) {
+		bm_err("report: %s", err);
+		goto out;
+	}
+	v.profile = o->input;
+	if (o->json ? data_view_print_json(of.f, &v, limit, o->min_percent) :
+	    data_view_print_text(of.f, &v, limit, o->min_percent)) {
+		bm_err("report: writing the report failed");
+		outfile_abort(&of);
+		goto out;
+	}
+	if (outfile_commit(&of, err, sizeof err))
+		bm_err("report: %s", err);
+	else
+		rc = 0;
+out:
+	data_view_free(&v);
+	resolve_close(&r);
+	return rc;
+}
+
 static int report(int argc, char **argv)
 {
 	struct report_opts o = { .input = PROFILE_DEFAULT_PATH, .graph = -1,
@@ -229,6 +291,10 @@ static int report(int argc, char **argv)
 	if (rc == 0)
 		rp.load_warning[0] = 0;
 	rc = 1;
+	if (o.layout || o.data_key >= 0) {
+		rc = data_space_report(&o, &prof, limit);
+		goto out;
+	}
 	if (o.phase && report_keep_phase(&rp, &prof, o.phase))
 		goto out;
 	if (report_filter_samples(&rp, &prof, &filter, &o.filter))

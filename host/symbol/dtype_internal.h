@@ -41,6 +41,8 @@ struct dt_ins {
 	uint8_t size, kind;
 	uint8_t indexed;        /* DT_LEA: an index register is added too (value unknown) */
 	int8_t dst, src;
+	int8_t dst2;            /* DT_LOAD of a pair (AArch64 ldp): the second register,
+				   loaded from imm + 8; -1 otherwise */
 };
 
 struct dt_func {

@@ -191,6 +191,20 @@ static void kind_a64(const cs_insn *in, const struct insn_facts *f, struct dt_in
 			o->imm = r1->imm;
 		}
 		break;
+	case ARM64_INS_LDP:
+		/* two pointers from base + imm and base + imm + 8 (not post-index: the base
+		 * it moves is not the one loaded from) */
+		if (a->op_count == 3 && !a->writeback && r1->type == ARM64_OP_REG &&
+		    r1->reg != XREG_NONE && a64_xreg(a->operands[1].reg) &&
+		    a->operands[1].reg != ARM64_REG_SP && a->operands[0].reg != ARM64_REG_SP &&
+		    r2->type == ARM64_OP_MEM && r2->base != XREG_NONE && r2->index == XREG_NONE &&
+		    r2->base != r0->reg && r2->base != r1->reg) {
+			o->kind = DT_LOAD;
+			o->dst2 = (int8_t)r1->reg;
+			o->src = (int8_t)r2->base;
+			o->imm = r2->imm;
+		}
+		break;
 	}
 }
 
@@ -237,7 +251,7 @@ static int decode(struct dtype *d, const uint8_t *code, size_t len, uint64_t add
 		o = &f->ins[f->n++];
 		memset(o, 0, sizeof(*o));
 		o->addr = pc;
-		o->dst = o->src = -1;
+		o->dst = o->src = o->dst2 = -1;
 		ok = cs_disasm_iter(h, &code, &len, &addr, in);
 		if (!ok) {
 			code++;
@@ -466,7 +480,7 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 				return 0;
 			break;
 		}
-		if (in->dst != r)
+		if (in->dst != r && !(in->kind == DT_LOAD && in->dst2 == r && in->dst2 >= 0))
 			break;
 		switch (in->kind) {
 		case DT_MOV:
@@ -492,8 +506,9 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 			out->reg = reg;
 			return 0;
 		case DT_LOAD:
-			if (in->src < 0 || dt_reg(d, in->addr, in->src, in->imm, false, true, &inner,
-						  &iw, b) < 0)
+			if (in->src < 0 || dt_reg(d, in->addr, in->src,
+						  in->dst2 == r ? dt_add(in->imm, 8) : in->imm,
+						  false, true, &inner, &iw, b) < 0)
 				return -1;
 			if (through_load(&inner, &iw, reg, k, indexed, out, walk, b) == 0)
 				return 0;

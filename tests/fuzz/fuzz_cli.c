@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for the verbs that read a profile, run in-process as the command line
- * runs them: report (by function, line, address and CPU, text, JSON and HTML), annotate,
+ * runs them: report (by function, line, address and CPU, text, JSON and HTML; the
+ * data-space views by type and member, object, a struct's layout), annotate,
  * export (pprof, folded, JSON), flamegraph (all CPUs, CPU 1), cpi (text and JSON), stalls,
  * stats, diff and topdown -i, each
  * with fixed arguments naming a temporary file that holds the input, and the fixed ELF
@@ -45,6 +46,9 @@ static const struct verb verbs[] = {
 	{ cmd_report, 2, TEXT, { "-i", "@", "--sort", "line", "--all" } },
 	{ cmd_report, 2, TEXT, { "-i", "@", "--sort", "cpu" } },
 	{ cmd_report, 2, JSON, { "-i", "@", "--sort", "address", "--format", "json" } },
+	{ cmd_report, 2, TEXT, { "-i", "@", "--sort", "type,member" } },
+	{ cmd_report, 2, JSON, { "-i", "@", "--sort", "object", "--format", "json" } },
+	{ cmd_report, 2, TEXT, { "-i", "@", "--layout", "struct node" } },
 	{ cmd_annotate, 2, TEXT, { "-i", "@", "jt_loop" } },
 	{ cmd_annotate, 2, TEXT, { "-i", "@", "compute" } },
 	{ cmd_export, 2, FILE_ANY, { "-i", "@", "--format", "pprof", "-o", "%" } },
