@@ -14,6 +14,9 @@ void f_a(void) { for (int i = 0; i < 100; i++) sink += i; }
 void f_b(void) { for (int i = 0; i < 100; i++) sink ^= i; }
 void f_c(void) { for (int i = 0; i < 100; i++) sink -= i; }
 void _start(void) { f_a(); f_b(); f_c(); for (;;); }
+/* the PVH entry note bmprof qemu wants before it starts QEMU (here a stand-in) */
+__asm__(".pushsection .note.Xen, \"a\", @note\n.balign 4\n.long 4, 8, 18\n"
+	".asciz \"Xen\"\n.balign 4\n.quad _start\n.popsection");
 EOF
 gcc -g -O1 -nostdlib -static -no-pie -Wl,--build-id -o "$T/prog.elf" "$T/prog.c" ||
 	fail "cannot build the test ELF"
