@@ -50,6 +50,10 @@ struct bmrt_regs {
 /* exception.c: returns only when the fault was a probing MSR access (its RIP moved to
  * the recovery path); else ends the run */
 void bmrt_exception(struct bmrt_regs *r);
+/* A program's own exception handling (bmprof bhive's harness), called first with the frame
+ * of any CPU exception, on the stack and page tables the exception arrived on: 1 when it
+ * handled it (the frame then says where to resume), 0 for the runtime's handling. */
+extern int (*bmrt_exception_hook)(struct bmrt_regs *r);
 
 /* desc.c: the IDT and the GDT with one TSS per CPU (IST1 #DF, IST2 NMI and #MC), and the
  * ring-3 code and data segments */

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bmprof bhive's x86-64 harness (docs/bmprof-bhive.md): reads the blocks from the fw_cfg
+ * file BHIVE_FWCFG_NAME, measures each as BHive does and prints one result line per block
+ * (transport/bhive.h). main runs in ring 0 with interrupts disabled; only the block runs
+ * in ring 3 (run.c), in an address space of its own (space.c).
+ *
+ * Per block: the code unrolled u_hi times runs until it reaches its end, each page fault
+ * mapping the page to the shared frame and restarting from the same state (at most
+ * max_faults); a fault that cannot be mapped ends the block with a status. A block that
+ * wrote a page and touched another may see 4K aliasing through the shared frame and is
+ * excluded. Then each unrolled block (u_lo and u_hi copies) is timed BHIVE_TIMINGS times a
+ * round; a timing is clean when the run reached its end and the hypervisor stole no time
+ * meanwhile; the block's timing is kept when at least BHIVE_KEEP clean timings are
+ * identical, else another round, up to BHIVE_ROUNDS. */
+#include "bmrt.h"
+#include "harness.h"
+
+#define VEC_DE 0
+#define VEC_UD 6
+#define VEC_SS 12
+#define VEC_GP 13
+#define VEC_PF 14
+#define VEC_AC 17
+#define PF_WRITE 0x2ull
+#define PF_FETCH 0x10ull
+
+struct measure {
+	int status;
+	uint64_t t[2];
+	unsigned kept[2], tries, faults;
+	struct run_result last;
+	int faulted;                    /* last holds the exception that ended it */
+};
+
+static uint8_t input[BHIVE_IN_MAX] __attribute__((aligned(8)));
+static unsigned max_faults = BHIVE_MAX_FAULTS;
+
+static int by_vector(uint64_t v)
+{
+	switch (v) {
+	case VEC_DE: return BHIVE_DIVIDE_ERROR;
+	case VEC_UD: return BHIVE_INVALID_OPCODE;
+	case VEC_SS: return BHIVE_NONCANONICAL;   /* #SS(0): a non-canonical stack address */
+	case VEC_GP: return BHIVE_GENERAL_PROTECTION;
+	case VEC_AC: return BHIVE_MISALIGNED;
+	default: return BHIVE_FAULT;
+	}
+}
+
+/* Runs until the code reaches its end, mapping pages as it faults. */
+static int map_pages(struct measure *m)
+{
+	struct run_result *r = &m->last;
+
+	for (;;) {
+		run_once(r);
+		if (r->exited)
+			return BHIVE_OK;
+		m->faulted = 1;
+		if (r->vector != VEC_PF)
+			return by_vector(r->vector);
+		if ((r->error & PF_FETCH) || r->rip - BHIVE_CODE_VA >= BHIVE_CODE_MAX)
+			return BHIVE_CONTROL_FLOW;
+		int st = space_map(r->cr2, (r->error & PF_WRITE) != 0);
+		if (st)
+			return st;
+		if (++m->faults > max_faults)
+			return BHIVE_TOO_MANY_FAULTS;
+		m->faulted = 0;
+	}
+}
+
+static void sort(uint64_t *a, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j && a[j - 1] > a[j]; j--) {
+			uint64_t t = a[j];
+			a[j] = a[j - 1];
+			a[j - 1] = t;
+		}
+}
+
+/* The timing at least BHIVE_KEEP clean runs agree on: 0 with it in *t and *kept. */
+static int time_code(struct measure *m, uint64_t *t, unsigned *kept)
+{
+	uint64_t v[BHIVE_TIMINGS];
+
+	for (unsigned round = 0; round < BHIVE_ROUNDS; round++) {
+		unsigned n = 0, best = 0;
+		m->tries++;
+		for (unsigned i = 0; i < BHIVE_TIMINGS; i++) {
+			uint64_t s = bmrt_steal_ns();
+			run_once(&m->last);
+			if (!m->last.exited) {
+				m->faulted = 1;
+				return by_vector(m->last.vector);
+			}
+			if (bmrt_steal_ns() == s)
+				v[n++] = m->last.ticks;
+		}
+		sort(v, n);
+		for (unsigned i = 0, j; i < n; i = j) {
+			for (j = i; j < n && v[j] == v[i]; j++)
+				;
+			if (j - i > best)
+				best = j - i, *t = v[i];
+		}
+		*kept = best;
+		if (best >= BHIVE_KEEP)
+			return BHIVE_OK;
+	}
+	return BHIVE_UNSTABLE;
+}
+
+static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u_hi,
+		    struct measure *m)
+{
+	const unsigned u[2] = { u_lo, u_hi };
+
+	space_reset();
+	run_emit(code, len, u_hi);
+	m->status = map_pages(m);
+	if (m->status)
+		return;
+	if (space_pages() > 1 && space_written()) {
+		m->status = BHIVE_ALIASING;
+		return;
+	}
+	for (unsigned i = 0; i < 2 && !m->status; i++) {
+		run_emit(code, len, u[i]);
+		m->status = time_code(m, &m->t[i], &m->kept[i]);
+	}
+}
+
+static void report(uint32_t index, unsigned len, const struct measure *m)
+{
+	const struct run_result *r = &m->last;
+	uint64_t start = BHIVE_CODE_VA + run_block_at;
+	long off = r->rip >= start && r->rip < run_exit_va ? (long)((r->rip - start) % len) : -1;
+
+	bm_printf("@bhive %u %d %lu %lu %u %u %u %u %u %u", index, m->status, m->t[0], m->t[1],
+		  m->faults, space_pages(), space_written(), m->kept[0], m->kept[1], m->tries);
+	if (!m->faulted) {
+		bm_printf(" -1 0 -1 0\n");
+		return;
+	}
+	bm_printf(" %lu 0x%lx %ld 0x%lx", r->vector, r->error, off, r->cr2);
+	if (r->vector == VEC_GP)
+		for (unsigned i = 0; i < 16; i++)
+			bm_printf(" %lx", r->regs[i]);
+	bm_printf("\n");
+}
+
+static int pmc_present(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	if (a < 0xA)
+		return 0;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xA), "c"(0));
+	return (a & 0xFF) >= 2 && (d & 0x1F) >= 2;
+}
+
+/* Fixed counter 1 (core cycles) counting in both rings; RDPMC allowed in ring 3. */
+static void pmc_enable(void)
+{
+	wrmsr(0x38D, rdmsr(0x38D) | 0x30);          /* IA32_FIXED_CTR_CTRL: ctr 1 OS|USR */
+	wrmsr(0x38F, rdmsr(0x38F) | 1ull << 33);    /* IA32_PERF_GLOBAL_CTRL: fixed ctr 1 */
+}
+
+static void calibrate(int pmc)
+{
+	static const uint8_t add[4] = { 0x48, 0x83, 0xc0, 0x01 };   /* add $1, %rax */
+	uint8_t block[4 * BHIVE_CAL_ADDS];
+	struct measure m = { 0 };
+
+	for (unsigned i = 0; i < sizeof block; i++)
+		block[i] = add[i % 4];
+	measure(block, sizeof block, BHIVE_CAL_LO, BHIVE_CAL_HI, &m);
+	bm_printf("@bhive-clock %s %lu %lu\n", pmc ? "pmc" : "tsc", m.status ? 0 : m.t[0],
+		  m.status ? 0 : m.t[1]);
+}
+
+int main(void)
+{
+	const struct bhive_in_header *h = (const void *)input;
+	int n = fwcfg_read_file(BHIVE_FWCFG_NAME, (char *)input, sizeof input);
+	uint64_t at = sizeof *h;
+	int pmc;
+
+	cli();
+	if (n < (int)sizeof *h || n > (int)sizeof input || h->magic != BHIVE_MAGIC) {
+		bm_printf("@bhive-error no block list in fw_cfg " BHIVE_FWCFG_NAME "\n");
+		return 2;
+	}
+	if (h->max_faults)
+		max_faults = h->max_faults;
+	pmc = pmc_present();
+	if (pmc)
+		pmc_enable();
+	bmrt_steal_init();
+	run_init(pmc, 1);
+	calibrate(pmc);
+	for (uint32_t i = 0; i < h->count; i++) {
+		const struct bhive_in_block *b = (const void *)(input + at);
+		struct measure m = { 0 };
+		if (at + sizeof *b > (uint64_t)n || at + sizeof *b + b->len > (uint64_t)n ||
+		    b->len == 0 || b->len > BHIVE_MAX_BLOCK || !b->u_lo || b->u_hi <= b->u_lo ||
+		    (uint64_t)b->len * b->u_hi + 128 > BHIVE_CODE_MAX) {
+			bm_printf("@bhive-error block %u is malformed\n", i);
+			return 2;
+		}
+		measure(input + at + sizeof *b, b->len, b->u_lo, b->u_hi, &m);
+		report(b->index, b->len, &m);
+		at += (sizeof *b + b->len + 3) & ~3ull;
+	}
+	bm_printf("@bhive-end %u\n", h->count);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bmprof bhive's x86-64 harness (docs/bmprof-bhive.md): internals. */
+#ifndef BHIVE_HARNESS_H
+#define BHIVE_HARNESS_H
+
+#include <stdint.h>
+#include "bhive.h"
+#include "rt.h"
+
+/* The block's address space: the unrolled code at CODE_VA (read-only), the timings the
+ * code stores at SCRATCH_VA, the harness's own memory ring 0's only, and every other page
+ * the block touches mapped on its first fault to one shared frame. */
+#define BHIVE_CODE_VA 0x7f0000000000ull
+#define BHIVE_SCRATCH_VA 0x7e0000000000ull
+
+extern uint8_t bhive_code[BHIVE_CODE_MAX];
+extern uint64_t bhive_scratch[512];
+
+/* space.c */
+void space_reset(void);                 /* only the harness, the code and the scratch page */
+uint64_t space_cr3(void);
+void space_fill_frame(void);            /* the shared frame: every 64-bit word BHIVE_INIT */
+/* A fault at addr (write: a store): 0 when mapped (a new page, or made writable), else the
+ * status that refuses it. */
+int space_map(uint64_t addr, int write);
+unsigned space_pages(void);             /* distinct pages mapped */
+unsigned space_written(void);           /* of which written */
+
+/* run.c: one run of the code in ring 3 from a fresh state */
+struct run_result {
+	int exited;                     /* reached the epilogue's ud2 */
+	uint64_t vector, error, cr2, rip;
+	uint64_t regs[16];              /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
+	uint64_t ticks;                 /* epilogue clock - prologue clock */
+};
+void run_init(int use_pmc, int align_check);
+void run_once(struct run_result *res);
+/* Writes prologue, n copies of the block and the epilogue; returns the code's length. */
+unsigned run_emit(const uint8_t *block, unsigned len, unsigned n);
+extern unsigned run_block_at;           /* where the first copy starts */
+extern uint64_t run_exit_va;            /* the epilogue's ud2 */
+
+/* enter.S: enter ring 3 at rip with every register BHIVE_INIT and RFLAGS rflags, on the
+ * page tables cr3; returns when ring 3 took an exception (bhive_land). */
+void bhive_enter(uint64_t cr3, uint64_t rip, uint64_t rflags);
+extern uint64_t bhive_saved_rsp;
+void bhive_land(void);
+
+#endif
