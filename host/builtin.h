@@ -20,5 +20,6 @@ int cmd_db(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_topdown(int argc, char **argv);
+int cmd_bhive(int argc, char **argv);
 
 #endif
