@@ -61,11 +61,12 @@ static int map_pages(struct measure *m)
 			return by_vector(r->vector);
 		if ((r->error & PF_FETCH) || r->rip - BHIVE_CODE_VA >= BHIVE_CODE_MAX)
 			return BHIVE_CONTROL_FLOW;
+		if (m->faults == max_faults)
+			return BHIVE_TOO_MANY_FAULTS;
 		int st = space_map(r->cr2, (r->error & PF_WRITE) != 0);
 		if (st)
 			return st;
-		if (++m->faults > max_faults)
-			return BHIVE_TOO_MANY_FAULTS;
+		m->faults++;
 		m->faulted = 0;
 	}
 }
