@@ -9,7 +9,8 @@
 #   (4K aliasing through the shared frame: excluded), a walk over more pages than the fault
 #   cap (too-many-faults at exactly the cap), privileged instructions (hlt, mov from CR3),
 #   a non-canonical address, a divide error, ud2, a jump and bytes capstone cannot decode
-#   (never run), an address in the harness's own memory (unmappable);
+#   (never run), an address in the harness's own memory (unmappable), a load through the
+#   address in xmm0 (the vector registers start at the constant too: one fault);
 # then a malformed line (one line naming it, exit 2, no output file), and --max-faults.
 . "$(dirname "$0")/lib.sh"
 need_qemu
@@ -31,6 +32,7 @@ f4
 eb00
 0f
 48c7c0005000004c8b00
+66480f7ec0488b00
 CSV
 "$BMPROF" bhive --accel tcg --icount -o "$T/out.csv" "$T/blocks.csv" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bhive exited $?"; }
@@ -58,6 +60,7 @@ want = [  # hex, status, cycles, faults, pages, written
     ("eb00", "control-flow", "", None, None, None),
     ("0f", "undecodable", "", None, None, None),
     ("48c7c0005000004c8b00", "unmappable", "", 0, 0, 0),
+    ("66480f7ec0488b00", "ok", "2.00", 1, 1, 0),
 ]
 assert len(rows) == len(want), (len(rows), rows)
 for r, (hx, st, cyc, faults, pages, written) in zip(rows, want):

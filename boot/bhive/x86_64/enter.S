@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Into ring 3 with a fixed state, and back (harness.h). bhive_enter saves ring 0's
- * callee-saved registers and stack, switches to the block's page tables, resets the x87
- * unit, MXCSR (FTZ, DAZ, exceptions masked), every XMM lane and every general register to
- * BHIVE_INIT, and iretq's to ring 3. The exception hook (run.c) ends the run by returning
+ * callee-saved registers and stack, switches to the block's page tables, sets every
+ * general register to BHIVE_INIT and iretq's to ring 3 (the code's prologue resets the x87
+ * unit, MXCSR and the XMM registers itself: a software KVM that emulates ring 0 may not
+ * emulate those instructions). The exception hook (run.c) ends the run by returning
  * to bhive_land in ring 0 on the saved stack. */
 
 #define INIT 0x12345600
@@ -20,24 +21,6 @@ bhive_enter:                    /* rdi cr3, rsi rip, rdx rflags */
 	pushq %r15
 	movq %rsp, bhive_saved_rsp(%rip)
 	movq %rdi, %cr3
-	fninit
-	ldmxcsr mxcsr(%rip)
-	movdqa vinit(%rip), %xmm0
-	movdqa %xmm0, %xmm1
-	movdqa %xmm0, %xmm2
-	movdqa %xmm0, %xmm3
-	movdqa %xmm0, %xmm4
-	movdqa %xmm0, %xmm5
-	movdqa %xmm0, %xmm6
-	movdqa %xmm0, %xmm7
-	movdqa %xmm0, %xmm8
-	movdqa %xmm0, %xmm9
-	movdqa %xmm0, %xmm10
-	movdqa %xmm0, %xmm11
-	movdqa %xmm0, %xmm12
-	movdqa %xmm0, %xmm13
-	movdqa %xmm0, %xmm14
-	movdqa %xmm0, %xmm15
 	pushq $SEL_UDATA
 	pushq $INIT
 	pushq %rdx
@@ -69,11 +52,6 @@ bhive_land:                     /* ring 0, rsp = bhive_saved_rsp */
 	popq %rbp
 	popq %rbx
 	ret
-
-	.section .rodata
-	.balign 16
-vinit:	.quad INIT, INIT
-mxcsr:	.long 0x9FC0            /* FTZ (15), DAZ (6), every exception masked */
 
 	.bss
 	.balign 8

@@ -11,7 +11,7 @@
  * code stores at SCRATCH_VA, the harness's own memory ring 0's only, and every other page
  * the block touches mapped on its first fault to one shared frame. */
 #define BHIVE_CODE_VA 0x7f0000000000ull
-#define BHIVE_SCRATCH_VA 0x7e0000000000ull
+#define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached rip-relative */
 
 extern uint8_t bhive_code[BHIVE_CODE_MAX];
 extern uint64_t bhive_scratch[512];
@@ -40,7 +40,7 @@ unsigned run_emit(const uint8_t *block, unsigned len, unsigned n);
 extern unsigned run_block_at;           /* where the first copy starts */
 extern uint64_t run_exit_va;            /* the epilogue's ud2 */
 
-/* enter.S: enter ring 3 at rip with every register BHIVE_INIT and RFLAGS rflags, on the
+/* enter.S: enter ring 3 at rip with every general register BHIVE_INIT and RFLAGS rflags, on the
  * page tables cr3; returns when ring 3 took an exception (bhive_land). */
 void bhive_enter(uint64_t cr3, uint64_t rip, uint64_t rflags);
 extern uint64_t bhive_saved_rsp;

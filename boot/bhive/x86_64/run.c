@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* One run of the unrolled block in ring 3 (harness.h). The code is a prologue that reads
- * the clock into the scratch page and sets the registers it used back to BHIVE_INIT, the
+/* One run of the unrolled block in ring 3 (harness.h). The code is a prologue that resets
+ * the x87 unit, sets MXCSR (FTZ and DAZ: no gradual underflow; exceptions masked) and
+ * every XMM lane to BHIVE_INIT from the scratch page, reads the clock into it and sets the
+ * registers it used back to BHIVE_INIT, the
  * copies of the block, and an epilogue that reads the clock again and ends in a ud2 at a
  * known address. Any exception from ring 3, that ud2's included, comes to hook(): it
  * switches back to the runtime's page tables, records the exception and resumes ring 0 at
@@ -18,6 +20,10 @@
 #define VEC_UD 6
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
+#define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
+/* the scratch page: the two clock readings, then what the prologue loads */
+#define S_MXCSR 4
+#define S_VEC 6
 
 extern uint64_t bmrt_pml4[512];
 
@@ -60,6 +66,8 @@ void run_init(int use_pmc, int align_check)
 	uint64_t cr;
 
 	pmc = use_pmc;
+	bhive_scratch[S_MXCSR] = MXCSR;
+	bhive_scratch[S_VEC] = bhive_scratch[S_VEC + 1] = BHIVE_INIT;
 	bmrt_desc_set_rsp0(0, (uintptr_t)r0_stack + sizeof r0_stack);
 	bmrt_exception_hook = hook;
 	if (align_check) {
@@ -100,6 +108,27 @@ static void put(const void *p, unsigned n)
 static void put8(uint8_t b) { put(&b, 1); }
 static void put64(uint64_t v) { put(&v, 8); }
 
+static void put32(uint32_t v) { put(&v, 4); }
+
+/* a rip-relative operand naming scratch[slot], the instruction's last 4 bytes */
+static void put_rel(unsigned slot)
+{
+	put32((uint32_t)(BHIVE_SCRATCH_VA + 8 * slot - (BHIVE_CODE_VA + at + 4)));
+}
+
+/* fninit, ldmxcsr and movdqa of the XMM registers from the scratch page */
+static void reset_fp(void)
+{
+	put8(0xdb), put8(0xe3);
+	put8(0x0f), put8(0xae), put8(0x15), put_rel(S_MXCSR);
+	for (unsigned x = 0; x < 16; x++) {
+		put8(0x66);
+		if (x >= 8)
+			put8(0x44);                       /* REX.R */
+		put8(0x0f), put8(0x6f), put8((uint8_t)((x & 7) << 3 | 5)), put_rel(S_VEC);
+	}
+}
+
 /* The clock into scratch[slot], scratch[slot + 1] (edx:eax). */
 static void read_clock(unsigned slot)
 {
@@ -126,6 +155,7 @@ unsigned run_emit(const uint8_t *block, unsigned len, unsigned n)
 	static const uint8_t movabs[3] = { 0xb8, 0xba, 0xb9 };   /* rax, rdx, rcx */
 
 	at = 0;
+	reset_fp();
 	read_clock(0);
 	for (unsigned i = 0; i < 3; i++)
 		put8(0x48), put8(movabs[i]), put64(BHIVE_INIT);
