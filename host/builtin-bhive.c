@@ -22,7 +22,7 @@
 
 struct bhive_cli {
 	const char *output, *qemu;
-	int accel, icount;
+	int accel, icount, show_timings;
 	unsigned long timeout, max_faults;
 	struct opt_args args;
 };
@@ -54,6 +54,8 @@ static int parse_opts(int argc, char **argv, struct bhive_cli *o)
 		OPT_ULONG(0, "max-faults", &o->max_faults, "N", "page faults mapped per block "
 			  "before it is given up as too-many-faults (default 32)", 1, 1000),
 		RUN_OPT_QEMU(&o->qemu),
+		{ .type = OPT_T_BOOL, .long_name = "show-timings", .value = &o->show_timings,
+		  .help = "each round's clean timings on stderr", .flags = OPT_HIDDEN },
 		OPT_END(),
 	};
 	const struct opt_cmd cmd = { .name = "bhive", .args = "BLOCKS", .opts = opts,
@@ -134,7 +136,8 @@ int cmd_bhive(int argc, char **argv)
 	struct bhive_run r = { .image = image, .qemu = o.qemu, .accel = o.accel,
 			       .icount = o.icount, .timeout = (unsigned)o.timeout,
 			       .max_faults = (unsigned)o.max_faults,
-			       .progress = isatty(STDERR_FILENO) };
+			       .progress = isatty(STDERR_FILENO),
+			       .show_timings = o.show_timings };
 	rc = bhive_run(&r, &b);
 	if (rc != EXIT_FAILED || r.res) {
 		wrc = write_rows(&o, &b, &r);

@@ -32,6 +32,7 @@
 #define BHIVE_UNROLL_HI 200u
 #define BHIVE_TIMINGS 16u                /* timings of each unrolled block per round */
 #define BHIVE_KEEP 8u                    /* clean identical timings needed */
+#define BHIVE_TSC_TOL_TICKS 4u           /* TSC timings this close agree (or 1%) */
 #define BHIVE_ROUNDS 4u                  /* rounds before giving up (status unstable) */
 #define BHIVE_MAX_FAULTS 32u             /* page faults mapped per block */
 #define BHIVE_CAL_ADDS 16u               /* the calibration block: add $1,%rax x 16 */
@@ -47,10 +48,12 @@ enum bhive_status {
 	BHIVE_TOO_LONG, BHIVE_NSTATUS
 };
 
+#define BHIVE_IN_TIMINGS 1u   /* print each round's clean timings: @bhive-timings N T... */
+
 struct bhive_in_header {
 	uint32_t magic;
 	uint32_t count;
-	uint32_t flags;                  /* none yet */
+	uint32_t flags;                  /* BHIVE_IN_* */
 	uint32_t max_faults;             /* 0: BHIVE_MAX_FAULTS */
 };
 

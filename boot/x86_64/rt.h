@@ -95,6 +95,7 @@ uint64_t bmrt_chain_ticks(uint64_t tsc_hz);
  * bmprof_x86_init: handed to the sampler); bmrt_steal_ns reads it, from either ring. */
 void bmrt_steal_init(void);
 uint64_t bmrt_steal_ns(void);
+const volatile uint64_t *bmrt_steal_word(void);   /* NULL without it */
 
 
 /* start.c: HELLO with the core clock measured (ticks from bmrt_chain_ticks), then every

@@ -67,6 +67,9 @@ static void take_line(struct ctx *c, const char *line)
 				bhive_core_per_tick(lo, hi);
 	} else if (!strncmp(line, "@bhive-error ", 13)) {
 		snprintf(c->error, sizeof c->error, "%s", line + 13);
+	} else if (!strncmp(line, "@bhive-timings ", 15)) {
+		if (c->r->show_timings)
+			fprintf(stderr, "bmprof: bhive: timings %s\n", line + 15);
 	} else if (!strncmp(line, "@bhive-end", 10)) {
 		c->ended = 1;
 	}
@@ -130,6 +133,7 @@ static int run_batch(struct ctx *c, uint8_t *buf, size_t n, uint32_t count)
 {
 	struct bhive_run *r = c->r;
 	struct bhive_in_header h = { .magic = BHIVE_MAGIC, .count = count,
+				     .flags = r->show_timings ? BHIVE_IN_TIMINGS : 0,
 				     .max_faults = r->max_faults };
 	char path[PATH_MAX], fwcfg[PATH_MAX + 64];
 	char *extra[2] = { "-fw_cfg", fwcfg };

@@ -15,6 +15,7 @@ struct bhive_run {
 	unsigned timeout;                /* seconds per batch; 0 none */
 	unsigned max_faults;
 	int progress;                    /* a line on stderr updated in place */
+	int show_timings;                /* each round's clean timings on stderr */
 	/* filled in */
 	struct bhive_result *res;        /* one per block */
 	char clock[8];                   /* "pmc", "tsc" */

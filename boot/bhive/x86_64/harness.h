@@ -12,6 +12,8 @@
  * the block touches mapped on its first fault to one shared frame. */
 #define BHIVE_CODE_VA 0x7f0000000000ull
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached rip-relative */
+#define BHIVE_STEAL_VA (BHIVE_CODE_VA - 8192)     /* KVM's steal time, read-only */
+#define BHIVE_FRAME_VA (BHIVE_CODE_VA - 12288)    /* the shared frame, for its reset */
 
 extern uint8_t bhive_code[BHIVE_CODE_MAX];
 extern uint64_t bhive_scratch[512];
@@ -26,15 +28,19 @@ int space_map(uint64_t addr, int write);
 unsigned space_pages(void);             /* distinct pages mapped */
 unsigned space_written(void);           /* of which written */
 
-/* run.c: one run of the code in ring 3 from a fresh state */
+/* run.c: runs of the code in ring 3 */
 struct run_result {
 	int exited;                     /* reached the epilogue's ud2 */
 	uint64_t vector, error, cr2, rip;
 	uint64_t regs[16];              /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
-	uint64_t ticks;                 /* epilogue clock - prologue clock */
+	unsigned reps;                  /* runs in this entry to ring 3 */
+	uint64_t ticks[BHIVE_TIMINGS];  /* each run's clock after - clock before */
+	uint8_t stolen[BHIVE_TIMINGS];  /* the hypervisor stole time in its window */
 };
 void run_init(int use_pmc, int align_check);
-void run_once(struct run_result *res);
+/* reps runs (at most BHIVE_TIMINGS) in one entry to ring 3, each from the same state;
+ * ends at the first exception */
+void run_once(struct run_result *res, unsigned reps);
 /* Writes prologue, n copies of the block and the epilogue; returns the code's length. */
 unsigned run_emit(const uint8_t *block, unsigned len, unsigned n);
 extern unsigned run_block_at;           /* where the first copy starts */

@@ -21,15 +21,20 @@
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
 #define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
-/* the scratch page: the two clock readings, then what the prologue loads */
+/* the scratch page, in 64-bit words: what the code loads, where it records (S_PTR), how
+ * many runs are left (S_LEFT), and from S_REC one record a run: the clock before and after
+ * (edx:eax each) and the steal counter before and after */
 #define S_MXCSR 4
 #define S_VEC 6
+#define S_PTR 8
+#define S_LEFT 9
+#define S_REC 16
+#define REC_WORDS 4
 
 extern uint64_t bmrt_pml4[512];
 
 static uint8_t r0_stack[R0_STACK] __attribute__((aligned(16)));
 static struct run_result *current;
-uint64_t run_exit_va;
 static uint64_t rflags = RFLAGS_FIXED;
 static int pmc;
 
@@ -81,23 +86,30 @@ void run_init(int use_pmc, int align_check)
 	}
 }
 
-void run_once(struct run_result *res)
+void run_once(struct run_result *res, unsigned reps)
 {
+	const uint64_t *rec = bhive_scratch + S_REC;
+
 	res->exited = 0;
-	res->ticks = 0;
+	res->reps = reps;
+	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
+	bhive_scratch[S_LEFT] = reps;
+	for (unsigned i = 0; i < reps * REC_WORDS; i++)
+		bhive_scratch[S_REC + i] = 0;
 	space_fill_frame();
 	current = res;
 	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
-	if (res->exited)
-		res->ticks = bhive_scratch[2] | bhive_scratch[3] << 32;
-	if (res->exited)
-		res->ticks -= bhive_scratch[0] | bhive_scratch[1] << 32;
+	for (unsigned i = 0; res->exited && i < reps; i++, rec += REC_WORDS) {
+		res->ticks[i] = rec[1] - rec[0];
+		res->stolen[i] = rec[2] != rec[3];
+	}
 }
 
 /* ---- the code ---- */
 
 static unsigned at;
 unsigned run_block_at;
+uint64_t run_exit_va;
 
 static void put(const void *p, unsigned n)
 {
@@ -106,65 +118,99 @@ static void put(const void *p, unsigned n)
 }
 
 static void put8(uint8_t b) { put(&b, 1); }
-static void put64(uint64_t v) { put(&v, 8); }
-
 static void put32(uint32_t v) { put(&v, 4); }
+static void put64(uint64_t v) { put(&v, 8); }
+static void bytes(const char *s, unsigned n) { put(s, n); }
 
-/* a rip-relative operand naming scratch[slot], the instruction's last 4 bytes */
-static void put_rel(unsigned slot)
+/* a rip-relative operand naming scratch[slot], the instruction's last 4 bytes (imm: the
+ * bytes of an immediate after it) */
+static void put_rel(unsigned slot, unsigned imm)
 {
-	put32((uint32_t)(BHIVE_SCRATCH_VA + 8 * slot - (BHIVE_CODE_VA + at + 4)));
+	put32((uint32_t)(BHIVE_SCRATCH_VA + 8 * slot - (BHIVE_CODE_VA + at + 4 + imm)));
 }
 
-/* fninit, ldmxcsr and movdqa of the XMM registers from the scratch page */
-static void reset_fp(void)
+/* mov $imm64, reg (0-15) */
+static void movabs(unsigned reg, uint64_t v)
 {
-	put8(0xdb), put8(0xe3);
-	put8(0x0f), put8(0xae), put8(0x15), put_rel(S_MXCSR);
-	for (unsigned x = 0; x < 16; x++) {
+	put8(reg >= 8 ? 0x49 : 0x48), put8((uint8_t)(0xb8 + (reg & 7))), put64(v);
+}
+
+/* The state every run starts from: RFLAGS (pushed on the scratch page's top), the shared
+ * frame (rep stosq through its own mapping), x87, MXCSR, the XMM registers. */
+static void reset_state(void)
+{
+	movabs(4, BHIVE_SCRATCH_VA + 4096);              /* rsp */
+	put8(0x68), put32((uint32_t)rflags);             /* push $rflags */
+	put8(0x9d);                                      /* popfq */
+	movabs(7, BHIVE_FRAME_VA);                       /* rdi */
+	put8(0xb9), put32(512);                          /* mov $512, %ecx */
+	movabs(0, BHIVE_INIT);
+	bytes("\xf3\x48\xab", 3);                        /* rep stosq */
+	bytes("\xdb\xe3", 2);                            /* fninit */
+	bytes("\x0f\xae\x15", 3), put_rel(S_MXCSR, 0);   /* ldmxcsr */
+	for (unsigned x = 0; x < 16; x++) {              /* movdqa S_VEC(%rip), %xmmX */
 		put8(0x66);
 		if (x >= 8)
-			put8(0x44);                       /* REX.R */
-		put8(0x0f), put8(0x6f), put8((uint8_t)((x & 7) << 3 | 5)), put_rel(S_VEC);
+			put8(0x44);                      /* REX.R */
+		put8(0x0f), put8(0x6f), put8((uint8_t)((x & 7) << 3 | 5)), put_rel(S_VEC, 0);
 	}
 }
 
-/* The clock into scratch[slot], scratch[slot + 1] (edx:eax). */
-static void read_clock(unsigned slot)
+/* KVM's steal counter into the record at %rsi, word w (nothing without it) */
+static void read_steal(unsigned w)
 {
-	static const uint8_t lfence[] = { 0x0f, 0xae, 0xe8 }, rdtsc[] = { 0x0f, 0x31 },
-		rdpmc[] = { 0x0f, 0x33 }, mov_rdx_rax[] = { 0x48, 0x89, 0xd0 };
+	const volatile uint64_t *s = bmrt_steal_word();
 
-	put(lfence, 3);
+	if (!s)
+		return;
+	put8(0x48), put8(0xa1), put64(BHIVE_STEAL_VA + ((uintptr_t)s & 4095));   /* movabs */
+	bytes("\x48\x89\x46", 3), put8((uint8_t)(8 * w));  /* mov %rax, 8w(%rsi) */
+}
+
+/* The clock into edx:eax */
+static void read_clock(void)
+{
+	bytes("\x0f\xae\xe8", 3);                        /* lfence */
 	if (pmc) {
-		put8(0xb9);                       /* mov $imm32, %ecx */
-		uint32_t c = PMC_FIXED_CYCLES;
-		put(&c, 4);
-		put(rdpmc, 2);
+		put8(0xb9), put32(PMC_FIXED_CYCLES);     /* mov $imm32, %ecx */
+		bytes("\x0f\x33", 2);                    /* rdpmc */
 	} else {
-		put(rdtsc, 2);
+		bytes("\x0f\x31", 2);                    /* rdtsc */
 	}
-	put8(0x48), put8(0xa3), put64(BHIVE_SCRATCH_VA + 8 * slot);      /* movabs %rax */
-	put(mov_rdx_rax, 3);
-	put8(0x48), put8(0xa3), put64(BHIVE_SCRATCH_VA + 8 * (slot + 1));
+}
+
+/* edx:eax into the record at %rsi, word w */
+static void store_clock(unsigned w)
+{
+	bytes("\x89\x46", 2), put8((uint8_t)(8 * w));       /* mov %eax, 8w(%rsi) */
+	bytes("\x89\x56", 2), put8((uint8_t)(8 * w + 4));   /* mov %edx, 8w+4(%rsi) */
 }
 
 unsigned run_emit(const uint8_t *block, unsigned len, unsigned n)
 {
-	static const uint8_t lfence[] = { 0x0f, 0xae, 0xe8 }, ud2[] = { 0x0f, 0x0b };
-	static const uint8_t movabs[3] = { 0xb8, 0xba, 0xb9 };   /* rax, rdx, rcx */
+	unsigned top;
 
 	at = 0;
-	reset_fp();
-	read_clock(0);
-	for (unsigned i = 0; i < 3; i++)
-		put8(0x48), put8(movabs[i]), put64(BHIVE_INIT);
-	put(lfence, 3);
+	top = at;
+	reset_state();
+	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
+	read_steal(2);
+	read_clock();
+	store_clock(0);
+	for (unsigned r = 0; r < 16; r++)
+		movabs(r, BHIVE_INIT);
+	bytes("\x0f\xae\xe8", 3);                        /* lfence */
 	run_block_at = at;
 	for (unsigned i = 0; i < n; i++, at += len)
 		__builtin_memcpy(bhive_code + at, block, len);
-	read_clock(2);
+	read_clock();
+	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
+	store_clock(1);
+	read_steal(3);
+	bytes("\x48\x83\x05", 3), put_rel(S_PTR, 1), put8(8 * REC_WORDS);   /* addq */
+	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
+	bytes("\x0f\x85", 2), put32((uint32_t)(top - (at + 4)));            /* jnz top */
 	run_exit_va = BHIVE_CODE_VA + at;
-	put(ud2, 2);
+	bytes("\x0f\x0b", 2);                            /* ud2 */
 	return at;
 }

@@ -77,6 +77,9 @@ void space_reset(void)
 	for (unsigned i = 0; i < BHIVE_CODE_MAX / PAGE; i++)
 		*leaf(BHIVE_CODE_VA + i * PAGE) = ((uintptr_t)bhive_code + i * PAGE) | P | US;
 	*leaf(BHIVE_SCRATCH_VA) = (uintptr_t)bhive_scratch | P | RW | US;
+	*leaf(BHIVE_FRAME_VA) = (uintptr_t)frame | P | RW | US;
+	if (bmrt_steal_word())
+		*leaf(BHIVE_STEAL_VA) = ((uintptr_t)bmrt_steal_word() & ~(PAGE - 1)) | P | US;
 }
 
 uint64_t space_cr3(void)
@@ -102,7 +105,8 @@ int space_map(uint64_t addr, int write)
 	if (!canonical(addr))
 		return BHIVE_NONCANONICAL;
 	if (page < harness_end() || page - BHIVE_CODE_VA < BHIVE_CODE_MAX ||
-	    page == BHIVE_SCRATCH_VA)
+	    page == BHIVE_SCRATCH_VA || page == BHIVE_STEAL_VA ||
+	    page == BHIVE_FRAME_VA)
 		return BHIVE_UNMAPPABLE;
 	e = leaf(page);
 	if (!e)
