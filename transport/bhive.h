@@ -35,7 +35,7 @@
 #define BHIVE_TSC_TOL_TICKS 4u           /* TSC timings this close agree (or 1%) */
 #define BHIVE_ROUNDS 4u                  /* rounds before giving up (status unstable) */
 #define BHIVE_MAX_FAULTS 32u             /* page faults mapped per block */
-#define BHIVE_CAL_ADDS 16u               /* the calibration block: add $1,%rax x 16 */
+#define BHIVE_CAL_ADDS 16u               /* the calibration block: add %rbx,%rax x 16 */
 #define BHIVE_CAL_LO 100u
 #define BHIVE_CAL_HI 200u
 #define BHIVE_IN_MAX (1024u * 1024)      /* one input file; the host sends batches */

@@ -187,12 +187,14 @@ static void pmc_enable(void)
 
 static void calibrate(int pmc)
 {
-	static const uint8_t add[4] = { 0x48, 0x83, 0xc0, 0x01 };   /* add $1, %rax */
-	uint8_t block[4 * BHIVE_CAL_ADDS];
+	/* add %rbx, %rax: register adds (recent Intel cores fold chains of add-immediates at
+	 * rename, corehz.c) */
+	static const uint8_t add[3] = { 0x48, 0x01, 0xd8 };
+	uint8_t block[3 * BHIVE_CAL_ADDS];
 	struct measure m = { 0 };
 
 	for (unsigned i = 0; i < sizeof block; i++)
-		block[i] = add[i % 4];
+		block[i] = add[i % 3];
 	measure(block, sizeof block, BHIVE_CAL_LO, BHIVE_CAL_HI, &m);
 	bm_printf("@bhive-clock %s %lu %lu\n", pmc ? "pmc" : "tsc", m.status ? 0 : m.t[0],
 		  m.status ? 0 : m.t[1]);
