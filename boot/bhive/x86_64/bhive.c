@@ -9,7 +9,7 @@
  * max_faults); a fault that cannot be mapped ends the block with a status. A block that
  * wrote a page and touched another may see 4K aliasing through the shared frame and is
  * excluded. Then each unrolled block (u_lo and u_hi copies) is timed BHIVE_TIMINGS times a
- * round; a timing is clean when the run reached its end and the hypervisor stole no time
+ * round, in one entry to ring 3 (run.c); a timing is clean when the run reached its end and the hypervisor stole no time
  * in the window; the block's timing is kept when at least BHIVE_KEEP clean timings agree
  * (time_code), else another round, up to BHIVE_ROUNDS. */
 #include "bmrt.h"

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* One run of the unrolled block in ring 3 (harness.h). The code is a prologue that resets
- * the x87 unit, sets MXCSR (FTZ and DAZ: no gradual underflow; exceptions masked) and
- * every XMM lane to BHIVE_INIT from the scratch page, reads the clock into it and sets the
- * registers it used back to BHIVE_INIT, the
- * copies of the block, and an epilogue that reads the clock again and ends in a ud2 at a
- * known address. Any exception from ring 3, that ud2's included, comes to hook(): it
- * switches back to the runtime's page tables, records the exception and resumes ring 0 at
+/* Runs of the unrolled block in ring 3 (harness.h). The code is a loop, entered once for
+ * a round of runs: it resets the state every run starts from (RFLAGS by popfq, the shared
+ * frame by rep stosq through its own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
+ * XMM lane), reads KVM's steal counter and the clock into the run's record in the scratch
+ * page, sets every general register to BHIVE_INIT, runs the copies of the block, reads the
+ * clock and the steal counter again, and loops while runs are left; then a ud2 at a known
+ * address. Any exception from ring 3, that ud2's included, comes to hook(): it switches
+ * back to the runtime's page tables, records the exception and resumes ring 0 at
  * bhive_land, so a block that faults never reaches the runtime's handler. Ring 3 runs with
  * interrupts disabled and IOPL 0: no interrupt can be taken in the timed window and the
  * block cannot enable them. */
