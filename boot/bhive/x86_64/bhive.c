@@ -8,8 +8,9 @@
  * mapping the page to the shared frame and restarting from the same state (at most
  * max_faults); a fault that cannot be mapped ends the block with a status. A block that
  * wrote a page and touched another may see 4K aliasing through the shared frame and is
- * excluded. Then each unrolled block (u_lo and u_hi copies) is timed BHIVE_TIMINGS times a
- * round, in one entry to ring 3 (run.c); a timing is clean when the run reached its end and the hypervisor stole no time
+ * excluded. Then the block unrolled u_lo and u_hi times is timed BHIVE_TIMINGS times each a
+ * round, alternately, in one entry to ring 3 (run.c); a timing is clean when the run
+ * reached its end and the hypervisor stole no time
  * in the window; the block's timing is kept when at least BHIVE_KEEP clean timings agree
  * (time_code), else another round, up to BHIVE_ROUNDS. */
 #include "bmrt.h"
@@ -90,39 +91,51 @@ static uint64_t tolerance(uint64_t t)
 	return pmc ? 0 : t / 100 > BHIVE_TSC_TOL_TICKS ? t / 100 : BHIVE_TSC_TOL_TICKS;
 }
 
-/* The timing at least BHIVE_KEEP clean runs agree on (the median of the largest group
- * that agrees): 0 with it in *t and *kept. A run is clean when it reached its end and the
- * steal counter, read in ring 3 around the timed window, did not move. */
-static int time_code(struct measure *m, uint64_t *t, unsigned *kept)
+/* The timing at least BHIVE_KEEP of the n clean timings in v agree on (the median of the
+ * largest group that agrees): 1 with it in *t, and *kept how many agree. */
+static int agree(uint64_t *v, unsigned n, uint64_t *t, unsigned *kept)
 {
-	uint64_t v[BHIVE_TIMINGS];
+	unsigned best = 0;
+
+	sort(v, n);
+	if (show_timings) {
+		bm_printf("@bhive-timings %u", n);
+		for (unsigned i = 0; i < n; i++)
+			bm_printf(" %lu", v[i]);
+		bm_printf("\n");
+	}
+	for (unsigned i = 0, j; i < n; i++) {
+		for (j = i; j < n && v[j] - v[i] <= tolerance(v[i]); j++)
+			;
+		if (j - i > best)
+			best = j - i, *t = v[i + (j - i) / 2];
+	}
+	*kept = best;
+	return best >= BHIVE_KEEP;
+}
+
+/* Rounds of BHIVE_TIMINGS passes, each timing the block unrolled u_lo then u_hi times, until
+ * both timings are kept. A run is clean when it reached its end and the steal counter,
+ * read in ring 3 around the timed window, did not move. */
+static int time_code(struct measure *m)
+{
+	uint64_t v[2][BHIVE_TIMINGS];
 
 	for (unsigned round = 0; round < BHIVE_ROUNDS; round++) {
-		unsigned n = 0, best = 0;
+		unsigned n[2] = { 0, 0 };
+		int ok = 1;
 		m->tries++;
 		run_once(&m->last, BHIVE_TIMINGS);
 		if (!m->last.exited) {
 			m->faulted = 1;
 			return by_vector(m->last.vector);
 		}
-		for (unsigned i = 0; i < BHIVE_TIMINGS; i++)
+		for (unsigned i = 0; i < 2 * BHIVE_TIMINGS; i++)
 			if (!m->last.stolen[i])
-				v[n++] = m->last.ticks[i];
-		sort(v, n);
-		if (show_timings) {
-			bm_printf("@bhive-timings %u", n);
-			for (unsigned i = 0; i < n; i++)
-				bm_printf(" %lu", v[i]);
-			bm_printf("\n");
-		}
-		for (unsigned i = 0, j; i < n; i++) {
-			for (j = i; j < n && v[j] - v[i] <= tolerance(v[i]); j++)
-				;
-			if (j - i > best)
-				best = j - i, *t = v[i + (j - i) / 2];
-		}
-		*kept = best;
-		if (best >= BHIVE_KEEP)
+				v[i % 2][n[i % 2]++] = m->last.ticks[i];
+		for (unsigned k = 0; k < 2; k++)
+			ok &= agree(v[k], n[k], &m->t[k], &m->kept[k]);
+		if (ok)
 			return BHIVE_OK;
 	}
 	return BHIVE_UNSTABLE;
@@ -131,10 +144,8 @@ static int time_code(struct measure *m, uint64_t *t, unsigned *kept)
 static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u_hi,
 		    struct measure *m)
 {
-	const unsigned u[2] = { u_lo, u_hi };
-
 	space_reset();
-	run_emit(code, len, u_hi);
+	run_emit(code, len, 0, u_hi);
 	m->status = map_pages(m);
 	if (m->status)
 		return;
@@ -142,17 +153,16 @@ static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u
 		m->status = BHIVE_ALIASING;
 		return;
 	}
-	for (unsigned i = 0; i < 2 && !m->status; i++) {
-		run_emit(code, len, u[i]);
-		m->status = time_code(m, &m->t[i], &m->kept[i]);
-	}
+	run_emit(code, len, u_lo, u_hi);
+	m->status = time_code(m);
 }
 
 static void report(uint32_t index, unsigned len, const struct measure *m)
 {
 	const struct run_result *r = &m->last;
 	uint64_t start = BHIVE_CODE_VA + run_block_at;
-	long off = r->rip >= start && r->rip < run_exit_va ? (long)((r->rip - start) % len) : -1;
+	long off = r->rip >= start && r->rip < BHIVE_CODE_VA + run_block_end ?
+		(long)((r->rip - start) % len) : -1;
 
 	bm_printf("@bhive %u %d %lu %lu %u %u %u %u %u %u", index, m->status, m->t[0], m->t[1],
 		  m->faults, space_pages(), space_written(), m->kept[0], m->kept[1], m->tries);
@@ -228,7 +238,7 @@ int main(void)
 		struct measure m = { 0 };
 		if (at + sizeof *b > (uint64_t)n || at + sizeof *b + b->len > (uint64_t)n ||
 		    b->len == 0 || b->len > BHIVE_MAX_BLOCK || !b->u_lo || b->u_hi <= b->u_lo ||
-		    (uint64_t)b->len * b->u_hi + 128 > BHIVE_CODE_MAX) {
+		    (uint64_t)b->len * (b->u_lo + b->u_hi) + 1024 > BHIVE_CODE_MAX) {
 			bm_printf("@bhive-error block %u is malformed\n", i);
 			return 2;
 		}

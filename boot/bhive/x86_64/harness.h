@@ -34,16 +34,19 @@ struct run_result {
 	uint64_t vector, error, cr2, rip;
 	uint64_t regs[16];              /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
 	unsigned reps;                  /* runs in this entry to ring 3 */
-	uint64_t ticks[BHIVE_TIMINGS];  /* each run's clock after - clock before */
-	uint8_t stolen[BHIVE_TIMINGS];  /* the hypervisor stole time in its window */
+	/* each timed run's clock after - clock before, the segments of a pass in order */
+	uint64_t ticks[2 * BHIVE_TIMINGS];
+	uint8_t stolen[2 * BHIVE_TIMINGS];   /* the hypervisor stole time in its window */
 };
 void run_init(int use_pmc, int align_check);
-/* reps runs (at most BHIVE_TIMINGS) in one entry to ring 3, each from the same state;
- * ends at the first exception */
+/* reps passes over the code (at most BHIVE_TIMINGS) in one entry to ring 3, each of its
+ * timed runs from the same state; ends at the first exception */
 void run_once(struct run_result *res, unsigned reps);
-/* Writes prologue, n copies of the block and the epilogue; returns the code's length. */
-unsigned run_emit(const uint8_t *block, unsigned len, unsigned n);
-extern unsigned run_block_at;           /* where the first copy starts */
+/* Writes the code: a timed run of n_a copies of the block (none when 0), then one of n_b,
+ * in a loop; returns the code's length. */
+unsigned run_emit(const uint8_t *block, unsigned len, unsigned n_a, unsigned n_b);
+extern unsigned run_segments;             /* timed runs a pass */
+extern unsigned run_block_at, run_block_end;   /* the last run's copies */
 extern uint64_t run_exit_va;            /* the epilogue's ud2 */
 
 /* enter.S: enter ring 3 at rip with every general register BHIVE_INIT and RFLAGS rflags, on the

@@ -4,7 +4,9 @@
  * frame by rep stosq through its own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
  * XMM lane), reads KVM's steal counter and the clock into the run's record in the scratch
  * page, sets every general register to BHIVE_INIT, runs the copies of the block, reads the
- * clock and the steal counter again, and loops while runs are left; then a ud2 at a known
+ * clock and the steal counter again; the same for the other unroll factor, so the two are
+ * timed alternately, a few hundred nanoseconds apart, at whatever clock frequency the core
+ * runs (the TSC does not follow it); and loops while runs are left; then a ud2 at a known
  * address. Any exception from ring 3, that ud2's included, comes to hook(): it switches
  * back to the runtime's page tables, records the exception and resumes ring 0 at
  * bhive_land, so a block that faults never reaches the runtime's handler. Ring 3 runs with
@@ -95,12 +97,12 @@ void run_once(struct run_result *res, unsigned reps)
 	res->reps = reps;
 	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
 	bhive_scratch[S_LEFT] = reps;
-	for (unsigned i = 0; i < reps * REC_WORDS; i++)
+	for (unsigned i = 0; i < reps * run_segments * REC_WORDS; i++)
 		bhive_scratch[S_REC + i] = 0;
 	space_fill_frame();
 	current = res;
 	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
-	for (unsigned i = 0; res->exited && i < reps; i++, rec += REC_WORDS) {
+	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS) {
 		res->ticks[i] = rec[1] - rec[0];
 		res->stolen[i] = rec[2] != rec[3];
 	}
@@ -109,7 +111,7 @@ void run_once(struct run_result *res, unsigned reps)
 /* ---- the code ---- */
 
 static unsigned at;
-unsigned run_block_at;
+unsigned run_block_at, run_block_end, run_segments;
 uint64_t run_exit_va;
 
 static void put(const void *p, unsigned n)
@@ -187,12 +189,10 @@ static void store_clock(unsigned w)
 	bytes("\x89\x56", 2), put8((uint8_t)(8 * w + 4));   /* mov %edx, 8w+4(%rsi) */
 }
 
-unsigned run_emit(const uint8_t *block, unsigned len, unsigned n)
+/* One timed run of n copies: reset, clock, the copies, clock, into the record at S_PTR,
+ * which then moves to the next. */
+static void segment(const uint8_t *block, unsigned len, unsigned n)
 {
-	unsigned top;
-
-	at = 0;
-	top = at;
 	reset_state();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
 	read_steal(2);
@@ -204,13 +204,23 @@ unsigned run_emit(const uint8_t *block, unsigned len, unsigned n)
 	run_block_at = at;
 	for (unsigned i = 0; i < n; i++, at += len)
 		__builtin_memcpy(bhive_code + at, block, len);
+	run_block_end = at;
 	read_clock();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
 	store_clock(1);
 	read_steal(3);
 	bytes("\x48\x83\x05", 3), put_rel(S_PTR, 1), put8(8 * REC_WORDS);   /* addq */
+}
+
+unsigned run_emit(const uint8_t *block, unsigned len, unsigned n_a, unsigned n_b)
+{
+	at = 0;
+	run_segments = 0;
+	if (n_a)
+		segment(block, len, n_a), run_segments++;
+	segment(block, len, n_b), run_segments++;
 	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
-	bytes("\x0f\x85", 2), put32((uint32_t)(top - (at + 4)));            /* jnz top */
+	bytes("\x0f\x85", 2), put32((uint32_t)(0 - (at + 4)));               /* jnz 0 */
 	run_exit_va = BHIVE_CODE_VA + at;
 	bytes("\x0f\x0b", 2);                            /* ud2 */
 	return at;
