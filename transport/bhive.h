@@ -7,13 +7,13 @@
  *
  * Output, one console line per block (fields separated by one space, numbers in decimal
  * unless 0x-prefixed):
- *   @bhive-clock CLOCK CAL_LO CAL_HI   the clock (pmc or tsc) and the calibration block's
- *                                      two kept timings (BHIVE_CAL_ADDS dependent adds
- *                                      per iteration, unrolled BHIVE_CAL_LO and _HI times)
- *   @bhive INDEX STATUS T_LO T_HI FAULTS PAGES WRITTEN KEPT_LO KEPT_HI TRIES VECTOR ERROR
- *          OFFSET ADDR [R0..R15]
+ *   @bhive-clock CLOCK                 the clock: pmc (core cycles) or tsc
+ *   @bhive INDEX STATUS T_LO T_HI C_LO C_HI FAULTS PAGES WRITTEN KEPT_LO KEPT_HI TRIES
+ *          VECTOR ERROR OFFSET ADDR [R0..R15]
  * T_LO and T_HI are the kept timings of the block unrolled u_lo and u_hi times (0 when not
- * measured); KEPT_* how many of the BHIVE_TIMINGS timings were clean and identical to it;
+ * measured); C_LO, C_HI those of the calibration block (BHIVE_CAL_ADDS dependent register
+ * adds an iteration, unrolled BHIVE_CAL_LO and _HI times) timed beside it (tsc only);
+ * KEPT_* how many of the BHIVE_TIMINGS timings were clean and agreed on it;
  * TRIES the rounds of BHIVE_TIMINGS taken; VECTOR, ERROR the exception that ended it
  * (-1 none), OFFSET its RIP's offset in the block, ADDR CR2 for a page fault. After a #GP
  * the general registers at the fault follow (rax rcx rdx rbx rsp rbp rsi rdi r8..r15, hex),
@@ -27,7 +27,7 @@
 #define BHIVE_MAGIC 0x31564842u          /* "BHV1" */
 #define BHIVE_INIT 0x12345600ull         /* every register, lane and memory word */
 #define BHIVE_MAX_BLOCK 8192u            /* bytes of one block */
-#define BHIVE_CODE_MAX (64u * 1024)      /* the unrolled code, prologue and epilogue */
+#define BHIVE_CODE_MAX (64u * 1024)      /* the code: both factors, the calibration */
 #define BHIVE_CODE_BUDGET 16384u         /* u_hi copies of a block fit in this (L1I) */
 #define BHIVE_UNROLL_HI 200u
 #define BHIVE_TIMINGS 16u                /* timings of each unrolled block per round */

@@ -39,10 +39,11 @@ int bhive_parse_line(const char *line, uint32_t *index, struct bhive_result *r)
 	unsigned idx;
 
 	memset(r, 0, sizeof *r);
-	if (sscanf(line, "@bhive %u %d %" SCNu64 " %" SCNu64 " %u %u %u %u %u %u %ld %" SCNx64
-		   " %ld %" SCNx64 "%n", &idx, &r->status, &r->t_lo, &r->t_hi, &r->faults,
-		   &r->pages, &r->written, &r->kept_lo, &r->kept_hi, &r->rounds, &r->vector,
-		   &r->error, &r->offset, &r->addr, &used) < 14 || !used)
+	if (sscanf(line, "@bhive %u %d %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+		   " %u %u %u %u %u %u %ld %" SCNx64 " %ld %" SCNx64 "%n", &idx, &r->status,
+		   &r->t_lo, &r->t_hi, &r->cal_lo, &r->cal_hi, &r->faults, &r->pages,
+		   &r->written, &r->kept_lo, &r->kept_hi, &r->rounds, &r->vector, &r->error,
+		   &r->offset, &r->addr, &used) < 16 || !used)
 		return -1;
 	if (r->status < 0 || r->status >= BHIVE_NSTATUS)
 		return -1;
@@ -59,11 +60,11 @@ int bhive_parse_line(const char *line, uint32_t *index, struct bhive_result *r)
 	return 0;
 }
 
-int bhive_parse_clock(const char *line, char *clock, size_t n, uint64_t *lo, uint64_t *hi)
+int bhive_parse_clock(const char *line, char *clock, size_t n)
 {
 	char c[8];
 
-	if (sscanf(line, "@bhive-clock %7s %" SCNu64 " %" SCNu64, c, lo, hi) != 3)
+	if (strncmp(line, "@bhive-clock ", 13) || sscanf(line + 13, "%7s", c) != 1)
 		return -1;
 	snprintf(clock, n, "%s", c);
 	return 0;

@@ -18,6 +18,7 @@ struct bhive_result {
 	int ran;                         /* a line came from the harness */
 	int status;
 	uint64_t t_lo, t_hi;
+	uint64_t cal_lo, cal_hi;         /* the calibration block's, beside it (tsc) */
 	unsigned faults, pages, written, kept_lo, kept_hi, rounds;
 	long vector, offset;
 	uint64_t error, addr;
@@ -31,8 +32,8 @@ const char *bhive_status_name(int status);
 
 /* "@bhive ..." into r (index in *index): 0, or -1 when the line is not one. */
 int bhive_parse_line(const char *line, uint32_t *index, struct bhive_result *r);
-/* "@bhive-clock CLOCK LO HI": 0 with the clock's name ("pmc", "tsc") in clock. */
-int bhive_parse_clock(const char *line, char *clock, size_t n, uint64_t *lo, uint64_t *hi);
+/* "@bhive-clock CLOCK": 0 with the clock's name ("pmc", "tsc") in clock. */
+int bhive_parse_clock(const char *line, char *clock, size_t n);
 
 /* Before running: instructions decoded into *insns; BHIVE_OK, BHIVE_UNDECODABLE (with the
  * offset of the bytes capstone rejects) or BHIVE_CONTROL_FLOW (a jump, call, return or

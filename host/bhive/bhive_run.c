@@ -57,14 +57,10 @@ static void take_result(struct ctx *c, const char *line)
 
 static void take_line(struct ctx *c, const char *line)
 {
-	uint64_t lo, hi;
-
 	if (!strncmp(line, "@bhive ", 7))
 		take_result(c, line);
 	else if (!strncmp(line, "@bhive-clock ", 13)) {
-		if (!bhive_parse_clock(line, c->r->clock, sizeof c->r->clock, &lo, &hi))
-			c->r->core_per_tick = !strcmp(c->r->clock, "pmc") ? 1 :
-				bhive_core_per_tick(lo, hi);
+		bhive_parse_clock(line, c->r->clock, sizeof c->r->clock);
 	} else if (!strncmp(line, "@bhive-error ", 13)) {
 		snprintf(c->error, sizeof c->error, "%s", line + 13);
 	} else if (!strncmp(line, "@bhive-timings ", 15)) {
@@ -207,7 +203,6 @@ int bhive_run(struct bhive_run *r, const struct bhive_blocks *b)
 	size_t i = 0;
 
 	r->res = calloc(b->n ? b->n : 1, sizeof *r->res);
-	r->core_per_tick = -1;
 	if (!buf || !mark || !r->res) {
 		bm_err("bhive: out of memory");
 		free(buf);
@@ -248,23 +243,31 @@ void bhive_run_free(struct bhive_run *r)
 	r->res = NULL;
 }
 
+double bhive_core_per_tick_of(const struct bhive_run *r, const struct bhive_result *x)
+{
+	if (!strcmp(r->clock, "pmc"))
+		return 1;
+	return bhive_core_per_tick(x->cal_lo, x->cal_hi);
+}
+
 double bhive_cycles(const struct bhive_run *r, const struct bhive_result *x)
 {
-	double t;
+	double t, k;
 
 	if (x->status != BHIVE_OK)
 		return -1;
 	t = bhive_throughput(x->t_lo, x->t_hi, x->u_lo, x->u_hi);
 	if (t < 0)
 		return -1;
-	return r->core_per_tick > 0 ? t * r->core_per_tick : t;
+	k = bhive_core_per_tick_of(r, x);
+	return k > 0 ? t * k : t;
 }
 
-static const char *clock_name(const struct bhive_run *r)
+static const char *clock_name(const struct bhive_run *r, double k)
 {
 	if (!strcmp(r->clock, "pmc"))
 		return "pmc-core-cycles";
-	return r->core_per_tick > 0 ? "tsc-scaled" : "tsc-ticks";
+	return k > 0 ? "tsc-scaled" : "tsc-ticks";
 }
 
 void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char *out,
@@ -293,9 +296,10 @@ void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char 
 		ADD(";kept=%u+%u/%u;rounds=%u;ticks=%llu+%llu", x->kept_lo, x->kept_hi,
 		    BHIVE_TIMINGS, x->rounds, (unsigned long long)x->t_lo,
 		    (unsigned long long)x->t_hi);
-	ADD(";clock=%s", clock_name(r));
-	if (r->core_per_tick > 0 && strcmp(r->clock, "pmc"))
-		ADD(";core/tsc=%.4f", r->core_per_tick);
+	double k = bhive_core_per_tick_of(r, x);
+	ADD(";clock=%s", clock_name(r, k));
+	if (k > 0 && strcmp(r->clock, "pmc"))
+		ADD(";core/tsc=%.4f", k);
 	ADD(";accel=%s", r->accel_used == QEMU_ACCEL_KVM ? "kvm" :
 	    r->icount ? "tcg-icount" : "tcg");
 #undef ADD

@@ -19,7 +19,6 @@ struct bhive_run {
 	/* filled in */
 	struct bhive_result *res;        /* one per block */
 	char clock[8];                   /* "pmc", "tsc" */
-	double core_per_tick;            /* -1: not calibrated */
 	int accel_used;
 	unsigned batches;
 };
@@ -36,6 +35,9 @@ void bhive_run_free(struct bhive_run *r);
 /* The result row's detail (docs/bmprof-bhive.md) into out. */
 void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char *out,
 		  size_t n);
+/* Core cycles per clock unit when the block was measured: 1 with the core cycle counter,
+ * from the calibration beside it with the TSC; -1 when that failed. */
+double bhive_core_per_tick_of(const struct bhive_run *r, const struct bhive_result *x);
 /* Cycles per iteration, or -1 when there is no measurement. */
 double bhive_cycles(const struct bhive_run *r, const struct bhive_result *x);
 

@@ -27,7 +27,7 @@
 
 struct measure {
 	int status;
-	uint64_t t[2];
+	uint64_t t[2], cal[2];           /* the block's timings, the calibration's */
 	unsigned kept[2], tries, faults;
 	struct run_result last;
 	int faulted;                    /* last holds the exception that ended it */
@@ -114,15 +114,15 @@ static int agree(uint64_t *v, unsigned n, uint64_t *t, unsigned *kept)
 	return best >= BHIVE_KEEP;
 }
 
-/* Rounds of BHIVE_TIMINGS passes, each timing the block unrolled u_lo then u_hi times, until
- * both timings are kept. A run is clean when it reached its end and the steal counter,
+/* Rounds of BHIVE_TIMINGS passes, each timing the segments in turn, until every
+ * segment's timing is kept. A run is clean when it reached its end and the steal counter,
  * read in ring 3 around the timed window, did not move. */
-static int time_code(struct measure *m)
+static int time_code(struct measure *m, unsigned nseg, uint64_t *t, unsigned *kept)
 {
-	uint64_t v[2][BHIVE_TIMINGS];
+	uint64_t v[RUN_MAX_SEGS][BHIVE_TIMINGS];
 
 	for (unsigned round = 0; round < BHIVE_ROUNDS; round++) {
-		unsigned n[2] = { 0, 0 };
+		unsigned n[RUN_MAX_SEGS] = { 0 };
 		int ok = 1;
 		m->tries++;
 		run_once(&m->last, BHIVE_TIMINGS);
@@ -130,22 +130,34 @@ static int time_code(struct measure *m)
 			m->faulted = 1;
 			return by_vector(m->last.vector);
 		}
-		for (unsigned i = 0; i < 2 * BHIVE_TIMINGS; i++)
+		for (unsigned i = 0; i < nseg * BHIVE_TIMINGS; i++)
 			if (!m->last.stolen[i])
-				v[i % 2][n[i % 2]++] = m->last.ticks[i];
-		for (unsigned k = 0; k < 2; k++)
-			ok &= agree(v[k], n[k], &m->t[k], &m->kept[k]);
+				v[i % nseg][n[i % nseg]++] = m->last.ticks[i];
+		for (unsigned k = 0; k < nseg; k++)
+			ok &= agree(v[k], n[k], &t[k], &kept[k]);
 		if (ok)
 			return BHIVE_OK;
 	}
 	return BHIVE_UNSTABLE;
 }
 
+/* The calibration block: register adds (recent Intel cores fold chains of add-immediates
+ * at rename, corehz.c), timed beside every block, so the TSC's ticks convert to the core
+ * cycles of the moment */
+static uint8_t cal[3 * BHIVE_CAL_ADDS];
+
 static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u_hi,
 		    struct measure *m)
 {
+	const struct run_seg map = { code, len, u_hi, 1 };
+	const struct run_seg segs[4] = { { code, len, u_lo, 0 }, { code, len, u_hi, 1 },
+					 { cal, sizeof cal, BHIVE_CAL_LO, 0 },
+					 { cal, sizeof cal, BHIVE_CAL_HI, 0 } };
+	uint64_t t[4] = { 0 };
+	unsigned kept[4] = { 0 };
+
 	space_reset();
-	run_emit(code, len, 0, u_hi);
+	run_emit(&map, 1);
 	m->status = map_pages(m);
 	if (m->status)
 		return;
@@ -153,8 +165,13 @@ static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u
 		m->status = BHIVE_ALIASING;
 		return;
 	}
-	run_emit(code, len, u_lo, u_hi);
-	m->status = time_code(m);
+	run_emit(segs, pmc ? 2 : 4);
+	m->status = time_code(m, pmc ? 2 : 4, t, kept);
+	for (unsigned k = 0; k < 2; k++) {
+		m->t[k] = t[k];
+		m->kept[k] = kept[k];
+		m->cal[k] = t[2 + k];
+	}
 }
 
 static void report(uint32_t index, unsigned len, const struct measure *m)
@@ -164,8 +181,8 @@ static void report(uint32_t index, unsigned len, const struct measure *m)
 	long off = r->rip >= start && r->rip < BHIVE_CODE_VA + run_block_end ?
 		(long)((r->rip - start) % len) : -1;
 
-	bm_printf("@bhive %u %d %lu %lu %u %u %u %u %u %u", index, m->status, m->t[0], m->t[1],
-		  m->faults, space_pages(), space_written(), m->kept[0], m->kept[1], m->tries);
+	bm_printf("@bhive %u %d %lu %lu %lu %lu %u %u %u %u %u %u", index, m->status, m->t[0],
+		  m->t[1], m->cal[0], m->cal[1], m->faults, space_pages(), space_written(), m->kept[0], m->kept[1], m->tries);
 	if (!m->faulted) {
 		bm_printf(" -1 0 -1 0\n");
 		return;
@@ -195,24 +212,6 @@ static void pmc_enable(void)
 	wrmsr(0x38F, rdmsr(0x38F) | 1ull << 33);    /* IA32_PERF_GLOBAL_CTRL: fixed ctr 1 */
 }
 
-static void calibrate(int pmc)
-{
-	/* add %rbx, %rax: register adds (recent Intel cores fold chains of add-immediates at
-	 * rename, corehz.c) */
-	static const uint8_t add[3] = { 0x48, 0x01, 0xd8 };
-	uint8_t block[3 * BHIVE_CAL_ADDS];
-	struct measure m = { 0 };
-
-	for (unsigned i = 0; i < sizeof block; i++)
-		block[i] = add[i % 3];
-	/* twice: the first also brings the core out of whatever state the boot left it in */
-	measure(block, sizeof block, BHIVE_CAL_LO, BHIVE_CAL_HI, &m);
-	m = (struct measure){ 0 };
-	measure(block, sizeof block, BHIVE_CAL_LO, BHIVE_CAL_HI, &m);
-	bm_printf("@bhive-clock %s %lu %lu\n", pmc ? "pmc" : "tsc", m.status ? 0 : m.t[0],
-		  m.status ? 0 : m.t[1]);
-}
-
 int main(void)
 {
 	const struct bhive_in_header *h = (const void *)input;
@@ -232,13 +231,16 @@ int main(void)
 		pmc_enable();
 	bmrt_steal_init();
 	run_init(pmc, 1);
-	calibrate(pmc);
+	for (unsigned i = 0; i < sizeof cal; i++)
+		cal[i] = (const uint8_t[3]){ 0x48, 0x01, 0xd8 }[i % 3];   /* add %rbx, %rax */
+	bm_printf("@bhive-clock %s\n", pmc ? "pmc" : "tsc");
 	for (uint32_t i = 0; i < h->count; i++) {
 		const struct bhive_in_block *b = (const void *)(input + at);
 		struct measure m = { 0 };
 		if (at + sizeof *b > (uint64_t)n || at + sizeof *b + b->len > (uint64_t)n ||
 		    b->len == 0 || b->len > BHIVE_MAX_BLOCK || !b->u_lo || b->u_hi <= b->u_lo ||
-		    (uint64_t)b->len * (b->u_lo + b->u_hi) + 1024 > BHIVE_CODE_MAX) {
+		    (uint64_t)b->len * (b->u_lo + b->u_hi) + sizeof cal *
+		    (BHIVE_CAL_LO + BHIVE_CAL_HI) + 1024 > BHIVE_CODE_MAX) {
 			bm_printf("@bhive-error block %u is malformed\n", i);
 			return 2;
 		}

@@ -29,24 +29,29 @@ unsigned space_pages(void);             /* distinct pages mapped */
 unsigned space_written(void);           /* of which written */
 
 /* run.c: runs of the code in ring 3 */
+#define RUN_MAX_SEGS 4
+struct run_seg {
+	const uint8_t *block;
+	unsigned len, copies;
+	int track;                      /* run_block_at and _end name its copies */
+};
 struct run_result {
 	int exited;                     /* reached the epilogue's ud2 */
 	uint64_t vector, error, cr2, rip;
 	uint64_t regs[16];              /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
 	unsigned reps;                  /* runs in this entry to ring 3 */
 	/* each timed run's clock after - clock before, the segments of a pass in order */
-	uint64_t ticks[2 * BHIVE_TIMINGS];
-	uint8_t stolen[2 * BHIVE_TIMINGS];   /* the hypervisor stole time in its window */
+	uint64_t ticks[RUN_MAX_SEGS * BHIVE_TIMINGS];
+	uint8_t stolen[RUN_MAX_SEGS * BHIVE_TIMINGS];   /* stolen time in its window */
 };
 void run_init(int use_pmc, int align_check);
 /* reps passes over the code (at most BHIVE_TIMINGS) in one entry to ring 3, each of its
  * timed runs from the same state; ends at the first exception */
 void run_once(struct run_result *res, unsigned reps);
-/* Writes the code: a timed run of n_a copies of the block (none when 0), then one of n_b,
- * in a loop; returns the code's length. */
-unsigned run_emit(const uint8_t *block, unsigned len, unsigned n_a, unsigned n_b);
+/* Writes the code: a timed run of each segment in turn, in a loop; returns its length. */
+unsigned run_emit(const struct run_seg *segs, unsigned n);
 extern unsigned run_segments;             /* timed runs a pass */
-extern unsigned run_block_at, run_block_end;   /* the last run's copies */
+extern unsigned run_block_at, run_block_end;   /* the tracked segment's copies */
 extern uint64_t run_exit_va;            /* the epilogue's ud2 */
 
 /* enter.S: enter ring 3 at rip with every general register BHIVE_INIT and RFLAGS rflags, on the

@@ -4,9 +4,10 @@
  * frame by rep stosq through its own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
  * XMM lane), reads KVM's steal counter and the clock into the run's record in the scratch
  * page, sets every general register to BHIVE_INIT, runs the copies of the block, reads the
- * clock and the steal counter again; the same for the other unroll factor, so the two are
- * timed alternately, a few hundred nanoseconds apart, at whatever clock frequency the core
- * runs (the TSC does not follow it); and loops while runs are left; then a ud2 at a known
+ * clock and the steal counter again; the same for each other segment (the other unroll
+ * factor, the calibration block at its two), so all are timed alternately, microseconds
+ * apart, at whatever clock frequency the core runs (the TSC does not follow it); and
+ * loops while passes are left; then a ud2 at a known
  * address. Any exception from ring 3, that ud2's included, comes to hook(): it switches
  * back to the runtime's page tables, records the exception and resumes ring 0 at
  * bhive_land, so a block that faults never reaches the runtime's handler. Ring 3 runs with
@@ -191,7 +192,7 @@ static void store_clock(unsigned w)
 
 /* One timed run of n copies: reset, clock, the copies, clock, into the record at S_PTR,
  * which then moves to the next. */
-static void segment(const uint8_t *block, unsigned len, unsigned n)
+static void segment(const struct run_seg *g)
 {
 	reset_state();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
@@ -201,10 +202,12 @@ static void segment(const uint8_t *block, unsigned len, unsigned n)
 	for (unsigned r = 0; r < 16; r++)
 		movabs(r, BHIVE_INIT);
 	bytes("\x0f\xae\xe8", 3);                        /* lfence */
-	run_block_at = at;
-	for (unsigned i = 0; i < n; i++, at += len)
-		__builtin_memcpy(bhive_code + at, block, len);
-	run_block_end = at;
+	if (g->track)
+		run_block_at = at;
+	for (unsigned i = 0; i < g->copies; i++, at += g->len)
+		__builtin_memcpy(bhive_code + at, g->block, g->len);
+	if (g->track)
+		run_block_end = at;
 	read_clock();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
 	store_clock(1);
@@ -212,13 +215,12 @@ static void segment(const uint8_t *block, unsigned len, unsigned n)
 	bytes("\x48\x83\x05", 3), put_rel(S_PTR, 1), put8(8 * REC_WORDS);   /* addq */
 }
 
-unsigned run_emit(const uint8_t *block, unsigned len, unsigned n_a, unsigned n_b)
+unsigned run_emit(const struct run_seg *segs, unsigned n)
 {
 	at = 0;
-	run_segments = 0;
-	if (n_a)
-		segment(block, len, n_a), run_segments++;
-	segment(block, len, n_b), run_segments++;
+	run_segments = n;
+	for (unsigned i = 0; i < n; i++)
+		segment(&segs[i]);
 	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
 	bytes("\x0f\x85", 2), put32((uint32_t)(0 - (at + 4)));               /* jnz 0 */
 	run_exit_va = BHIVE_CODE_VA + at;
