@@ -297,8 +297,9 @@ void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char 
 		    BHIVE_TIMINGS, x->rounds, (unsigned long long)x->t_lo,
 		    (unsigned long long)x->t_hi);
 	double k = bhive_core_per_tick_of(r, x);
-	ADD(";clock=%s", clock_name(r, k));
-	if (k > 0 && strcmp(r->clock, "pmc"))
+	if (x->rounds)
+		ADD(";clock=%s", clock_name(r, k));
+	if (x->rounds && k > 0 && strcmp(r->clock, "pmc"))
 		ADD(";core/tsc=%.4f", k);
 	ADD(";accel=%s", r->accel_used == QEMU_ACCEL_KVM ? "kvm" :
 	    r->icount ? "tcg-icount" : "tcg");
