@@ -18,6 +18,7 @@
 BUILD ?= build
 SAN ?= 0
 
+include mk/quiet.mk
 include mk/common.mk
 include mk/core.mk
 include mk/host.mk
@@ -50,6 +51,7 @@ demo: deps
 	@$(MAKE) --no-print-directory image SRC=examples/demo.c NAME=demo
 	$(BMPROF) qemu --freq $(DEMO_FREQ) -o $(BUILD)/demo.data $(X86_OUT)/demo.elf
 	$(BMPROF) report -i $(BUILD)/demo.data --sort line --limit 12
+	@bash scripts/demo-next.sh $(BMPROF) $(BUILD)/demo.data $(X86_OUT)/demo.elf $(DEMO_FREQ)
 
 clean:
 	rm -rf $(BUILD)

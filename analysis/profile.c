@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile model: frame decoding and the sample store. See profile.h. */
 #include "profile.h"
+#include "profile_phase.h"
+#include "profile_raw.h"
 #include "profile_stacks.h"
 #include "profile_store.h"
 #include "run_mode.h"
@@ -40,6 +42,8 @@ void profile_free(struct profile *p)
 	free(p->counts);
 	free(p->samples);
 	profile_stacks_free(p);
+	profile_phases_free(p);
+	free(p->raw);
 	profile_init(p);
 }
 
@@ -276,8 +280,11 @@ static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int a
 		if (!(k = get_varint(q, end, &count)))
 			return -1;
 		q += k;
-		if (ev > UINT16_MAX || count == 0 || *sum + count < *sum)
+		/* version 3: the phase above the event id */
+		if (ev >> 16 > PROFILE_MAX_PHASES || count == 0 || *sum + count < *sum)
 			return -1;
+		uint16_t phase = (uint16_t)(ev >> 16);
+		ev &= UINT16_MAX;
 		*sum += count;
 		pc += (uint64_t)bmprof_unzigzag(z);
 		if (stacks) {
@@ -285,11 +292,15 @@ static int walk_samples(struct profile *p, const uint8_t *b, uint16_t len, int a
 			if (!(k = get_varint(q, end, &id)) || id > UINT16_MAX)
 				return -1;
 			q += k;
-			if (add == 2 && profile_add_stack_sample(p, cpu, (uint16_t)ev, pc, count, id))
+			if (add == 2 && profile_add_stack_sample(p, cpu, (uint16_t)ev, pc, count, id,
+								 phase))
 				return -1;
 		}
 		if (add && !(add == 2 && p->over_cap))
 			profile_store_append(p, cpu, (uint16_t)ev, pc, count);
+		if (add && phase && !p->over_cap &&
+		    profile_add_phase_sample(p, cpu, (uint16_t)ev, pc, count, phase))
+			return -1;
 	}
 	return 0;
 }
@@ -313,13 +324,15 @@ static int apply_samples(struct profile *p, const uint8_t *b, uint16_t len, int 
 	 * turns out malformed */
 	if (profile_store_room(p, n))
 		return -1;
-	size_t mark = p->nsamples;
+	profile_phase_room(p);
+	size_t mark = p->nsamples, phase_mark = p->nphase_samples;
 	int first = p->first_event;
 	/* with chains, a first pass checks the frame so that a malformed one adds nothing */
 	if ((stacks && walk_samples(p, b, len, 0, 1, &sum)) ||
 	    walk_samples(p, b, len, stacks ? 2 : !p->over_cap, stacks, &sum) ||
 	    p->total + sum < p->total) {
 		p->nsamples = mark;
+		p->nphase_samples = phase_mark;
 		p->first_event = first;
 		return -1;
 	}
@@ -554,6 +567,8 @@ int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload,
 	case BMPROF_FRAME_SAMPLES: r = apply_samples(p, payload, len, 0); break;
 	case BMPROF_FRAME_STACK_SAMPLES: r = apply_samples(p, payload, len, 1); break;
 	case BMPROF_FRAME_STACKS: r = profile_apply_stacks(p, payload, len); break;
+	case BMPROF_FRAME_PHASE: r = profile_apply_phase(p, payload, len); break;
+	case BMPROF_FRAME_RAW_SAMPLES: r = profile_apply_raw(p, payload, len); break;
 	case BMPROF_FRAME_TOTALS: r = apply_totals(p, payload, len); break;
 	case BMPROF_FRAME_END: r = apply_end(p, payload, len); break;
 	case BMPROF_FRAME_COUNTS: r = apply_counts(p, payload, len); break;

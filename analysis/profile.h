@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "wire.h"
+#include "regfile.h"
 
 #define PROFILE_MAX_EVENTS 64
 #define PROFILE_MAX_CPUS 256
@@ -81,6 +82,10 @@ struct profile_cpu {
 	uint64_t seq_repeats;      /* SAMPLES frames whose seq went backwards (a restart?) */
 	uint32_t next_seq;
 	unsigned ntotals;          /* fields the TOTALS frame carried (may exceed the known ones) */
+	/* raw samples (wire version 3): records in RAW_SAMPLES frames that arrived (kept or
+	 * not), those frames, and their sequence gaps and repeats */
+	uint64_t raw_received, raw_frames, raw_seq_gaps, raw_seq_repeats;
+	uint32_t raw_next_seq;
 };
 
 /* One aggregated sample: count samples of event at pc on cpu. Packed (20 bytes): a profile
@@ -112,6 +117,33 @@ struct profile_stack_sample {
 	uint64_t count;
 	uint32_t stack;
 	uint16_t event, cpu;
+	uint16_t phase;            /* the phase it was taken in (0: the start) */
+};
+
+/* Phases (wire version 3, profile_phase.h): the names a PHASE frame gave (phases[id], for
+ * ids 1 .. PROFILE_MAX_PHASES), and the samples taken in a phase other than 0 (the start):
+ * as received, not merged; they are in samples too. */
+#define PROFILE_MAX_PHASES BMPROF_PHASE_ID_MAX
+#define PROFILE_PHASE_NAME_MAX 255
+struct profile_phase {
+	int named;                 /* a PHASE frame named it */
+	uint64_t at;               /* timebase ticks when it began (0: unknown) */
+	char name[PROFILE_PHASE_NAME_MAX + 1];
+};
+struct profile_phase_sample {
+	uint64_t pc;
+	uint64_t count;
+	uint16_t event, cpu, phase;
+};
+
+/* A raw sample (RAW_SAMPLES, wire version 3): one sample as taken, with the registers it
+ * interrupted in regs (arch, slots, valid mask, pc, values by DWARF number), and the data
+ * address the hardware gave when flags has BMPROF_RAWF_DATA_ADDR. In the order received. */
+struct profile_raw {
+	struct regfile regs;
+	uint64_t data_addr;
+	uint16_t cpu, event;
+	uint8_t flags;
 };
 
 /* A message from the runtime (LOG frame): text as sent, not terminated, possibly with any
@@ -155,6 +187,17 @@ struct profile {
 	uint64_t stack_lost, stack_unknown;
 	uint32_t *stack_ids[PROFILE_MAX_CPUS];    /* per CPU: target id - 1 -> index (0: none) */
 	uint32_t stack_ids_n[PROFILE_MAX_CPUS];
+	/* Phases: phases[0 .. PROFILE_MAX_PHASES] (NULL until a PHASE frame or a sample in a
+	 * phase arrives), the highest phase id seen, and the samples of phases other than 0 */
+	struct profile_phase *phases;
+	unsigned max_phase;
+	struct profile_phase_sample *phase_samples;
+	size_t nphase_samples, phase_samples_cap, phase_samples_merged;
+	/* Raw samples, in the order they came: at most max_entries of them are kept (0: no
+	 * bound), the rest counted in raw_over_cap (they are in the CPUs' raw_received). */
+	struct profile_raw *raw;
+	size_t nraw, raw_cap;
+	uint64_t raw_over_cap;
 	/* The memory bound: at most max_entries distinct (pc, event, cpu) are kept (0: no
 	 * bound). A profile with more sets over_cap and keeps no further samples (its samples
 	 * and total are then incomplete: it must not be reported). */
@@ -188,6 +231,8 @@ void profile_free(struct profile *p);
 /* Decode one frame into the model. Returns 0; 1 if the frame type is unknown (skipped);
  * -1 if the payload is malformed (counted in frames_malformed, model unchanged for it). */
 int profile_apply_frame(struct profile *p, uint8_t type, const uint8_t *payload, uint16_t len);
+/* The profile has raw samples (kept or not). */
+static inline int profile_has_raw(const struct profile *p) { return p->nraw || p->raw_over_cap; }
 /* The profile has samples with call chains. */
 static inline int profile_has_stacks(const struct profile *p) { return p->nstack_samples != 0; }
 /* Add count samples; returns 0, or -1 on out of memory or if a count would overflow. */

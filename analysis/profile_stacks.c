@@ -125,7 +125,7 @@ uint32_t profile_stack_index(struct profile *p, uint16_t cpu, uint64_t id)
 }
 
 int profile_add_stack_sample(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc,
-			     uint64_t count, uint64_t id)
+			     uint64_t count, uint64_t id, uint16_t phase)
 {
 	uint32_t s;
 
@@ -141,7 +141,8 @@ int profile_add_stack_sample(struct profile *p, uint16_t cpu, uint16_t event, ui
 			p->stack_unknown += count;
 	}
 	p->stack_samples[p->nstack_samples++] = (struct profile_stack_sample){
-		.pc = pc, .count = count, .stack = s, .event = event, .cpu = cpu };
+		.pc = pc, .count = count, .stack = s, .event = event, .cpu = cpu,
+		.phase = phase };
 	return 0;
 }
 

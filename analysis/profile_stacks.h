@@ -13,9 +13,10 @@ int profile_apply_stacks(struct profile *p, const uint8_t *b, uint16_t len);
 /* The index of CPU cpu's chain id, PROFILE_STACK_EMPTY for 0, PROFILE_STACK_NONE when
  * it is not known. */
 uint32_t profile_stack_index(struct profile *p, uint16_t cpu, uint64_t id);
-/* One STACK_SAMPLES entry (its flat sample is added apart). 0, or -1 out of memory. */
+/* One STACK_SAMPLES entry, taken in phase (its flat sample is added apart). 0, or -1
+ * out of memory. */
 int profile_add_stack_sample(struct profile *p, uint16_t cpu, uint16_t event, uint64_t pc,
-			     uint64_t count, uint64_t id);
+			     uint64_t count, uint64_t id, uint16_t phase);
 void profile_stacks_free(struct profile *p);
 
 #endif

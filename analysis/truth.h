@@ -69,11 +69,34 @@ struct truth_insn {
 	uint8_t rep;
 };
 
+/* With the plugin's stacks=1 (analysis/shadow_stack.h): the calling-context tree and what
+ * ran in each of its nodes. */
+struct truth_node {
+	uint64_t addr;              /* 'c': the return address; 'q': the exception's entry */
+	uint32_t parent;            /* below the node's own index; the root (0) is its own */
+	uint8_t kind;               /* 'c' a call, 'q' an exception; 0 the root */
+};
+
+struct truth_ctx_run {
+	uint64_t start, count;      /* count runs of n instructions from start, in node */
+	uint32_t node, n;
+};
+
+struct truth_stack_stats {
+	uint64_t calls, rets, unmatched_rets, erets, unmatched_erets, irqs, overflow;
+};
+
 struct truth_raw {
 	struct truth_insn *insns;   /* sorted by pc */
 	size_t ninsns;
 	struct truth_edge *edges;
 	size_t nedges;
+	int have_stacks;            /* the file had a "stacks" line */
+	struct truth_node *nodes;   /* [0] the root */
+	size_t nnodes;
+	struct truth_ctx_run *runs;
+	size_t nruns;
+	struct truth_stack_stats ss;
 };
 
 /* The text insn_count.c writes. 0, or -1 with one line in err (not a counts file, a
@@ -115,5 +138,43 @@ void truth_log_free(struct truth_log *l);
  * Transitions are kept as counted. 0, or -1 if out of memory. */
 int truth_build(const struct truth_raw *r, const struct truth_fault *f, size_t nf,
 		struct truth *t);
+
+/* ---- inclusive counts per function, from the calling contexts ---- */
+
+/* The functions at an address, outermost first (an inlined function after the one it is
+ * inlined in), as names; at most max. Returns how many (0: none known), or -1 on error.
+ * For a caller's frame the address given is its return address less one (the call). */
+typedef int (*truth_names_fn)(void *ctx, uint64_t addr, const char **names, unsigned max);
+
+#define TRUTH_NAMES_MAX 64
+
+struct truth_incl {
+	const char *name;           /* the namer's string */
+	uint64_t inclusive;         /* retired with it anywhere on the stack, once each */
+	uint64_t self;              /* retired with it innermost at the instruction */
+};
+
+struct truth_stacks {
+	struct truth_incl *fns;     /* sorted by inclusive, then self (descending), then name */
+	size_t n;
+	uint64_t total;             /* instructions counted outside exception handlers (and
+				       with root on the stack) */
+	uint64_t in_handlers;       /* instructions that ran under an exception frame */
+	uint64_t unplaced;          /* instructions at addresses outside the ranges counted */
+	uint64_t outside_root;      /* instructions that ran without root on the stack */
+};
+
+/* Exact inclusive and self counts per function from r's calling contexts (r->have_stacks):
+ * every instruction a context ran that is one of r's instructions (within the ranges
+ * counted) adds one to each distinct function on its stack (the frames of its context's
+ * return addresses and its own address, named by fn), however often the function recurs.
+ * Frames outside the ranges are left out. Instructions run under an exception frame (the
+ * sampler's interrupt handler, whose instructions a sample never lands on) are left out
+ * and counted in in_handlers. With root (a function name), only the instructions that ran
+ * with it on the stack are counted (the others in outside_root). 0, or -1 (out of memory,
+ * or fn failed). */
+int truth_stacks_build(const struct truth_raw *r, truth_names_fn fn, void *ctx,
+		       const char *root, struct truth_stacks *out);
+void truth_stacks_free(struct truth_stacks *s);
 
 #endif

@@ -5,6 +5,9 @@
  *   target x86
  *   i PC SIZE STARTS [EXECS]
  *   e FROM TO COUNT
+ *   n ID PARENT KIND ADDR                    (stacks=1: nodes, in increasing ID from 1)
+ *   x NODE START N COUNT                     (stacks=1: runs)
+ *   stacks NNODES NRUNS CALLS RETS UNMATCHED_RETS ERETS UNMATCHED_ERETS IRQS OVERFLOW
  *   end NINSNS NEDGES
  *
  * numbers in hex for addresses, decimal for the rest; instructions in increasing pc. */
@@ -18,6 +21,8 @@ void truth_raw_free(struct truth_raw *r)
 {
 	free(r->insns);
 	free(r->edges);
+	free(r->nodes);
+	free(r->runs);
 	memset(r, 0, sizeof *r);
 }
 
@@ -114,11 +119,88 @@ static int edge_line(struct truth_raw *r, size_t *cap, const char *s, const char
 	return push_edge(r, cap, &e) ? -1 : 0;
 }
 
+static int grow(void **v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 1024;
+	void *p = realloc(*v, c * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static int node_line(struct truth_raw *r, size_t *cap, const char *s, const char *end)
+{
+	uint64_t id, parent, addr;
+	char kind;
+
+	if (!r->nnodes) {
+		if (grow((void **)&r->nodes, 0, cap, sizeof *r->nodes))
+			return -1;
+		r->nodes[r->nnodes++] = (struct truth_node){ 0, 0, 0 };
+	}
+	if (num(&s, end, 10, &id) || num(&s, end, 10, &parent) || end - s < 3 || s[0] != ' ' ||
+	    (s[1] != 'c' && s[1] != 'q'))
+		return 1;
+	kind = s[1];
+	s += 2;
+	if (num(&s, end, 16, &addr) || !rest_empty(s, end) || id != r->nnodes || parent >= id)
+		return 1;
+	if (grow((void **)&r->nodes, r->nnodes, cap, sizeof *r->nodes))
+		return -1;
+	r->nodes[r->nnodes++] = (struct truth_node){ addr, (uint32_t)parent, (uint8_t)kind };
+	return 0;
+}
+
+static int run_line(struct truth_raw *r, size_t *cap, const char *s, const char *end)
+{
+	uint64_t node, start, n, count;
+
+	if (num(&s, end, 10, &node) || num(&s, end, 16, &start) || num(&s, end, 10, &n) ||
+	    num(&s, end, 10, &count) || !rest_empty(s, end) || node > UINT32_MAX || !n ||
+	    n > UINT32_MAX || !count)
+		return 1;
+	if (grow((void **)&r->runs, r->nruns, cap, sizeof *r->runs))
+		return -1;
+	r->runs[r->nruns++] = (struct truth_ctx_run){ start, count, (uint32_t)node, (uint32_t)n };
+	return 0;
+}
+
+/* "stacks ..." after the nodes and runs: their numbers must agree, every run's node exist */
+static int stacks_line(struct truth_raw *r, const char *s, const char *end)
+{
+	struct truth_stack_stats *x = &r->ss;
+	uint64_t nn, nr;
+
+	if (r->have_stacks || num(&s, end, 10, &nn) || num(&s, end, 10, &nr) ||
+	    num(&s, end, 10, &x->calls) || num(&s, end, 10, &x->rets) ||
+	    num(&s, end, 10, &x->unmatched_rets) || num(&s, end, 10, &x->erets) ||
+	    num(&s, end, 10, &x->unmatched_erets) || num(&s, end, 10, &x->irqs) ||
+	    num(&s, end, 10, &x->overflow) || !rest_empty(s, end) ||
+	    nn != (r->nnodes ? r->nnodes - 1 : 0) || nr != r->nruns)
+		return 1;
+	if (!r->nnodes) {
+		r->nodes = malloc(sizeof *r->nodes);
+		if (!r->nodes)
+			return -1;
+		r->nodes[0] = (struct truth_node){ 0, 0, 0 };
+		r->nnodes = 1;
+	}
+	for (size_t i = 0; i < r->nruns; i++)
+		if (r->runs[i].node >= r->nnodes)
+			return 1;
+	r->have_stacks = 1;
+	return 0;
+}
+
 int truth_raw_parse(const char *text, size_t n, struct truth_raw *r, char *err, size_t errlen)
 {
 	static const char magic[] = "bmprof-insn-count 1\n";
 	const char *s = text, *end = text + n;
-	size_t icap = 0, ecap = 0, line = 2;
+	size_t icap = 0, ecap = 0, ncap = 0, rcap = 0, line = 2;
 	int ended = 0;
 
 	memset(r, 0, sizeof *r);
@@ -139,6 +221,12 @@ int truth_raw_parse(const char *text, size_t n, struct truth_raw *r, char *err, 
 			bad = insn_line(r, &icap, s + 2, le);
 		else if (le - s > 2 && s[0] == 'e' && s[1] == ' ')
 			bad = edge_line(r, &ecap, s + 2, le);
+		else if (le - s > 2 && s[0] == 'n' && s[1] == ' ' && !r->have_stacks)
+			bad = node_line(r, &ncap, s + 2, le);
+		else if (le - s > 2 && s[0] == 'x' && s[1] == ' ' && !r->have_stacks)
+			bad = run_line(r, &rcap, s + 2, le);
+		else if (le - s > 7 && !memcmp(s, "stacks ", 7))
+			bad = stacks_line(r, s + 7, le);
 		else if (le - s > 7 && !memcmp(s, "target ", 7))
 			bad = 0;
 		else if (le - s > 4 && !memcmp(s, "end ", 4)) {

@@ -7,7 +7,9 @@
  * off. Also: calls back to back (no fences), eviction rates, the SAMPLES encoding
  * (bytes per entry, sorted as the drain sends them vs the order the buffer holds them), and
  * with call stacks: the handler's added cost (frame-pointer walk, stack-table lookup) per
- * frame, and the wire bytes per sample with stacks on against off. */
+ * frame, and the wire bytes per sample with stacks on against off; with raw samples: the
+ * handler's added cost (the register file copied in DWARF order, appended to the ring), the
+ * drain's cost per record (encoding, CRC, frame) and the wire bytes per record. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -640,6 +642,104 @@ static void stack_wire_bytes(void)
 	free(len);
 }
 
+/* ---- raw samples ---- */
+
+/* An interrupt entry's 15 saved registers (x86-64 save_frame order) by DWARF number. */
+static const uint8_t frame_dwarf[15] = { 15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 5, 4, 1, 2, 0 };
+
+__attribute__((noipa)) static void empty_raw_sample(struct bmprof_cpu *c, uint64_t pc,
+						    const uint64_t *frame)
+{
+	(void)c;
+	(void)pc;
+	(void)frame;
+	__asm__ volatile("" ::: "memory");
+}
+
+/* What raw mode adds to the handler: the sample's register file (as the x86-64 op builds
+ * it from the entry's frame) and its copy into the ring. */
+__attribute__((noipa)) static void raw_sample(struct bmprof_cpu *c, uint64_t pc,
+					      const uint64_t *frame)
+{
+	struct bmprof_raw s;
+
+	s.pc = pc;
+	s.flags = 0;
+	s.event = 0;
+	for (unsigned i = 0; i < 15; i++)
+		s.r[frame_dwarf[i]] = frame[i];
+	s.r[7] = frame[15];
+	s.valid = 0xffff;
+	bmprof_record_raw(c, &s);
+}
+
+static uint64_t raw_bytes;
+
+static int raw_count_write(void *ctx, const void *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	raw_bytes += len;
+	return 0;
+}
+
+static void raw_cost(void)
+{
+	enum { RING = 64, N = SAMPLES / 10 };
+	static struct bmprof_raw ring[RING];
+	/* registers as a bare-metal loop holds them: pointers into a small image, counters */
+	uint64_t frame[16] = { 0x40, 0x3ff, 0x263000, 0x2620a0, 0x102a40, 0x2630a0, 0x11fe80, 3,
+			       0x1234, 0x8000000000000000ull, 0x263008, 0, 7, 0x101100, 0x262ff8,
+			       0x11fe40 };
+	double add[REPS], drain[REPS], bytes[REPS];
+
+	net_ticks = malloc(SAMPLES * sizeof *net_ticks);
+	if (!net_ticks)
+		exit(1);
+	static struct bmprof_cpu cpu;
+	static uint8_t mem[1 << 16] __attribute__((aligned(64)));
+	struct bmprof_cpu *c = &cpu;
+
+	for (unsigned k = 0; k < REPS; k++) {
+		struct bmprof_out out = { raw_count_write, 0 };
+		uint64_t drained = 0, ticks = 0;
+		if (bmprof_cpu_init(c, 0, mem, sizeof mem, 1024, 256, 1) ||
+		    bmprof_raw_init(c, ring, sizeof ring, RING, BMPROF_ARCH_X86_64, 16))
+			exit(1);
+		for (unsigned i = 0; i < N; i++) {
+			uint64_t pc = BASE_PC + 64 * (i % 64);
+			frame[0] = i;
+			uint64_t t0 = t_begin();
+			empty_raw_sample(c, pc, frame);
+			uint64_t t1 = t_end();
+			uint64_t t2 = t_begin();
+			raw_sample(c, pc, frame);
+			uint64_t t3 = t_end();
+			net_ticks[i] = (int64_t)(t3 - t2) - (int64_t)(t1 - t0);
+			if (bmprof_raw_pending(c) == RING) {
+				raw_bytes = 0;
+				uint64_t t4 = t_begin();
+				bmprof_drain(c, &out);
+				ticks += t_end() - t4;
+				drained += RING;
+			}
+		}
+		add[k] = trimmed_mean(net_ticks, N);
+		drain[k] = (double)ticks / (double)drained;
+		bytes[k] = (double)raw_bytes / RING;
+	}
+	printf("\nraw samples (x86-64, 16 registers): what the handler adds per sample (register\n"
+	       "file in DWARF order, copy into the ring), net TSC ticks timed alone as above; the\n"
+	       "drain per record (encode, CRC-32, frame to a null sink); median of %u repetitions\n"
+	       "[lowest .. highest]:\n", REPS);
+	print_spread("handler, ring in cache", add, "regs + record_raw");
+	print_spread("drain, per record", drain, "encode + crc + frame");
+	struct spread b = spread_of(bytes, REPS);
+	printf("  %-34s %6.1f bytes, frame header and CRC included\n", "wire bytes per record",
+	       b.med);
+	free(net_ticks);
+}
+
 int main(void)
 {
 	cpu_set_t one;
@@ -650,6 +750,7 @@ int main(void)
 	frame_sizes();
 	stack_cost();
 	stack_wire_bytes();
+	raw_cost();
 	return 0;
 }
 

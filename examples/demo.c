@@ -7,13 +7,28 @@
  * emulated floating-point instructions fall to last. */
 #include <bmrt.h>
 
+/* the amounts of work; -D overrides them (a shorter run for tests) */
+#ifndef BUF_BYTES
 #define BUF_BYTES (256 * 1024)
+#endif
+#ifndef SORT_N
 #define SORT_N 60000
+#endif
+#ifndef SORT_ROUNDS
 #define SORT_ROUNDS 9
+#endif
+#ifndef MAT_N
 #define MAT_N 96
+#endif
+#ifndef PRIME_LIMIT
 #define PRIME_LIMIT 2400000
+#endif
+#ifndef CHECKSUM_ROUNDS
 #define CHECKSUM_ROUNDS 40
+#endif
+#ifndef MATMUL_ROUNDS
 #define MATMUL_ROUNDS 20
+#endif
 
 static uint8_t buf[BUF_BYTES];
 static uint32_t ints[SORT_N];

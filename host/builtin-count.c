@@ -13,6 +13,7 @@
 #include "util/json.h"
 #include "run/run_opts.h"
 #include "run/truth_qemu.h"
+#include "symbol/symbolize.h"
 #include "util/util.h"
 
 static const char description[] =
@@ -25,12 +26,12 @@ static const char tail[] =
 	"(the counts up to then are printed).\n";
 
 struct copts {
-	const char *image, *qemu, *out;
+	const char *image, *qemu, *out, *root;
 	struct opt_list funcs;
 	char config[RUN_OPTS_PARAMS_MAX + 64];
 	char params[RUN_OPTS_PARAMS_MAX];
 	unsigned long freq, timeout;
-	int icount, user, json;
+	int icount, user, json, children;
 	struct opt_args args;
 };
 
@@ -42,6 +43,10 @@ static int parse(struct copts *o, int argc, char **argv)
 			 "instruction by instruction"),
 		OPT_ULONG(0, "freq", &o->freq, "HZ", "run the image's sampler at HZ (default 0: "
 			  "off)", 0, 100000),
+		OPT_BOOL(0, "children", &o->children, "also each function's inclusive count (itself "
+			 "and everything it called) from exact call paths"),
+		OPT_STRING(0, "root", &o->root, "NAME", "with --children: only the instructions "
+			   "that ran with function NAME on the stack (main: the program's own)"),
 		OPT_BOOL(0, "json", &o->json, "the counts as JSON on stdout"),
 		OPT_STRING('o', "output", &o->out, "FILE", "also save the run's profile (with "
 			   "--freq: the samples of the very run counted)"),
@@ -63,6 +68,10 @@ static int parse(struct copts *o, int argc, char **argv)
 		return rc;
 	if (o->args.n != 1 || o->args.dash_given) {
 		bm_err("count: give exactly one IMAGE (bmprof count --help)");
+		return EXIT_USAGE;
+	}
+	if (o->root && !o->children) {
+		bm_err("count: --root goes with --children (bmprof count --help)");
 		return EXIT_USAGE;
 	}
 	o->image = o->args.v[0];
@@ -164,6 +173,125 @@ static void print_text(const struct copts *o, const struct truth *t, const struc
 	free(order);
 }
 
+/* ---- --children ---- */
+
+/* The functions at a link-time address, outermost first, named as bmprof report names a
+ * chain's frames (truth_names_fn). */
+static int frame_names(void *ctx, uint64_t addr, const char **names, unsigned max)
+{
+	struct sym_result r;
+	unsigned n = 0;
+
+	if (symbolizer_lookup(ctx, addr, &r))
+		return -1;
+	if (!r.nframes) {
+		names[0] = r.symbol ? r.symbol : "[unknown]";
+		return 1;
+	}
+	for (unsigned i = r.nframes; i-- > 0 && n < max;)
+		names[n++] = strcmp(r.frames[i].function, "??") ? r.frames[i].function :
+			     r.symbol ? r.symbol : "[unknown]";
+	return (int)n;
+}
+
+static int build_children(const struct copts *o, const struct truth_raw *raw,
+			  struct symbolizer **sym, struct truth_stacks *ts)
+{
+	char err[512];
+
+	*sym = symbolizer_open(o->image, err, sizeof err);
+	if (!*sym) {
+		bm_err("%s", err);
+		return -1;
+	}
+	if (truth_stacks_build(raw, frame_names, *sym, o->root, ts)) {
+		bm_err("out of memory computing inclusive counts");
+		return -1;
+	}
+	if (o->root && !ts->total) {
+		bm_err("count: no instruction ran with %s on the stack (bmprof count --children "
+		       "without --root lists the functions)", o->root);
+		return -1;
+	}
+	return 0;
+}
+
+static double pct(uint64_t x, uint64_t total)
+{
+	return total ? 100.0 * (double)x / (double)total : 0;
+}
+
+static void print_children(const struct copts *o, const struct truth_raw *raw,
+			   const struct truth_stacks *ts)
+{
+	const struct truth_stack_stats *x = &raw->ss;
+
+	printf("\ncall paths:   %llu calls, %llu returns (%llu to no frame on the stack), %llu "
+	       "exceptions taken, %llu exception returns (%llu with no exception frame)\n",
+	       (unsigned long long)x->calls, (unsigned long long)x->rets,
+	       (unsigned long long)x->unmatched_rets, (unsigned long long)x->irqs,
+	       (unsigned long long)x->erets, (unsigned long long)x->unmatched_erets);
+	printf("children of:  %llu instructions outside exception handlers%s%s (left out: %llu "
+	       "in handlers, %llu outside the functions counted",
+	       (unsigned long long)ts->total, o->root ? " with " : "", o->root ? o->root : "",
+	       (unsigned long long)ts->in_handlers, (unsigned long long)ts->unplaced);
+	if (o->root)
+		printf(", %llu without %s on the stack", (unsigned long long)ts->outside_root,
+		       o->root);
+	printf(")\n");
+	printf("\n  %8s %8s %16s %16s  %s\n", "Children", "Self", "inclusive", "self",
+	       "Function");
+	for (size_t i = 0; i < ts->n; i++)
+		printf("  %7.2f%% %7.2f%% %16llu %16llu  %s\n", pct(ts->fns[i].inclusive, ts->total),
+		       pct(ts->fns[i].self, ts->total), (unsigned long long)ts->fns[i].inclusive,
+		       (unsigned long long)ts->fns[i].self, ts->fns[i].name);
+}
+
+static void json_children(struct json *j, const struct truth_raw *raw,
+			  const struct truth_stacks *ts)
+{
+	const struct truth_stack_stats *x = &raw->ss;
+
+	json_key(j, "children");
+	json_begin_object(j);
+	json_key(j, "total");
+	json_u64(j, ts->total);
+	json_key(j, "in_handlers");
+	json_u64(j, ts->in_handlers);
+	json_key(j, "unplaced");
+	json_u64(j, ts->unplaced);
+	json_key(j, "outside_root");
+	json_u64(j, ts->outside_root);
+	json_key(j, "calls");
+	json_u64(j, x->calls);
+	json_key(j, "returns");
+	json_u64(j, x->rets);
+	json_key(j, "unmatched_returns");
+	json_u64(j, x->unmatched_rets);
+	json_key(j, "exceptions");
+	json_u64(j, x->irqs);
+	json_key(j, "exception_returns");
+	json_u64(j, x->erets);
+	json_key(j, "unmatched_exception_returns");
+	json_u64(j, x->unmatched_erets);
+	json_key(j, "overflow");
+	json_u64(j, x->overflow);
+	json_key(j, "functions");
+	json_begin_array(j);
+	for (size_t i = 0; i < ts->n; i++) {
+		json_begin_object(j);
+		json_key(j, "name");
+		json_string(j, ts->fns[i].name);
+		json_key(j, "inclusive");
+		json_u64(j, ts->fns[i].inclusive);
+		json_key(j, "self");
+		json_u64(j, ts->fns[i].self);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
 static void json_func(struct json *j, const struct truth *t, const struct insn_func *f)
 {
 	json_begin_object(j);
@@ -206,7 +334,8 @@ static void json_func(struct json *j, const struct truth *t, const struct insn_f
 }
 
 static void print_json(const struct copts *o, const struct truth *t, const struct insn_func *fs,
-		       size_t n, double seconds, int exit_status)
+		       size_t n, double seconds, int exit_status, const struct truth_raw *raw,
+		       const struct truth_stacks *ts)
 {
 	const struct truth_fixes *x = &t->fix;
 	struct json j;
@@ -246,6 +375,8 @@ static void print_json(const struct copts *o, const struct truth *t, const struc
 		if (o->funcs.n || func_total(t, &fs[i]))
 			json_func(&j, t, &fs[i]);
 	json_end_array(&j);
+	if (ts)
+		json_children(&j, raw, ts);
 	json_end_object(&j);
 	json_finish(&j);
 	fputc('\n', stdout);
@@ -257,6 +388,9 @@ int cmd_count(int argc, char **argv)
 	struct insn_func *fs = NULL;
 	struct truth_range *rs = NULL;
 	struct truth t;
+	struct truth_stacks ts = { 0 };
+	struct truth_run tr = { 0 };
+	struct symbolizer *sym = NULL;
 	size_t n = 0;
 	int rc;
 
@@ -279,23 +413,32 @@ int cmd_count(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		rs[i] = (struct truth_range){ fs[i].start, fs[i].end };
-	struct truth_run tr = {
+	tr = (struct truth_run){
 		.image = o.image, .qemu = o.qemu, .timeout = o.timeout, .config = o.config,
 		.freq = o.freq, .icount = o.icount, .user = o.user, .ranges = rs, .nranges = n,
-		.out = o.out,
+		.out = o.out, .stacks = o.children,
 	};
 	if (truth_qemu_run(&tr, &t))
 		goto out;
+	if (o.children && build_children(&o, &tr.raw, &sym, &ts))
+		goto out;
 	if (o.json)
-		print_json(&o, &t, fs, n, tr.seconds, tr.exit_status);
+		print_json(&o, &t, fs, n, tr.seconds, tr.exit_status, &tr.raw,
+			   o.children ? &ts : NULL);
 	else
 		print_text(&o, &t, fs, n, tr.seconds);
+	if (!o.json && o.children)
+		print_children(&o, &tr.raw, &ts);
 	rc = 0;
 	if (tr.exit_status == EXIT_CRASHED) {
 		bm_err("count: the image did not end normally: these are the counts up to its end");
 		rc = EXIT_CRASHED;
 	}
 out:
+	truth_stacks_free(&ts);
+	if (sym)
+		symbolizer_close(sym);
+	truth_raw_free(&tr.raw);
 	free(rs);
 	insn_funcs_free(fs, n);
 	truth_free(&t);

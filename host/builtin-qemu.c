@@ -20,10 +20,12 @@
 #include "run/recover_qemu.h"
 #include "run/run_opts.h"
 #include "run/shm_qemu.h"
+#include "report/data_space.h"
 #include "report/summary.h"
 #include "profile/target_log.h"
 #include "util/util.h"
 
+#define FLUSH_NOT_GIVEN ((unsigned long)-1)   /* --flush-interval left out */
 #define DEFAULT_FREQ 1000
 #define TOP_FUNCTIONS 10
 #define MAX_FLUSH_MS 3600000      /* the runtimes' limit (boot/common/rt_common.h) */
@@ -58,7 +60,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 			  "timer's rate if the CPU has no PMU", 1, 100000),
 		OPT_ULONG(0, "flush-interval", &c->flush_ms, "MS", "the image sends what it "
 			  "sampled every MS milliseconds (default 0: only when a buffer fills and at "
-			  "the end)", 0, MAX_FLUSH_MS),
+			  "the end; 1000 on a terminal, for the status line)", 0, MAX_FLUSH_MS),
 		OPT_ULONG(0, "stall", &c->stall, "SEC", "stop QEMU (and read its memory) when no "
 			  "frame came for SEC seconds: a hang, with --flush-interval (default 0: "
 			  "never)", 0, MAX_STALL),
@@ -66,6 +68,7 @@ static int parse_opts(int argc, char **argv, struct qemu_cmd *c)
 			  "milliseconds for another CPU to start and to stop (default: the image's "
 			  "own, 2000)", 1, MAX_CPU_WAIT_MS),
 		RUN_OPTS_STACKS_TABLE(&c->run),
+		RUN_OPTS_DATA_SPACE_TABLE(&c->run),
 		RUN_OPTS_TABLE(&c->run, "profile file (default " PROFILE_DEFAULT_PATH "; an "
 			       "existing one is renamed to FILE.old)"),
 		OPT_END(),
@@ -94,12 +97,21 @@ static int conclude(const struct qemu_cmd *c, struct image_run *r)
 			       "if QEMU printed an error above, that is the cause", r->res.status);
 		return EXIT_FAILED;
 	}
+	if (c->run.data_space) {
+		char name[256], line[512];
+		struct bm_kv kv = { "data_space_source", name };
+
+		data_space_source(p, name, sizeof name, line, sizeof line);
+		fprintf(stderr, "bmprof: data space: %s\n", line);
+		capture_meta(r->cap, &kv, 1);
+	}
 	if (capture_save(r->cap, err, sizeof err)) {
 		bm_err("%s", err);
 		return EXIT_FAILED;
 	}
 	image_say_how_it_ended(r);
-	summary_print(stderr, p, r->shm && !r->shm_unused ? "QEMU shared memory" : "QEMU serial");
+	summary_print(stderr, p, r->shm && !r->shm_unused ? "QEMU shared memory" : "QEMU serial",
+		      r->abs_image);
 	fprintf(stderr, "bmprof: wrote %s (%.1f s); hottest functions (bmprof report -i %s for "
 		"more):\n", c->run.out, r->res.seconds, c->run.out);
 	report_top_functions(stderr, p, c->run.out, r->abs_image, TOP_FUNCTIONS);
@@ -119,11 +131,22 @@ static int run(struct qemu_cmd *c)
 		.shm_delay_us = o->shm_delay_us, .shm_at_end = o->shm_at_end,
 		.firmware_log = o->firmware_log,
 		.firmware_debug = o->firmware_debug, .params = o->params, .user = o->user,
-		.flush_ms = (unsigned)c->flush_ms, .stall = (double)c->stall, .recover = 1,
+		.flush_ms = c->flush_ms == FLUSH_NOT_GIVEN ? 0 : (unsigned)c->flush_ms,
+		.progress_flush = c->flush_ms == FLUSH_NOT_GIVEN,
+		.stall = (double)c->stall, .recover = 1,
 		.cpu_wait_ms = (unsigned)c->cpu_wait_ms, .stack_depth = o->stack_depth,
+		.raw = o->data_space,
 	};
 	int rc;
 
+	if (o->data_space && !o->events.n) {
+		if (run_opts_add_events(o, DATA_SPACE_DEFAULT_EVENT))
+			return EXIT_USAGE;
+		fprintf(stderr, "bmprof: data space: asking for %s (level 1 data cache misses); "
+			"the timer samples where the CPU does not count it\n",
+			DATA_SPACE_DEFAULT_EVENT);
+		r.nmeta = 2;
+	}
 	if (o->events.n) {
 		if (events_config(&o->events, 0, c->freq, events, sizeof events) < 0) {
 			bm_err("qemu: the events do not fit the runtime's %d-byte configuration: "
@@ -153,6 +176,7 @@ int cmd_qemu(int argc, char **argv)
 	run_opts_init(&c.run, "qemu", (struct events_opts){ .cycles_hz = QEMU_CYCLES_HZ });
 	c.run.out = PROFILE_DEFAULT_PATH;
 	c.freq = DEFAULT_FREQ;
+	c.flush_ms = FLUSH_NOT_GIVEN;
 	rc = parse_opts(argc, argv, &c);
 	if (rc < 0)
 		rc = run(&c);

@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "run/qemu.h"
 #include "profile/capture.h"
+#include "report/data_space.h"
 #include "report/summary.h"
 #include "profile/target_log.h"
 #include "util/options.h"
@@ -212,6 +213,7 @@ static const char *stop_text(enum stop how)
 
 /* After the stream: summary, file, and the checks that make the run an error. */
 static int want_stacks;       /* -g: say so when the stream has no call stacks */
+static int want_raw;          /* --data-space: say so when the stream has no raw samples */
 
 static int conclude(struct capture *c, const struct input *in, const char *out, enum stop how)
 {
@@ -226,10 +228,20 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 		       how == STOP_SIGNAL ? " (interrupted)" : "");
 		return 1;
 	}
-	summary_print(stderr, p, in->path);
+	summary_print(stderr, p, in->path, NULL);
 	if (want_stacks)
 		summary_expect_stacks(stderr, p);
 	fprintf(stderr, "  stopped   %s\n", stop_text(how));
+	if (want_raw && p->have_hello) {
+		char name[256], line[512];
+		struct bm_kv kv = { "data_space_source", name };
+
+		data_space_expect_raw(p);
+		data_space_source(p, name, sizeof name, line, sizeof line);
+		if (profile_has_raw(p))
+			fprintf(stderr, "bmprof: data space: %s\n", line);
+		capture_meta(c, &kv, 1);
+	}
 	if (capture_save(c, err, sizeof(err))) {
 		bm_err("%s", err);
 		return 1;
@@ -291,6 +303,9 @@ int cmd_record(int argc, char **argv)
 			   "bmprof report"),
 		OPT_BOOL('g', "call-graph", &want_stacks, "expect call stacks: warn when the stream "
 			 "has none (the image sends them when its stack_depth is set)"),
+		OPT_BOOL(0, "data-space", &want_raw, "expect raw samples (data-space profiling): "
+			 "warn when the stream has none (the image sends them when its raw setting "
+			 "is 1); the profile names their source"),
 		OPT_END(),
 	};
 	const struct opt_cmd cmd = { .name = "record", .args = "--from PATH|-", .opts = opts,
@@ -300,6 +315,7 @@ int cmd_record(int argc, char **argv)
 	char *args, *command;
 
 	want_stacks = 0;
+	want_raw = 0;
 	if ((rc = opt_parse(&cmd, argc, argv, &a)) >= 0)
 		return rc;
 	baud_given = opt_given(&a, "baud") != NULL;

@@ -49,7 +49,7 @@ static const char *const orders[] = { "caller", "callee", NULL };   /* enum stac
 static const char *const formats[] = { "text", "json", "html", NULL };
 
 struct report_opts {
-	const char *input, *elf, *event, *output;
+	const char *input, *elf, *event, *output, *phase;
 	struct report_fw_opts fw;
 	int sort;                /* enum flat_sort; -1: not given (function) */
 	int format, json, all;
@@ -80,6 +80,9 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 			   "instead of standard output"),
 		OPT_STRING('e', "event", &o->event, "NAME", "report this event, by name or id "
 			   "(default: the first event with samples)"),
+		OPT_STRING(0, "phase", &o->phase, "NAME", "only the samples of the phase NAME "
+			   "(bm_phase; or its number; \"(start)\": before the first phase); a "
+			   "profile with phases otherwise gets a column per phase"),
 		OPT_DOUBLE_RANGE(0, "min-percent", &o->min_percent, "P", "leave out rows below P "
 				 "percent", 0, 100),
 		OPT_ULONG('n', "limit", &o->limit, "N", "print at most N rows (default: 20 for "
@@ -187,6 +190,8 @@ static int report(int argc, char **argv)
 	if (rc == 0)
 		rp.load_warning[0] = 0;
 	rc = 1;
+	if (o.phase && report_keep_phase(&rp, &prof, o.phase))
+		goto out;
 	if (report_build(&rp, o.elf, o.event, &sort))
 		goto out;
 	rc = write_report(&rp, &o, sort, limit);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "cpi/measured.h"
 #include "dcpi_validate.h"
 #include "run/image_run.h"
 #include "cpi/cpi_run.h"
@@ -43,7 +44,7 @@ static const char tail[] = "Exit status: 0 when it ran, 2 usage, 125 failed.\n";
 
 struct vopts {
 	int accel;                   /* enum qemu_accel */
-	const char *reps_param, *uarch, *qemu, *image;
+	const char *reps_param, *uarch, *qemu, *image, *measured;
 	char params[RUN_OPTS_PARAMS_MAX];  /* " param=NAME=VALUE" each */
 	unsigned long reps, freq, min_samples, timeout;
 	int json;
@@ -57,6 +58,8 @@ struct vfunc {
 
 struct validate {
 	struct vopts o;
+	struct block_times times;    /* --measured */
+	size_t measured, pieces;     /* blocks measured, of all, in the functions analysed */
 	int kvm;                     /* the sample source: natively timed (KVM) or TCG */
 	const char *source;
 	struct vfunc *f;
@@ -90,6 +93,9 @@ static int parse(struct vopts *o, int argc, char **argv)
 			  "100000 under TCG)", 1, 100000),
 		OPT_STRING('u', "uarch", &o->uarch, "NAME", "the pipeline model (default: tcg "
 			   "under TCG, else the CPU's)"),
+		OPT_STRING(0, "measured", &o->measured, "FILE", "blocks' measured cycles per "
+			   "iteration (bmprof bhive's results) as the best case where a block's "
+			   "bytes match"),
 		OPT_ULONG(0, "min-samples", &o->min_samples, "N", "analyse functions with at least "
 			  "N samples (default 100)", 0, 1ul << 40),
 		OPT_BOOL(0, "json", &o->json, "the results as JSON on stdout"),
@@ -257,6 +263,14 @@ static int analyze(struct validate *v, const struct profile *p, const char *elf)
 	if (p->total < v->o.min_samples) {     /* no function can have enough */
 		say_too_few(v, p, "", 0);
 		return -1;
+	}
+	if (v->o.measured) {
+		if (measured_load(v->o.measured, &v->times, err, sizeof err)) {
+			bm_err("%s", err);
+			return -1;
+		}
+		co.measured = &v->times;
+		co.measured_path = v->o.measured;
 	}
 	if (v->o.uarch)
 		co.uarch = uarch_find(v->o.uarch);
@@ -490,6 +504,15 @@ static void print_text(const struct validate *v)
 	       "model %s, %.0f cycles per sample\n", (unsigned long long)v->samples,
 	       (unsigned long long)fs, v->nf, v->o.min_samples,
 	       v->nf ? v->f[0].cf.uarch->name : "-", v->nf ? v->f[0].cf.period : 0);
+	if (v->o.measured) {
+		size_t m = 0, n = 0;
+		for (size_t i = 0; i < v->nf; i++) {
+			m += v->f[i].cf.measured;
+			n += v->f[i].cf.pieces;
+		}
+		printf("best case:  measured for %zu of %zu blocks (%s), the model's for the rest\n",
+		       m, n, v->o.measured);
+	}
 	if (v->o.reps_param)
 		printf("truth:      exact counts (QEMU TCG%s, insn_count plugin) at %s=1,2,4,8 "
 		       "(affine: checked), extrapolated to %llu\n", v->kvm ? "" : " -icount",
@@ -662,6 +685,7 @@ out:
 		cpi_func_free(&v.f[i].cf);
 	free(v.f);
 done:
+	block_times_free(&v.times);
 	truth_free(&v.truth);
 	opt_args_free(&v.o.args);
 	return rc;

@@ -20,6 +20,7 @@ int cmd_db(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_topdown(int argc, char **argv);
+int cmd_blocks(int argc, char **argv);
 int cmd_bhive(int argc, char **argv);
 
 #endif

@@ -12,7 +12,7 @@ REPORT_RUNS ?= 3
 
 $(PROFILE_GEN): bench/profile_gen.c transport/wire.h transport/crc32.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(BENCH_CFLAGS) -o $@ bench/profile_gen.c transport/crc32.c
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(BENCH_CFLAGS) -o $@ bench/profile_gen.c transport/crc32.c
 
 # bmprof itself is the plain build (build/bin/bmprof), whatever SAN says.
 bench-report:

@@ -21,7 +21,7 @@ $(SYMB_ADDRS): | $(SYMB_ELF)
 
 $(SYMB_DRIVER): bench/symbolize_bench.c host/symbol/symbolize.h $(SYMB_LIB)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(BENCH_CFLAGS) -Ihost -o $@ bench/symbolize_bench.c $(SYMB_LIB) $(HOST_LDLIBS)
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(BENCH_CFLAGS) -Ihost -o $@ bench/symbolize_bench.c $(SYMB_LIB) $(HOST_LDLIBS)
 
 # The driver links the plain (not sanitized) host library: mk/bench.mk runs this with SAN=0.
 bench-symbolize-run: $(SYMB_DRIVER) $(SYMB_ADDRS)

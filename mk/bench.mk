@@ -25,7 +25,7 @@ CORE_BENCH := $(BENCH_OUT)/core/core_bench
 $(CORE_BENCH): bench/core_bench.c $(CORE_SRCS) $(wildcard target/core/*.h) transport/wire.h \
 		target/include/bmprof.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(BENCH_CFLAGS) -o $@ bench/core_bench.c $(CORE_SRCS)
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(BENCH_CFLAGS) -o $@ bench/core_bench.c $(CORE_SRCS)
 
 bench-core-run: $(CORE_BENCH)
 	$(CORE_BENCH)

@@ -40,7 +40,7 @@ host_objs = $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(1))
 
 $(HOST_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(HOST_CC) $(HOST_CFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -9,7 +9,7 @@ PPROF_GEN_H := $(PROTO_GEN)/profile.pb-c.h
 
 $(PPROF_GEN_C) $(PPROF_GEN_H) &: proto/profile.proto
 	@mkdir -p $(PROTO_GEN)
-	protoc-c --proto_path=proto --c_out=$(PROTO_GEN) proto/profile.proto
+	$(Q)$(call say,PROTOC,$@)protoc-c --proto_path=proto --c_out=$(PROTO_GEN) proto/profile.proto
 
 HOST_CFLAGS += -I$(PROTO_GEN)
 HOST_LDLIBS += $(shell $(PKG_CONFIG) --libs libprotobuf-c sqlite3 2>/dev/null || echo -lprotobuf-c -lsqlite3)

@@ -11,20 +11,26 @@
 #   not_elf.txt       a text file
 #   sym_multi.elf     13 CUs from the benchmark's generator (bench/symbolize/gen.py), enough
 #                     for the symbolizer to decode CUs on several threads
+#   bt_x86_64.elf     tests/fixtures/bt_walk.c, gcc -O2, no library (the backtracking tests)
+#   bt_aarch64.elf    the same with aarch64-linux-gnu-gcc
+#   dtype_x86.elf     tests/fixtures/dtype_main.c, gcc -O2 -g -gdwarf-5, static, freestanding
+#   dtype_a64.elf     the same for AArch64 (aarch64-linux-gnu-gcc), -gdwarf-4
+#   dtype_nodwarf.elf the same for x86-64 without -g (symbols, no DWARF)
 
 FIXTURES := $(BUILD)/fixtures
 FIXTURE_SRCS := tests/fixtures/sym_main.c tests/fixtures/sym_other.c tests/fixtures/sym_util.h
 FIXTURE_ELFS := $(addprefix $(FIXTURES)/,sym_dw5.elf sym_dw4.elf sym_stripped.elf \
-	sym_trunc.elf not_elf.txt sym_multi.elf)
+	sym_trunc.elf not_elf.txt sym_multi.elf bt_x86_64.elf bt_aarch64.elf dtype_x86.elf \
+	dtype_a64.elf dtype_nodwarf.elf)
 
 # $(call sym_fixture,OUT,FLAGS)
 define sym_fixture
 	@mkdir -p $(FIXTURES)
-	$(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c -o $(1).main.o tests/fixtures/sym_main.c
-	cd tests/fixtures && $(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c \
+	$(Q)$(call say,CC,$@)$(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c -o $(1).main.o tests/fixtures/sym_main.c
+	$(Q)cd tests/fixtures && $(HOST_CC) -O2 -g -fno-omit-frame-pointer $(2) -c \
 		-o $(abspath $(1)).other.o sym_other.c
-	$(HOST_CC) $(2) -Wl,--build-id -o $(1) $(1).main.o $(1).other.o
-	rm -f $(1).main.o $(1).other.o
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(2) -Wl,--build-id -o $(1) $(1).main.o $(1).other.o
+	$(Q)rm -f $(1).main.o $(1).other.o
 endef
 
 $(FIXTURES)/sym_dw5.elf: $(FIXTURE_SRCS)
@@ -42,8 +48,31 @@ $(FIXTURES)/sym_trunc.elf: $(FIXTURES)/sym_dw5.elf
 $(FIXTURES)/sym_multi.elf: bench/symbolize/gen.py
 	rm -rf $(FIXTURES)/multi
 	python3 bench/symbolize/gen.py --files 12 --funcs 12 --out $(FIXTURES)/multi
-	$(HOST_CC) -O2 -g -fno-omit-frame-pointer -o $@ $(FIXTURES)/multi/*.c
+	$(Q)$(call say,LD,$@)$(HOST_CC) -O2 -g -fno-omit-frame-pointer -o $@ $(FIXTURES)/multi/*.c
 	rm -rf $(FIXTURES)/multi
+
+$(FIXTURES)/bt_x86_64.elf: tests/fixtures/bt_walk.c
+	@mkdir -p $(FIXTURES)
+	$(HOST_CC) -O2 -g -fno-pie -no-pie -nostdlib -static -Wl,-e,walk -o $@ $<
+
+$(FIXTURES)/bt_aarch64.elf: tests/fixtures/bt_walk.c
+	@mkdir -p $(FIXTURES)
+	$(A64_CC) -O2 -g -nostdlib -static -Wl,-e,walk -o $@ $<
+
+DTYPE_FIXTURE_FLAGS := -O2 -fno-omit-frame-pointer -ffreestanding -nostdlib -static \
+	-fno-stack-protector -fno-pie -no-pie -Wl,-e,main -Wl,--build-id
+
+$(FIXTURES)/dtype_x86.elf: tests/fixtures/dtype_main.c
+	@mkdir -p $(FIXTURES)
+	$(HOST_CC) $(DTYPE_FIXTURE_FLAGS) -g -gdwarf-5 -o $@ $<
+
+$(FIXTURES)/dtype_a64.elf: tests/fixtures/dtype_main.c
+	@mkdir -p $(FIXTURES)
+	$(or $(A64_CC),aarch64-linux-gnu-gcc) $(DTYPE_FIXTURE_FLAGS) -g -gdwarf-4 -o $@ $<
+
+$(FIXTURES)/dtype_nodwarf.elf: tests/fixtures/dtype_main.c
+	@mkdir -p $(FIXTURES)
+	$(HOST_CC) $(DTYPE_FIXTURE_FLAGS) -g0 -o $@ $<
 
 $(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
 	@mkdir -p $(FIXTURES)
@@ -52,6 +81,7 @@ $(FIXTURES)/not_elf.txt: tests/fixtures/sym_util.h
 fixtures: $(FIXTURE_ELFS)
 
 $(HOST_BUILD)/tests/test_symbolize $(HOST_BUILD)/tests/test_disasm \
-	$(HOST_BUILD)/tests/test_insn_decode: | $(FIXTURE_ELFS)
+	$(HOST_BUILD)/tests/test_insn_decode $(HOST_BUILD)/tests/test_backtrack \
+	$(HOST_BUILD)/tests/test_dtype: | $(FIXTURE_ELFS)
 
 .PHONY: fixtures

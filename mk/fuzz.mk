@@ -23,7 +23,8 @@ FUZZ_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
 	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 
-FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover fuzz_db fuzz_topdown fuzz_cpi fuzz_diff fuzz_cli fuzz_bhive
+FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover fuzz_db fuzz_topdown fuzz_cpi fuzz_diff fuzz_cli \
+	fuzz_backtrack fuzz_dtype fuzz_bhive
 FUZZ_HARNESSES ?= $(FUZZ_ALL)
 # Every harness links the whole host library, built with the fuzzing flags (the linker
 # takes the objects it needs).
@@ -34,7 +35,7 @@ FUZZ_BINS := $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_HARNESSES))
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(foreach h,$(FUZZ_ALL),$(eval $(FUZZ_DIR)/bin/$(h): $(call fuzz_objs,tests/fuzz/$(h).c) $(FUZZ_LIB)))
 # the recovery harness runs the target core (compiled for the host) to make its memory
@@ -42,12 +43,12 @@ $(FUZZ_DIR)/bin/fuzz_recover: $(call fuzz_objs,$(CORE_SRCS))
 
 $(FUZZ_LIB): $(call fuzz_objs,$(HOST_LIB_SRCS) $(PPROF_GEN_C))
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 $(call fuzz_objs,host/profile/export_pprof.c $(PPROF_GEN_C)): $(PPROF_GEN_H)
 
 $(addprefix $(FUZZ_DIR)/bin/,$(FUZZ_ALL)):
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
+	$(Q)$(call say,LD,$@)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
 # clang with libFuzzer's runtime is optional (scripts/deps.sh installs it with
 # BMPROF_DEPS_EXTRA=1): without it fuzz-check says so and passes, fuzz and fuzz-build fail.

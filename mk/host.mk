@@ -13,14 +13,14 @@ BMPROF := $(BUILD)/bin/bmprof
 
 $(HOST_LIB): $(call host_objs,$(HOST_LIB_SRCS))
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(BMPROF_BIN): $(call host_objs,host/bmprof.c) $(HOST_LIB)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
 ifneq ($(SAN),1)
 $(BMPROF): $(BMPROF_BIN)
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)$(call say,CP,$@)cp $< $@
 endif

@@ -59,32 +59,32 @@ $(A64_RT_OBJS): $(A64_OBJ)/rt.flags
 
 $(A64_OBJ)/lib/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(A64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(A64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(A64_OBJ)/lib/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(A64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(A64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(A64_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(A64_RT_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(A64_RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(A64_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(A64_RT_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(A64_RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(A64_RT_FP_OBJS): $(A64_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(A64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
+	$(Q)$(call say,CC,$@)$(A64_CC) $(A64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
 # One relocatable object in which only bmprof_* symbols stay global, so the library's
 # internal functions (gic_ack, timer_now, ...) never clash with an integrator's own.
 $(A64_LIB): $(A64_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ $(A64_OBJ)/libbmprof.o
-	$(A64_CC) -r -nostdlib -o $(A64_OBJ)/libbmprof.o $^
-	$(A64_OBJCOPY) --wildcard --keep-global-symbol='bmprof_*' $(A64_OBJ)/libbmprof.o
-	$(A64_AR) rcs $@ $(A64_OBJ)/libbmprof.o
+	$(Q)rm -f $@ $(A64_OBJ)/libbmprof.o
+	$(Q)$(call say,LD,$@)$(A64_CC) -r -nostdlib -o $(A64_OBJ)/libbmprof.o $^
+	$(Q)$(A64_OBJCOPY) --wildcard --keep-global-symbol='bmprof_*' $(A64_OBJ)/libbmprof.o
+	$(Q)$(A64_AR) rcs $@ $(A64_OBJ)/libbmprof.o
 
 # $(call a64_obj,OBJDIR,SRC): a program object, keyed by the source's absolute path so
 # sources from anywhere (and two images sharing one) never collide.
@@ -95,13 +95,13 @@ a64_objs = $(foreach s,$(2),$(call a64_obj,$(1),$(s)))
 define a64_obj_rule
 $(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
-	$$(A64_CC) $$(call prog_cflags,$(2),$$(A64_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
+	$$(Q)$$(call say,CC,$$@)$$(A64_CC) $$(call prog_cflags,$(2),$$(A64_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 define a64_link_rule
 $(1): $(2) $$(A64_RT_OBJS) $$(A64_LIB) linker/aarch64.ld $$(A64_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(A64_CC) $$(A64_LDFLAGS) -o $$@ $$(A64_RT_OBJS) $(2) $$(A64_LIB) -lgcc
+	$$(Q)$$(call say,LD,$$@)$$(A64_CC) $$(A64_LDFLAGS) -o $$@ $$(A64_RT_OBJS) $(2) $$(A64_LIB) -lgcc
 endef
 
 # $(call a64_image,ELF,OBJDIR,SRCS,CFLAGS): rules for one image; the program's objects

@@ -58,39 +58,39 @@ $(UA64_CRT0):
 
 $(UA64_OBJ)/lib/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(UA64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(UA64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(UA64_OBJ)/lib/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(UA64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(UA64_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(UA64_OBJ)/rt/%.o: %.c | $(UA64_CRT0)
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(UA64_RT_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(UA64_RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(UA64_OBJ)/rt/%.o: %.S | $(UA64_CRT0)
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(UA64_RT_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(A64_CC) $(UA64_RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(UA64_RT_FP_OBJS): $(UA64_OBJ)/rt/%.o: %.c | $(UA64_CRT0)
 	@mkdir -p $(dir $@)
-	$(A64_CC) $(UA64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
+	$(Q)$(call say,CC,$@)$(A64_CC) $(UA64_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
 $(UA64_LIB): $(UA64_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(A64_AR) rcs $@ $^
+	$(Q)$(call say,AR,$@)rm -f $@ && $(A64_AR) rcs $@ $^
 
 define ua64_obj_rule
 $(1): $(2) $(4) | $$(UA64_CRT0)
 	@mkdir -p $$(dir $$@)
-	$$(A64_CC) $$(call prog_cflags,$(2),$$(UA64_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
+	$$(Q)$$(call say,CC,$$@)$$(A64_CC) $$(call prog_cflags,$(2),$$(UA64_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 # The ELF, then the PE: gnu-efi's crt0 first (its PE header is the image's first bytes).
 define ua64_link_rule
 $(1).elf: $(2) $$(UA64_RT_OBJS) $$(UA64_LIB) $$(UA64_CRT0) $$(UA64_LDS) $$(UA64_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(A64_CC) $$(UA64_LDFLAGS) -o $$@ $$(UA64_CRT0) $$(UA64_RT_OBJS) $(2) $$(UA64_LIB) \
+	$$(Q)$$(call say,LD,$$@)$$(A64_CC) $$(UA64_LDFLAGS) -o $$@ $$(UA64_CRT0) $$(UA64_RT_OBJS) $(2) $$(UA64_LIB) \
 		$$(UA64_GNUEFI)/lib/libgnuefi.a -lgcc
 	@$$(A64_NM) $$@ | grep -q '^0000000000000000 [A-Za-z] ImageBase$$$$' || \
 		{ echo "make: $$@: ImageBase is not at 0 (BMRT_UEFI_LINK_BASE)" >&2; rm -f $$@; exit 1; }
@@ -98,7 +98,7 @@ $(1).elf: $(2) $$(UA64_RT_OBJS) $$(UA64_LIB) $$(UA64_CRT0) $$(UA64_LDS) $$(UA64_
 		$$$$3 != "R_AARCH64_RELATIVE"' | grep . || \
 		{ echo "make: $$@: relocations gnu-efi's _relocate cannot apply" >&2; rm -f $$@; exit 1; }
 $(1).efi: $(1).elf $$(UA64_OBJ)/link.flags
-	$$(A64_OBJCOPY) $$(UA64_SECTIONS) -O binary $$< $$@
+	$$(Q)$$(call say,EFI,$$@)$$(A64_OBJCOPY) $$(UA64_SECTIONS) -O binary $$< $$@
 endef
 
 # $(call ua64_image,OUT-WITHOUT-SUFFIX,OBJDIR,SRCS,CFLAGS); the program's objects depend

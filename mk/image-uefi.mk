@@ -53,37 +53,37 @@ $(UEFI_X86_RT_OBJS): $(UEFI_X86_OBJ)/rt.flags
 
 $(UEFI_X86_OBJ)/lib/%.o $(UEFI_X86_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(X86_CC) $(UEFI_X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(X86_CC) $(UEFI_X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 # boot/common/printf.c: SSE allowed (the firmware enables it, as UEFI requires on x86-64)
 $(UEFI_X86_RT_FP_OBJS): $(UEFI_X86_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(X86_CC) $(UEFI_X86_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
+	$(Q)$(call say,CC,$@)$(X86_CC) $(UEFI_X86_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
 $(UEFI_X86_OBJ)/lib/%.o $(UEFI_X86_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(X86_CC) $(UEFI_X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(X86_CC) $(UEFI_X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(UEFI_X86_LIB): $(UEFI_X86_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 define uefi_x86_obj_rule
 $(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
-	$$(X86_CC) $$(call prog_cflags,$(2),$$(UEFI_X86_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
+	$$(Q)$$(call say,CC,$$@)$$(X86_CC) $$(call prog_cflags,$(2),$$(UEFI_X86_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 # The ELF must be linked at 0 (BMRT_UEFI_LINK_BASE) and carry only relocations gnu-efi's
 # self-relocation applies (R_X86_64_RELATIVE).
 define uefi_x86_link_rule
 $(1:.elf=.efi): $(1) $$(UEFI_X86_OBJ)/link.flags
-	objcopy $$(UEFI_X86_SECTIONS) --target efi-app-x86_64 --subsystem=10 $$< $$@
+	$$(Q)$$(call say,EFI,$$@)objcopy $$(UEFI_X86_SECTIONS) --target efi-app-x86_64 --subsystem=10 $$< $$@
 $(1): $(2) $$(UEFI_X86_RT_OBJS) $$(UEFI_X86_LIB) linker/uefi-x86_64.ld $$(UEFI_X86_OBJ)/link.flags
 	@test -f $(GNU_EFI_LIB)/crt0-efi-x86_64.o || \
 		{ echo "make: gnu-efi is not installed (apt-get install gnu-efi)" >&2; exit 1; }
 	@mkdir -p $$(dir $$@)
-	$$(X86_CC) $$(UEFI_X86_LDFLAGS) -o $$@ $(GNU_EFI_LIB)/crt0-efi-x86_64.o \
+	$$(Q)$$(call say,LD,$$@)$$(X86_CC) $$(UEFI_X86_LDFLAGS) -o $$@ $(GNU_EFI_LIB)/crt0-efi-x86_64.o \
 		$$(UEFI_X86_RT_OBJS) $(2) $$(UEFI_X86_LIB) -L$(GNU_EFI_LIB) -lgnuefi -lgcc
 	@nm $$@ | grep -q '^0000000000000000 [A-Za-z] ImageBase$$$$' || \
 		{ echo "make: $$@: ImageBase is not at 0 (BMRT_UEFI_LINK_BASE)" >&2; rm -f $$@; exit 1; }

@@ -50,24 +50,24 @@ $(X86_RT_OBJS): $(X86_OBJ)/rt.flags
 
 $(X86_OBJ)/lib/%.o $(X86_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(X86_CC) $(X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(X86_CC) $(X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(X86_RT_FP_OBJS): $(X86_OBJ)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(X86_CC) $(X86_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
+	$(Q)$(call say,CC,$@)$(X86_CC) $(X86_FP_CFLAGS) -MMD -MP -c -o $@ $*.c
 
 $(X86_OBJ)/lib/%.o $(X86_OBJ)/rt/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(X86_CC) $(X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(call say,CC,$@)$(X86_CC) $(X86_TARGET_CFLAGS) -MMD -MP -c -o $@ $<
 
 # One relocatable object in which only bmprof_* symbols stay global, so the library's
 # internal functions (lapic_eoi, calibrate, ...) never clash with an integrator's own.
 $(X86_LIB): $(X86_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ $(X86_OBJ)/libbmprof.o
-	$(X86_CC) -r -nostdlib -o $(X86_OBJ)/libbmprof.o $^
-	objcopy --wildcard --keep-global-symbol='bmprof_*' $(X86_OBJ)/libbmprof.o
-	ar rcs $@ $(X86_OBJ)/libbmprof.o
+	$(Q)rm -f $@ $(X86_OBJ)/libbmprof.o
+	$(Q)$(call say,LD,$@)$(X86_CC) -r -nostdlib -o $(X86_OBJ)/libbmprof.o $^
+	$(Q)objcopy --wildcard --keep-global-symbol='bmprof_*' $(X86_OBJ)/libbmprof.o
+	$(Q)ar rcs $@ $(X86_OBJ)/libbmprof.o
 
 # $(call x86_obj,OBJDIR,SRC): a program object, keyed by the source's absolute path so
 # sources from anywhere (and two images sharing one) never collide.
@@ -78,13 +78,13 @@ x86_objs = $(foreach s,$(2),$(call x86_obj,$(1),$(s)))
 define x86_obj_rule
 $(1): $(2) $(4)
 	@mkdir -p $$(dir $$@)
-	$$(X86_CC) $$(call prog_cflags,$(2),$$(X86_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
+	$$(Q)$$(call say,CC,$$@)$$(X86_CC) $$(call prog_cflags,$(2),$$(X86_PROG_CFLAGS)) $(3) -MMD -MP -c -o $$@ $$<
 endef
 
 define x86_link_rule
 $(1): $(2) $$(X86_RT_OBJS) $$(X86_LIB) linker/x86_64.ld $$(X86_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(X86_CC) $$(X86_LDFLAGS) -o $$@ $$(X86_RT_OBJS) $(2) $$(X86_LIB) -lgcc
+	$$(Q)$$(call say,LD,$$@)$$(X86_CC) $$(X86_LDFLAGS) -o $$@ $$(X86_RT_OBJS) $(2) $$(X86_LIB) -lgcc
 endef
 
 # $(call x86_image,ELF,OBJDIR,SRCS,CFLAGS): rules for one image; the program's objects

@@ -29,12 +29,12 @@ MAN_PAGES := $(patsubst docs/%.md,$(MAN_DIR)/%.1,docs/bmprof.md $(wildcard docs/
 
 $(MAN_DIR)/%.1: docs/%.md tools/md2man.py
 	@mkdir -p $(dir $@)
-	python3 tools/md2man.py --version $(BMPROF_VERSION) $< >$@.tmp && mv $@.tmp $@
+	$(Q)$(call say,MAN,$@)python3 tools/md2man.py --version $(BMPROF_VERSION) $< >$@.tmp && mv $@.tmp $@
 
 $(MAN_DIR)/bmprof-%.1: docs/bmprof-%.md tools/md2man.py $(BMPROF)
 	@mkdir -p $(dir $@)
-	$(BMPROF) $* --man-options >$@.options
-	python3 tools/md2man.py --version $(BMPROF_VERSION) --options $@.options $< >$@.tmp && \
+	$(Q)$(call say,MAN,$@)$(BMPROF) $* --man-options >$@.options
+	$(Q)python3 tools/md2man.py --version $(BMPROF_VERSION) --options $@.options $< >$@.tmp && \
 		mv $@.tmp $@ && rm -f $@.options
 
 man: $(MAN_PAGES)

@@ -8,18 +8,19 @@
 
 PLUGIN_CFLAGS := -std=gnu11 -O2 -g $(HOST_WARN) -fPIC -shared -fvisibility=hidden \
 	-iquote analysis -iquote host/run/plugin
-PLUGIN_SRCS := host/run/plugin/insn_count.c
-PLUGIN_DEPS := $(PLUGIN_SRCS) host/run/plugin/qemu_plugin_v1.h analysis/rep_count.h
+PLUGIN_SRCS := host/run/plugin/insn_count.c analysis/shadow_stack.c
+PLUGIN_DEPS := $(PLUGIN_SRCS) host/run/plugin/qemu_plugin_v1.h analysis/rep_count.h \
+	analysis/shadow_stack.h analysis/branch_kind.h
 PLUGIN := $(BUILD)/lib/bmprof/insn_count.so
 PLUGIN_HOST := $(HOST_BUILD)/lib/bmprof/insn_count.so
 
 $(PLUGIN): $(PLUGIN_DEPS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(PLUGIN_CFLAGS) -o $@ $(PLUGIN_SRCS)
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(PLUGIN_CFLAGS) -o $@ $(PLUGIN_SRCS)
 
 $(PLUGIN_HOST): $(PLUGIN)
 	@mkdir -p $(dir $@)
-	cp $< $@
+	$(Q)$(call say,CP,$@)cp $< $@
 
 plugin: $(PLUGIN) $(PLUGIN_HOST)
 

@@ -9,7 +9,7 @@ TEST_FIXTURES := $(BUILD)/fixtures
 
 $(HOST_BUILD)/tests/%: $(call host_objs,tests/unit/%.c) $(HOST_LIB) $(CORE_HOST_LIB)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka $(HOST_LDLIBS)
+	$(Q)$(call say,LD,$@)$(HOST_CC) $(HOST_LDFLAGS) -o $@ $^ -lcmocka $(HOST_LDLIBS)
 
 unit: $(UNIT_BINS)
 

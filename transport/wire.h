@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* bmprof wire format, version 2: the one header both the target and the host include.
+/* bmprof wire format, version 3: the one header both the target and the host include.
  *
  * A stream is a sequence of frames, possibly interleaved with console text on the same
  * UART. Every multi-byte field is little-endian. A frame is
@@ -27,9 +27,10 @@
 extern "C" {
 #endif
 
-/* 2: STACKS and STACK_SAMPLES frames, TOTALS stack fields. A reader takes every earlier
- * version (1 is wire 1.0 .. 1.4: they only appended). */
-#define BMPROF_WIRE_VERSION 2
+/* 2: STACKS and STACK_SAMPLES frames, TOTALS stack fields. 3: PHASE frames, the phase in
+ * a sample entry's event_id; RAW_SAMPLES frames, TOTALS raw fields. A reader takes every
+ * earlier version (1 is wire 1.0 .. 1.4: they only appended). */
+#define BMPROF_WIRE_VERSION 3
 #define BMPROF_MAGIC0 0xB5u
 #define BMPROF_MAGIC1 'B'
 #define BMPROF_MAGIC2 'M'
@@ -49,6 +50,8 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_LOG = 0x07,      /* a message from the runtime (wire 1.4), any time */
 	BMPROF_FRAME_STACKS = 0x08,   /* call chains, each defined once per CPU (version 2) */
 	BMPROF_FRAME_STACK_SAMPLES = 0x09,  /* (pc, event, stack id, count) (version 2) */
+	BMPROF_FRAME_PHASE = 0x0A,    /* a phase's id and name (version 3) */
+	BMPROF_FRAME_RAW_SAMPLES = 0x0B,    /* single samples with registers (version 3) */
 	/* added by the host when it writes a profile file (never on a wire) */
 	BMPROF_FRAME_HOST_META = 0x40,    /* key/value strings: elf path, accel, command... */
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
@@ -131,11 +134,34 @@ enum bmprof_counter_kind {
  *   u16 n                  number of entries
  *   u32 seq                per-CPU frame sequence number, from 0: a gap means frames lost
  *   then n entries, each three unsigned LEB128 varints:
- *     event_id
+ *     event_id             the event's id, plus phase << 16 (version 3): the phase the
+ *                          samples were taken in (0: none, before the first PHASE)
  *     zigzag(pc - prev_pc) prev_pc is 0 for the first entry of the frame
  *     count                samples aggregated in this entry (>= 1)
  */
 #define BMPROF_SAMPLES_FIXED 8u
+
+/* PHASE payload (version 3): a phase began; later samples carry its id.
+ *   u16 id                 1 .. 1023
+ *   u8  name_len
+ *   u8  reserved           0
+ *   u64 at                 timebase ticks when it began (0: unknown)
+ *   char name[name_len]
+ * A target sends it once per phase, before or after the first samples of it; the host
+ * names a phase with no PHASE frame "phase N". A later PHASE for the same id renames it.
+ */
+#define BMPROF_PHASE_FIXED 12u
+#define BMPROF_PHASE_ID_MAX 1023u
+
+/* A target's table entry keeps (event, phase) in 16 bits (bmprof.h, and what a host reads
+ * back from memory): the event id in the low BMPROF_KEY_EVENT_BITS bits, the phase above.
+ * On the wire that is event_id + (phase << 16). */
+#define BMPROF_KEY_EVENT_BITS 6u
+static inline uint64_t bmprof_key_wire_event(uint16_t key)
+{
+	return (key & ((1u << BMPROF_KEY_EVENT_BITS) - 1u)) |
+	       (uint64_t)(key >> BMPROF_KEY_EVENT_BITS) << 16;
+}
 
 /* STACK_SAMPLES payload (version 2): as SAMPLES, each entry with a fourth varint:
  *     stack                the chain's id in this CPU's STACKS definitions; 0: no chain
@@ -163,6 +189,29 @@ enum bmprof_counter_kind {
 #define BMPROF_STACKF_CUT 0x02u
 #define BMPROF_STACK_DEPTH_WIRE_MAX 64u
 
+/* RAW_SAMPLES payload (version 3): single samples, not aggregated, each with the registers
+ * the sample interrupted, for data-space profiling (the host backtracks from pc to the
+ * memory instruction and computes its address from them).
+ *   u16 cpu
+ *   u16 n                  records
+ *   u32 seq                per-CPU RAW_SAMPLES sequence number, from 0
+ *   u8  arch               enum bmprof_arch: which register numbering
+ *   u8  nregs              register slots the architecture has (x86-64 16, AArch64 32)
+ *   u16 reserved           0
+ *   then n records, each:
+ *     varint event         the event id, as in SAMPLES
+ *     u8  flags            BMPROF_RAWF_*
+ *     varint valid         bit i: register i follows (i < nregs)
+ *     varint pc            the delivered pc
+ *     varint data_addr     only with BMPROF_RAWF_DATA_ADDR: the data address the hardware
+ *                          gave (PEBS, IBS, SPE)
+ *     one varint per bit set in valid, lowest first: the register's value
+ * Registers are numbered as DWARF numbers them: x86-64 0..15 = rax, rdx, rcx, rbx, rsi,
+ * rdi, rbp, rsp, r8 .. r15; AArch64 0..30 = x0 .. x30, 31 = sp. */
+#define BMPROF_RAW_FIXED 12u
+#define BMPROF_RAW_REGS_MAX 32u
+#define BMPROF_RAWF_DATA_ADDR 0x01u   /* data_addr is present */
+
 /* TOTALS payload: u16 cpu, u16 nfields, then nfields u64 counters in this order.
  * A reader takes the fields it knows; a writer may append more. A version 1.1 writer sends
  * the first eight. */
@@ -185,6 +234,13 @@ enum bmprof_total_field {
 	BMPROF_TOTAL_STACK_FULL,       /* samples whose chain found the stack table full (sent
 					* with stack id 0xFFFF; they are in delivered as usual) */
 	BMPROF_TOTAL_STACKS,           /* distinct chains the stack table holds */
+	/* appended in version 3: raw samples, counted apart from the aggregated ones;
+	 * raw_taken = raw_delivered + raw_lost_full + raw_lost_transport */
+	BMPROF_TOTAL_RAW_TAKEN,        /* raw samples the handler took */
+	BMPROF_TOTAL_RAW_DELIVERED,    /* raw samples written to the transport */
+	BMPROF_TOTAL_RAW_LOST_FULL,    /* raw samples dropped: the raw buffer was full */
+	BMPROF_TOTAL_RAW_LOST_TRANSPORT, /* raw samples dropped: the transport refused them */
+	BMPROF_TOTAL_RAW_FRAMES,       /* RAW_SAMPLES sequence numbers used */
 	BMPROF_TOTAL_NFIELDS
 };
 #define BMPROF_TOTALS_FIXED 4u

@@ -15,7 +15,8 @@
 void bmrt_irq(const uint64_t *frame)
 {
 	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
-	const struct bmprof_regs r = { .pc = frame[21], .fp = frame[0], .lr = frame[1] };
+	const struct bmprof_regs r = { .pc = frame[21], .fp = frame[0], .lr = frame[1],
+				       .frame = frame };
 
 	c->irq_depth++;
 	bmprof_a64_irq_regs(&r);

@@ -123,6 +123,7 @@ struct bmrt_config {
 	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
 	uint32_t cpu_wait_ms;           /* the longest wait for another CPU to start or stop */
 	uint32_t stack_depth;           /* call stacks: frames at most per sample; 0: off */
+	uint32_t raw;                   /* 1: raw samples (the interrupted registers) */
 	uint8_t timer;
 	uint8_t mode;                   /* enum bmprof_a64_mode */
 	uint8_t transport;           /* BMRT_TRANSPORT_* (rt_common.h) */

@@ -43,6 +43,7 @@ static void setup(struct bmrt_config *rc)
 		.hz = rc->freq, .timer = rc->timer, .gic = BMPROF_A64_GIC_AUTO, .mode = rc->mode,
 		.nevents = rc->nevents, .events = rc->events, .out = &bmrt_out,
 		.other_irq = bmrt_sgi, .flush_ms = rc->flush_ms, .stack_depth = rc->stack_depth,
+		.raw = (uint8_t)rc->raw,
 		.code = { (uintptr_t)__image_start, (uintptr_t)__bss_start },
 	};
 	int err = bmprof_a64_init(&c);

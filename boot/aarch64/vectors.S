@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The EL1 exception vectors. IRQs go to irq_entry, which saves what the C ABI lets a callee
- * clobber (x0-x18, x29, x30; the runtime is built with -mgeneral-regs-only, so no FP/SIMD)
- * and ELR_EL1/SPSR_EL1 (a nested interrupt during the interrupt-exit drain overwrites
- * them), calls bmrt_irq(the frame: x29, x30, ELR_EL1 at 168, 192 bytes below the interrupted sp)
+ * clobber (x0-x18, x29, x30; the runtime is built with -mgeneral-regs-only, so no FP/SIMD),
+ * ELR_EL1/SPSR_EL1 (a nested interrupt during the interrupt-exit drain overwrites them)
+ * and x19-x28 for raw samples (the C code may move them before it reads them; it restores
+ * them itself), calls bmrt_irq(the frame, as bmprof_aarch64.h's BMPROF_A64_FRAME_* lay it
+ * out, 272 bytes below the interrupted sp)
  * and returns with ERET. Every other exception saves the
  * whole register file (struct bmrt_regs) on SP_EL1 and calls bmrt_exception(), which
  * reports it and ends the run, or returns after skipping a probe instruction (trap.S):
@@ -53,7 +55,7 @@ bmrt_vectors:
 
 /* The frame starts with a frame record (x29, x30) so x29 chains through it. */
 irq_entry:
-	sub sp, sp, #192
+	sub sp, sp, #272
 	stp x29, x30, [sp, #0]
 	stp x0, x1, [sp, #16]
 	stp x2, x3, [sp, #32]
@@ -68,6 +70,11 @@ irq_entry:
 	mrs x1, spsr_el1
 	stp x18, x0, [sp, #160]
 	str x1, [sp, #176]
+	stp x19, x20, [sp, #192]
+	stp x21, x22, [sp, #208]
+	stp x23, x24, [sp, #224]
+	stp x25, x26, [sp, #240]
+	stp x27, x28, [sp, #256]
 	mov x29, sp
 	mov x0, sp
 	bl bmrt_irq
@@ -85,7 +92,7 @@ irq_entry:
 	ldp x14, x15, [sp, #128]
 	ldp x16, x17, [sp, #144]
 	ldp x29, x30, [sp, #0]
-	add sp, sp, #192
+	add sp, sp, #272
 	eret
 
 exc_save:

@@ -70,6 +70,10 @@ struct bmrt_msg {
 #define BMRT_ERR BMPROF_LOG_ERROR
 #define BMRT_WARN BMPROF_LOG_WARNING
 #define BMRT_INFO BMPROF_LOG_INFO
+/* Phases (phase.c): a PHASE frame for id, under the console lock, from ring 0. A runtime
+ * whose program may run in ring 3 defines bmrt_phase_user to send it from there (1: done). */
+void bmrt_phase_emit(uint16_t id, const char *name);
+int bmrt_phase_user(uint16_t id, const char *name);
 void bmrt_log(uint8_t level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bmrt_msg_start(struct bmrt_msg *m, uint8_t level);
 void bmrt_msg_add(struct bmrt_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -171,12 +175,14 @@ void bmrt_param_setting(struct bmrt_config *cfg, const char *v, size_t vn);
 /* The keys both runtimes have, first in each table: they set cfg->freq (0..max_hz),
  * cfg->timer (one of timers), cfg->mode and cfg->transport, cfg->flush_ms (the periodic
  * flush, 0: off), cfg->cpu_wait_ms (the longest wait for another CPU), cfg->stack_depth
- * (call stacks of at most that many frames, 0: off), and the program's parameters. */
+ * (call stacks of at most that many frames, 0: off), cfg->raw (1: raw samples with the
+ * interrupted registers, for data-space profiling), and the program's parameters. */
 #define BMRT_COMMON_KEYS(cfg, max_hz, timers)                          \
 	{ "freq", .hz = &(cfg)->freq, .max = (max_hz) },               \
 	{ "flush_ms", .hz = &(cfg)->flush_ms, .max = BMRT_FLUSH_MS_MAX, .unit = "ms" }, \
 	{ "cpu_wait_ms", .hz = &(cfg)->cpu_wait_ms, .max = BMRT_CPU_WAIT_MS_MAX, .unit = "ms" }, \
 	{ "stack_depth", .hz = &(cfg)->stack_depth, .max = BMPROF_STACK_DEPTH_MAX, .unit = "frames" }, \
+	{ "raw", .hz = &(cfg)->raw, .max = 1, .unit = "flag" }, \
 	{ "timer", .pick = &(cfg)->timer, .choices = (timers) },       \
 	{ "mode", .pick = &(cfg)->mode, .choices = bmrt_modes },      \
 	{ "transport", .pick = &(cfg)->transport, .choices = bmrt_transports }, \

@@ -81,6 +81,15 @@ static inline uint64_t bm_cycles(void)
 #endif
 uint64_t bm_cycles_hz(void);
 
+/* Phases: bm_phase("name") starts a new phase, on every CPU, and names it: samples taken
+ * from then on belong to it (until the next bm_phase), so one run profiles several boot
+ * stages or test cases apart (bmprof report --phase NAME, and a column per phase). Samples
+ * before the first call are in no phase ("(start)" in reports). Names are cut at 63 bytes;
+ * two phases may have the same name (their samples are reported together). Returns the
+ * phase's id (1 ..), or -1 past the 1023rd phase (later samples stay in the last one). Any
+ * CPU, outside interrupt handlers; ring 3 too. */
+int bm_phase(const char *name);
+
 /* Run-time parameters: the value of NAME=VALUE given to the run (bmprof qemu --param
  * NAME=VALUE, config param=NAME=VALUE), or def when it was not given. Names are letters,
  * digits and '_' (up to 31); values are 64-bit numbers. */

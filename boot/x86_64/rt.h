@@ -80,7 +80,7 @@ extern uint8_t bmrt_user_stack[4096 + BMRT_USER_STACK];
 _Noreturn void bmrt_user_run(void);
 int bmrt_in_user(void);                          /* running in ring 3 */
 enum { BMRT_UCALL_READY, BMRT_UCALL_FINISH, BMRT_UCALL_IPI, BMRT_UCALL_PARK,
-       BMRT_UCALL_CONSOLE, BMRT_UCALL_PROBE };
+       BMRT_UCALL_CONSOLE, BMRT_UCALL_PROBE, BMRT_UCALL_PHASE };
 uint64_t bmrt_user_call(uint64_t op, uint64_t a, uint64_t b);
 int bmrt_user_trap(struct bmrt_regs *r);
 void bmrt_uart_user_flush(void);   /* ring 3's console text out (from either ring) */
@@ -165,6 +165,7 @@ struct bmrt_config {
 	uint32_t flush_ms;              /* the periodic flush interval; 0: off */
 	uint32_t cpu_wait_ms;           /* the longest wait for another CPU to start or stop */
 	uint32_t stack_depth;           /* call stacks: frames at most per sample; 0: off */
+	uint32_t raw;                   /* 1: raw samples (the interrupted registers) */
 	uint8_t timer;
 	uint8_t mode;                /* BMPROF_PMU_SAMPLE or _COUNT */
 	uint8_t pmi;                 /* enum bmprof_x86_pmi */

@@ -108,7 +108,7 @@ _Noreturn void bmrt_start(void)
 		.out = &bmrt_out, .events = rc.events, .nevents = rc.nevents, .mode = rc.mode,
 		.pmi = rc.pmi, .pmi_vector = BMPROF_X86_DEFAULT_PMI_VECTOR, .msr_fixup = 1,
 		.out_begin = bmrt_uart_out_begin, .out_end = bmrt_uart_out_end,
-		.flush_ms = rc.flush_ms, .stack_depth = rc.stack_depth,
+		.flush_ms = rc.flush_ms, .stack_depth = rc.stack_depth, .raw = (uint8_t)rc.raw,
 		.code = { (uintptr_t)__image_start, (uintptr_t)__bss_start },
 		/* main in ring 3 runs on the user stack */
 		.ram = { rc.user ? (uintptr_t)bmrt_user_stack + 4096 : 0,

@@ -17,7 +17,7 @@
  * kvm_pvm (ring 3 native, ring 0 emulated) raises #UD for `int 0x80` in ring 3 and breaks
  * port I/O after syscall; an exception works everywhere. Requests: PROBE (the timer
  * without recording), READY (end the probe, start sampling), FINISH (end the run: bmrt_finish, so main's return and bm_exit), IPI (the
- * APIC is ring 0's), PARK (hlt is privileged) and CONSOLE (kvm_pvm faults port I/O in
+ * APIC is ring 0's), PARK (hlt is privileged), PHASE (a PHASE frame, bm_phase) and CONSOLE (kvm_pvm faults port I/O in
  * ring 3 even with IOPL 3: console text goes out from ring 0, a call at a time).
  *
  * Interrupts and faults in ring 3 enter ring 0 on RSP0 and are handled as in ring 0: the
@@ -95,6 +95,9 @@ int bmrt_user_trap(struct bmrt_regs *r)
 	case BMRT_UCALL_CONSOLE:   /* ring 3 holds the UART lock for this CPU */
 		bmrt_uart_user_text((const char *)(uintptr_t)r->rsi, r->rdx);
 		break;
+	case BMRT_UCALL_PHASE:     /* rsi: the name, rdx: the id */
+		bmrt_phase_emit((uint16_t)r->rdx, (const char *)(uintptr_t)r->rsi);
+		break;
 	case BMRT_UCALL_PARK:
 		bmrt_smp_park();
 	default:
@@ -111,6 +114,15 @@ static int divert(char c)
 	user_text[user_len++] = c;
 	if (user_len == sizeof user_text)
 		bmrt_uart_user_flush();
+	return 1;
+}
+
+/* bm_phase from ring 3: its frame goes out from ring 0. */
+int bmrt_phase_user(uint16_t id, const char *name)
+{
+	if (!bmrt_in_user())
+		return 0;
+	bmrt_user_call(BMRT_UCALL_PHASE, (uintptr_t)name, id);
 	return 1;
 }
 

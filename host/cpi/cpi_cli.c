@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cpi/cpi_cli.h"
+#include "cpi/measured.h"
 #include "profile/profile_io.h"
 #include "report/report.h"
 #include "report/resolve.h"
@@ -69,9 +70,12 @@ int cpi_cli_parse(int argc, char **argv, const struct opt_cmd *cmd, struct cpi_c
 	return rc;
 }
 
+static struct block_times times;
+
 void cpi_cli_end(void)
 {
 	elf_find_clear_dirs();
+	block_times_free(&times);
 }
 
 int cpi_cli_open(struct cpi_cli *c, struct profile *p, struct resolved *r, struct cpi_opts *o)
@@ -94,6 +98,15 @@ int cpi_cli_open(struct cpi_cli *c, struct profile *p, struct resolved *r, struc
 	}
 	o->uarch = c->uarch;
 	o->period = c->period;
+	o->measured = NULL;
+	o->measured_path = c->measured;
+	if (c->measured) {
+		if (measured_load(c->measured, &times, err, sizeof err)) {
+			bm_err("%s", err);
+			return -1;
+		}
+		o->measured = &times;
+	}
 	o->event = -1;
 	if (c->event) {
 		if (report_event(p, c->event, &ev, err, sizeof err)) {

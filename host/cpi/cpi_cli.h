@@ -10,7 +10,7 @@
 #include "util/options.h"
 
 struct cpi_cli {
-	const char *input, *elf, *event, *symbol;
+	const char *input, *elf, *event, *symbol, *measured;
 	const struct uarch *uarch;
 	double period;
 	unsigned long limit;       /* stalls -n */
@@ -30,6 +30,9 @@ opt_cb cpi_cli_cb_uarch, cpi_cli_cb_period;
 		     "tcg for a profile recorded under QEMU TCG)", cpi_cli_cb_uarch), \
 	OPT_CALLBACK(0, "period", (c), "CYCLES", "cycles per sample (default: from the " \
 		     "profile)", cpi_cli_cb_period), \
+	OPT_STRING(0, "measured", &(c)->measured, "FILE", "blocks' measured cycles per " \
+		   "iteration (bmprof bhive's results) as the best case where a block's bytes " \
+		   "match, instead of the model's"), \
 	OPT_BOOL(0, "json", &(c)->json, json_help), \
 	SYMFS_OPT
 

@@ -266,6 +266,17 @@ int cpi_func_analyze(const struct profile *p, const struct cpi_opts *o, struct c
 			return -1;
 		}
 	}
+	if (o->measured) {
+		if (blocks_apply_times(&cf->cfg, cf->fn.code, cf->fn.start, o->measured, cf->sched,
+				       &cf->measured, &cf->pieces)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		size_t k = strlen(cf->uarch_why);
+		snprintf(cf->uarch_why + k, sizeof cf->uarch_why - k, "; best case measured for "
+			 "%zu of %zu blocks (%s)", cf->measured, cf->pieces,
+			 o->measured_path ? o->measured_path : "--measured");
+	}
 	cf->in.cfg = &cf->cfg;
 	cf->in.uarch = cf->uarch;
 	cf->in.sched = cf->sched;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "blocks.h"
 #include "cfg.h"
 #include "dcpi.h"
 #include "decode/insn_decode.h"
@@ -20,6 +21,10 @@ struct cpi_opts {
 	int event;                 /* the cycles (or timer) event id; -1: the profile's default */
 	const struct uarch *uarch; /* NULL: uarch_for_cpu from the profile's HELLO */
 	double period;             /* cycles per sample; <= 0: profile_cycles_per_sample() */
+	/* measured cycles per iteration of blocks (bmprof bhive) that replace the model's
+	 * best case where a block's bytes match; NULL: none. measured_path names them. */
+	const struct block_times *measured;
+	const char *measured_path;
 };
 
 struct cpi_func {
@@ -36,6 +41,7 @@ struct cpi_func {
 	/* where the model and the period came from, for the reader: "--uarch", "HELLO:
 	 * GenuineIntel family 6 model 0x8f", ... */
 	char uarch_why[160], period_why[160];
+	size_t measured, pieces;   /* blocks (pieces) whose best case was measured, of all */
 	uint64_t fn_samples;       /* cycles samples in the function */
 	uint64_t ev_total[6];      /* samples of each other event in the function */
 	double ev_period[6];       /* its events per sample; 0: not sampled */

@@ -197,6 +197,7 @@ static void regs(const cs_insn *in, const char *m, struct insn *o)
 	int none_written = o->flow != INSN_FLOW_NEXT || in_list(m, compares) ||
 			   (o->cls == IC_STORE && !is_atomic) || o->cls == IC_SYSTEM;
 	unsigned nreg = 0;
+	int after_mem = 0;
 
 	for (unsigned i = 0; i < a->op_count; i++) {
 		const cs_arm64_op *op = &a->operands[i];
@@ -205,10 +206,15 @@ static void regs(const cs_insn *in, const char *m, struct insn *o)
 			add_reg(&o->rd, op->mem.index);
 			if (a->writeback)
 				add_reg(&o->wr, op->mem.base);
+			after_mem = 1;
 			continue;
 		}
 		if (op->type != ARM64_OP_REG)
 			continue;
+		if (after_mem) {
+			add_reg(&o->rd, op->reg);   /* a post-index register: [xn], xm */
+			continue;
+		}
 		int wr, rd;
 		if (!strcmp(m, "mrs")) {
 			wr = 1, rd = 0;

@@ -189,8 +189,10 @@ void insn_func_free(struct insn_func *f)
 		return;
 	free(f->insns);
 	free(f->target_pool);
+	free(f->code);
 	f->insns = NULL;
 	f->target_pool = NULL;
+	f->code = NULL;
 	f->n = f->ntarget_pool = 0;
 }
 
@@ -254,10 +256,13 @@ static int decode_symbol(struct symbolizer *s, const char *path, const char *nam
 	}
 	int rc = insn_decode(symbolizer_machine(s), code, size, start, read_image, s, f, err,
 			     errlen);
-	free(code);
-	if (!rc)
-		snprintf(f->name, sizeof(f->name), "%s", name);
-	return rc;
+	if (rc) {
+		free(code);
+		return rc;
+	}
+	f->code = code;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	return 0;
 }
 
 /* Edit distance of a and b (case-insensitive), or a large number for long names. */

@@ -19,6 +19,7 @@ struct insn_func {
 	unsigned arch;              /* enum bmprof_arch */
 	uint64_t *target_pool;      /* storage for the insns' jump-table targets */
 	size_t ntarget_pool;
+	uint8_t *code;              /* the bytes of [start, end) when loaded from an ELF; or NULL */
 };
 
 /* Reads len bytes at link address addr from the image; 0, or -1 if not in a loaded,

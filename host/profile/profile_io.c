@@ -242,6 +242,7 @@ static const char *type_name(uint8_t t)
 	case BMPROF_FRAME_SAMPLES: return "SAMPLES";
 	case BMPROF_FRAME_STACKS: return "STACKS";
 	case BMPROF_FRAME_STACK_SAMPLES: return "STACK_SAMPLES";
+	case BMPROF_FRAME_RAW_SAMPLES: return "RAW_SAMPLES";
 	case BMPROF_FRAME_TOTALS: return "TOTALS";
 	case BMPROF_FRAME_END: return "END";
 	case BMPROF_FRAME_HOST_STREAM: return "HOST_STREAM";

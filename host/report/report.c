@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "events.h"
+#include "profile_phase.h"
 #include "profile/profile_bound.h"
 #include "profile/target_log.h"
 #include "report/report.h"
@@ -23,6 +24,7 @@
 
 #define MAX_CPU_LINES 16         /* per-CPU header lines before "... more" */
 #define MAX_CPU_COLUMNS 4        /* per-CPU sample columns; more CPUs: a "cpus" list */
+#define MAX_PHASE_COLUMNS 6      /* per-phase sample columns; more: a "phases" list */
 
 const char *arch_name(uint8_t arch) { return bmprof_arch_name(arch); }
 
@@ -271,7 +273,7 @@ void report_print_header(FILE *f, const struct report *rp)
 	char safe_elf[2 * PATH_MAX];
 	const struct profile *p = rp->p;
 	const struct profile_hello *h = &p->hello;
-	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN], clock[200];
+	char id[2 * BMPROF_BUILD_ID_MAX + 1], end[200], warn[64][WARN_LEN], clock[200], raw[300];
 	char rw[4][RUN_NOTE_LEN], rn[4][RUN_NOTE_LEN];
 	unsigned nrn, nrw = run_notes(p, rw, rn, 4, &nrn);
 	struct totals t;
@@ -313,6 +315,9 @@ void report_print_header(FILE *f, const struct report *rp)
 		fprintf(f, "# samples   received %" PRIu64 " (no TOTALS: taken and lost unknown)\n",
 			t.received);
 	print_cpu_lines(f, p);
+	report_print_phases(f, rp);
+	if (summary_raw(raw, sizeof raw, p))
+		fprintf(f, "# raw       %s\n", raw);
 	summary_end(end, sizeof end, p);
 	fprintf(f, "# run       ");
 	if (accel)
@@ -471,32 +476,63 @@ static uint64_t row_on_cpu(const struct flat_row *r, unsigned cpu)
 	return 0;
 }
 
-/* "0:812 1:790": the row's samples per CPU, CPUs without any left out. */
-static const char *cpu_list(char *buf, size_t n, const struct flat_row *r)
+/* How the per-CPU split is shown: a column per CPU, a list at the end, or neither. */
+enum split_view { SPLIT_NONE, SPLIT_COLUMNS, SPLIT_LIST };
+
+/* How a table's rows are split: by CPU (phases NULL), or by phase (res: the table by
+ * phase, rows in the same order; phases: the profile naming them). */
+struct split {
+	const struct flat_result *res;
+	const struct profile *phases;
+};
+
+static enum split_view split_view(const struct split *sp, enum flat_sort sort)
 {
+	if (sp->phases)
+		return sp->res->ncpus <= MAX_PHASE_COLUMNS ? SPLIT_COLUMNS : SPLIT_LIST;
+	if (sort == FLAT_BY_CPU || sp->res->ncpus < 2)
+		return SPLIT_NONE;
+	return sp->res->ncpus <= MAX_CPU_COLUMNS ? SPLIT_COLUMNS : SPLIT_LIST;
+}
+
+/* A split column's head: "cpu1", or the phase's name */
+static const char *split_head(char *buf, size_t n, const struct split *sp, unsigned c)
+{
+	char name[PROFILE_PHASE_NAME_MAX + 16];
+
+	if (!sp->phases) {
+		snprintf(buf, n, "cpu%u", c);
+		return buf;
+	}
+	return bm_safe(buf, n, profile_phase_name(sp->phases, c, name, sizeof name));
+}
+
+/* "0:812 1:790": the row's samples per CPU (or "boot:812 run:790" per phase), those
+ * without any left out. */
+static const char *cpu_list(char *buf, size_t n, const struct flat_row *r,
+			    const struct split *sp)
+{
+	char head[96];
 	size_t len = 0;
 
 	buf[0] = 0;
 	for (size_t i = 0; i < r->nper_cpu && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%u:%" PRIu64, i ? " " : "",
-					r->per_cpu[i].cpu, r->per_cpu[i].samples);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s:%" PRIu64, i ? " " : "",
+					sp->phases ? split_head(head, sizeof head, sp,
+								r->per_cpu[i].cpu) :
+					(snprintf(head, sizeof head, "%u", r->per_cpu[i].cpu), head),
+					r->per_cpu[i].samples);
 	return buf;
-}
-
-/* How the per-CPU split is shown: a column per CPU, a list at the end, or neither. */
-enum split_view { SPLIT_NONE, SPLIT_COLUMNS, SPLIT_LIST };
-
-static enum split_view split_view(const struct flat_result *res, enum flat_sort sort)
-{
-	if (sort == FLAT_BY_CPU || res->ncpus < 2)
-		return SPLIT_NONE;
-	return res->ncpus <= MAX_CPU_COLUMNS ? SPLIT_COLUMNS : SPLIT_LIST;
 }
 
 /* One table: the column heads, rows[0..nrows) as picked, and how many were left out. */
 static void print_table(FILE *f, const struct flat_result *res, const struct flat_row *rows,
-			size_t nrows, enum flat_sort sort, long limit, double min_percent)
+			size_t nrows, enum flat_sort sort, long limit, double min_percent,
+			const struct flat_result *by_phase, const struct profile *p)
 {
+	/* by phase: by_phase->rows[i] is rows[i] split by phase */
+	const struct split sp = by_phase && by_phase->nrows ? (struct split){ by_phase, p } :
+				(struct split){ res, NULL };
 	static const char *const heads[][2] = {
 		[FLAT_BY_FUNCTION] = { "function", "hottest line" },
 		[FLAT_BY_LINE] = { "line", "function" },
@@ -504,7 +540,7 @@ static void print_table(FILE *f, const struct flat_result *res, const struct fla
 		[FLAT_BY_CPU] = { "function", "hottest line" },
 	};
 	char name[PATH_MAX + 32], detail[PATH_MAX + 32], list[16 * PROFILE_MAX_CPUS];
-	enum split_view split = split_view(res, sort);
+	enum split_view split = split_view(&sp, sort);
 	struct picker k = { limit, min_percent, 0, -1 };
 	size_t below = 0, more = 0;
 	int w = 16, dw = 12;
@@ -528,14 +564,13 @@ static void print_table(FILE *f, const struct flat_result *res, const struct fla
 	if (sort == FLAT_BY_CPU)
 		fprintf(f, " %8s", "of all");
 	fputs("  ", f);
-	for (size_t c = 0; split == SPLIT_COLUMNS && c < res->ncpus; c++) {
-		snprintf(list, sizeof list, "cpu%u", res->cpus[c].cpu);
-		fprintf(f, "%9s  ", list);
-	}
+	for (size_t c = 0; split == SPLIT_COLUMNS && c < sp.res->ncpus; c++)
+		fprintf(f, "%9.9s  ", split_head(list, sizeof list, &sp, sp.res->cpus[c].cpu));
 	if (sort == FLAT_BY_ADDRESS)
 		fprintf(f, "%-18s  ", "address");
 	if (split == SPLIT_LIST)
-		fprintf(f, "%-*s  %-*s  cpus (cpu:samples)\n", w, heads[sort][0], dw, heads[sort][1]);
+		fprintf(f, "%-*s  %-*s  %s\n", w, heads[sort][0], dw, heads[sort][1],
+			sp.phases ? "phases (phase:samples)" : "cpus (cpu:samples)");
 	else
 		fprintf(f, "%-*s  %s\n", w, heads[sort][0], heads[sort][1]);
 	k = (struct picker){ limit, min_percent, 0, -1 };
@@ -547,14 +582,15 @@ static void print_table(FILE *f, const struct flat_result *res, const struct fla
 		if (sort == FLAT_BY_CPU)
 			fprintf(f, " %7.2f%%", r->percent);
 		fputs("  ", f);
-		for (size_t c = 0; split == SPLIT_COLUMNS && c < res->ncpus; c++)
-			fprintf(f, "%9" PRIu64 "  ", row_on_cpu(r, res->cpus[c].cpu));
+		const struct flat_row *sr = sp.phases ? &sp.res->rows[i] : r;
+		for (size_t c = 0; split == SPLIT_COLUMNS && c < sp.res->ncpus; c++)
+			fprintf(f, "%9" PRIu64 "  ", row_on_cpu(sr, sp.res->cpus[c].cpu));
 		if (sort == FLAT_BY_ADDRESS)
 			fprintf(f, "0x%-16" PRIx64 "  ", r->addr_lo);
 		fprintf(f, "%-*s  ", w, row_name(name, sizeof name, r, sort));
 		if (split == SPLIT_LIST)
 			fprintf(f, "%-*s  %s\n", dw, row_detail(detail, sizeof detail, r, sort),
-				cpu_list(list, sizeof list, r));
+				cpu_list(list, sizeof list, sr, &sp));
 		else
 			fprintf(f, "%s\n", row_detail(detail, sizeof detail, r, sort));
 	}
@@ -605,19 +641,20 @@ static void print_cpu_groups(FILE *f, const struct profile *p, const struct flat
 			fate[0] ? "; " : "", fate);
 		/* a CPU with no row of this event (rows may be NULL: no offset from it) */
 		print_table(f, res, at > from ? res->rows + from : NULL, at - from, FLAT_BY_CPU, limit,
-			    min_percent);
+			    min_percent, NULL, p);
 	}
 	if (!groups)
 		fprintf(f, "# no samples\n");
 }
 
 static void print_rows(FILE *f, const struct profile *p, const struct flat_result *res,
-		       enum flat_sort sort, long limit, double min_percent)
+		       enum flat_sort sort, long limit, double min_percent,
+		       const struct flat_result *by_phase)
 {
 	if (sort == FLAT_BY_CPU)
 		print_cpu_groups(f, p, res, limit, min_percent);
 	else
-		print_table(f, res, res->rows, res->nrows, sort, limit, min_percent);
+		print_table(f, res, res->rows, res->nrows, sort, limit, min_percent, by_phase, p);
 }
 
 int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, long limit,
@@ -638,7 +675,7 @@ int report_print_text(FILE *f, const struct report *rp, enum flat_sort sort, lon
 				"unchanged)", scale, (double)rp->flat.total * scale);
 	}
 	fprintf(f, ", by %s\n", sort_name(sort));
-	print_rows(f, p, &rp->flat, sort, limit, min_percent);
+	print_rows(f, p, &rp->flat, sort, limit, min_percent, &rp->by_phase);
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
@@ -710,7 +747,8 @@ int report_build(struct report *rp, const char *elf, const char *event, enum fla
 	/* With no symbols, a function or line table would be one [unknown] row. */
 	if (rp->r.no_symbols && *sort != FLAT_BY_CPU)
 		*sort = FLAT_BY_ADDRESS;
-	if (flat_compute(rp->p, rp->event, rp->r.info, rp->r.ninfo, *sort, &rp->flat)) {
+	if (flat_compute(rp->p, rp->event, rp->r.info, rp->r.ninfo, *sort, &rp->flat) ||
+	    report_split_phases(rp, *sort)) {
 		bm_err("out of memory");
 		return -1;
 	}
@@ -720,6 +758,7 @@ int report_build(struct report *rp, const char *elf, const char *event, enum fla
 void report_free(struct report *rp)
 {
 	flat_free(&rp->flat);
+	flat_free(&rp->by_phase);
 	resolve_close(&rp->r);
 	firmware_free(&rp->fw);
 }
@@ -736,7 +775,7 @@ int report_top_functions(FILE *f, const struct profile *p, const char *profile_p
 			fprintf(f, "# note      %s\n", rp.r.notes[i]);
 		for (unsigned i = 0; i < rp.fw.nnotes; i++)
 			fprintf(f, "# note      %s\n", rp.fw.notes[i]);
-		print_rows(f, p, &rp.flat, sort, limit, 0);
+		print_rows(f, p, &rp.flat, sort, limit, 0, &rp.by_phase);
 		rc = 0;
 	}
 	report_free(&rp);

@@ -27,6 +27,12 @@ struct report {
 	char load_warning[512];  /* the profile file is damaged but usable */
 	const struct report_fw_opts *fwo;   /* NULL: none */
 	struct firmware fw;
+	/* Phases (report_phase.c): the one kept (report_keep_phase; NULL: all), and for a
+	 * profile with phases reported whole, the table again with each row's samples split by
+	 * phase instead of CPU (its rows are flat's, in flat's order; nrows 0: none). */
+	const char *phase;
+	uint64_t phase_of;       /* samples of the whole run, before the phase was kept */
+	struct flat_result by_phase;
 };
 
 /* The event a report is about: name (an event's name, an alias of one, or its id) or, when
@@ -37,6 +43,10 @@ int report_event(const struct profile *p, const char *name, int *event, char *er
  * of *sort (by address when the ELF has no symbols). 0, or -1 with the reason printed. */
 int report_build(struct report *rp, const char *elf, const char *event, enum flat_sort *sort);
 void report_free(struct report *rp);
+/* Keep only the samples of the phase named name (or numbered so) in the profile rp->p
+ * points to (p, writable). 0, or -1 with the reason printed (no such phase: the names it
+ * has). */
+int report_keep_phase(struct report *rp, struct profile *p, const char *name);
 /* The header: the profile, the image, the target, events, samples taken, delivered and lost
  * (per CPU), how the run ended, warnings and notes; "# "-prefixed lines. */
 void report_print_header(FILE *f, const struct report *rp);

@@ -41,4 +41,8 @@ struct picker {
 };
 int pick(struct picker *k, const struct flat_row *r);
 
+/* report_phase.c: the table split by phase (rp->by_phase), and the header's phase lines. */
+int report_split_phases(struct report *rp, enum flat_sort sort);
+void report_print_phases(FILE *f, const struct report *rp);
+
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A flat report as JSON (report.h; docs/report-json.md is the schema). */
+#include "profile_phase.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -89,6 +90,11 @@ static void json_cpus(struct json *j, const struct report *rp)
 		json_kv_u64(j, "frames_sent", c->totals[BMPROF_TOTAL_FRAMES]);
 		json_kv_u64(j, "stack_full", c->totals[BMPROF_TOTAL_STACK_FULL]);
 		json_kv_u64(j, "stacks", c->totals[BMPROF_TOTAL_STACKS]);
+		json_kv_u64(j, "raw_taken", c->totals[BMPROF_TOTAL_RAW_TAKEN]);
+		json_kv_u64(j, "raw_delivered", c->totals[BMPROF_TOTAL_RAW_DELIVERED]);
+		json_kv_u64(j, "raw_lost_full", c->totals[BMPROF_TOTAL_RAW_LOST_FULL]);
+		json_kv_u64(j, "raw_lost_transport", c->totals[BMPROF_TOTAL_RAW_LOST_TRANSPORT]);
+		json_kv_u64(j, "raw_received", c->raw_received);
 		json_kv_u64(j, "received", c->received);
 		json_kv_u64(j, "frames_received", c->frames);
 		json_kv_u64(j, "lost_in_transit", profile_cpu_lost_in_transit(c));
@@ -301,7 +307,49 @@ static void json_meta(struct json *j, const struct report *rp, enum flat_sort so
 	json_end_object(j);
 }
 
-static void json_row(struct json *j, const struct flat_row *r, enum flat_sort sort)
+/* The row's samples per phase (pr: the same row of the table by phase). */
+static void json_row_phases(struct json *j, const struct profile *p, const struct flat_row *pr)
+{
+	char name[PROFILE_PHASE_NAME_MAX + 16];
+
+	json_key(j, "per_phase");
+	json_begin_array(j);
+	for (size_t i = 0; i < pr->nper_cpu; i++) {
+		json_begin_object(j);
+		json_kv_u64(j, "phase", pr->per_cpu[i].cpu);
+		json_kv_string(j, "name", profile_phase_name(p, pr->per_cpu[i].cpu, name,
+							     sizeof name));
+		json_kv_u64(j, "samples", pr->per_cpu[i].samples);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+/* The phases: each one's name, start time and samples (of the event reported). */
+static void json_phases(struct json *j, const struct report *rp)
+{
+	const struct profile *p = rp->p;
+	const struct flat_result *b = &rp->by_phase;
+	char name[PROFILE_PHASE_NAME_MAX + 16];
+
+	json_key(j, "phases");
+	json_begin_array(j);
+	for (size_t i = 0; i < b->ncpus; i++) {
+		unsigned id = b->cpus[i].cpu;
+		json_begin_object(j);
+		json_kv_u64(j, "phase", id);
+		json_kv_string(j, "name", profile_phase_name(p, id, name, sizeof name));
+		json_kv_u64(j, "samples", b->cpus[i].samples);
+		json_kv_u64(j, "at", id && p->phases ? p->phases[id].at : 0);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_kv_string(j, "phase", rp->phase);
+}
+
+/* pr: the same row of the table by phase, or NULL */
+static void json_row(struct json *j, const struct flat_row *r, enum flat_sort sort,
+		     const struct profile *p, const struct flat_row *pr)
 {
 	char name[600];
 
@@ -359,6 +407,8 @@ static void json_row(struct json *j, const struct flat_row *r, enum flat_sort so
 		}
 		json_end_array(j);
 	}
+	if (pr)
+		json_row_phases(j, p, pr);
 	json_end_object(j);
 }
 
@@ -371,11 +421,15 @@ int report_print_json(FILE *f, const struct report *rp, enum flat_sort sort, lon
 	json_init(&j, f, 1);
 	json_begin_object(&j);
 	json_meta(&j, rp, sort);
+	json_phases(&j, rp);
 	json_key(&j, "rows");
 	json_begin_array(&j);
-	for (size_t i = 0; i < rp->flat.nrows; i++)
-		if (pick(&k, &rp->flat.rows[i]))
-			json_row(&j, &rp->flat.rows[i], sort);
+	for (size_t i = 0; i < rp->flat.nrows; i++) {
+		if (!pick(&k, &rp->flat.rows[i]))
+			continue;
+		json_row(&j, &rp->flat.rows[i], sort, rp->p,
+			 rp->by_phase.nrows ? &rp->by_phase.rows[i] : NULL);
+	}
 	json_end_array(&j);
 	json_end_object(&j);
 	if (json_finish(&j)) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The capture summary: see summary.h. */
 #include "report/summary.h"
+#include "symbol/symbolize.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -323,6 +324,43 @@ static void print_stacks(FILE *f, const struct profile *p)
 	fputc('\n', f);
 }
 
+int summary_raw(char *buf, size_t len, const struct profile *p)
+{
+	uint64_t t[5] = { 0 }, received = 0, gaps = 0;
+	unsigned told = 0, seen = 0;
+	size_t n;
+
+	for (unsigned i = 0; i < PROFILE_MAX_CPUS; i++) {
+		const struct profile_cpu *c = &p->cpus[i];
+		received += c->raw_received;
+		gaps += c->raw_seq_gaps;
+		if (c->raw_frames)
+			seen++;
+		if (!c->have_totals || c->ntotals <= BMPROF_TOTAL_RAW_TAKEN ||
+		    !c->totals[BMPROF_TOTAL_RAW_TAKEN])
+			continue;
+		told++;
+		for (unsigned k = 0; k < 5; k++)
+			t[k] += c->totals[BMPROF_TOTAL_RAW_TAKEN + k];
+	}
+	if (!told && !seen)
+		return 0;
+	if (told)
+		n = (size_t)snprintf(buf, len, "taken %" PRIu64 ", delivered %" PRIu64 ", lost %"
+				     PRIu64 " (%" PRIu64 " raw buffer full, %" PRIu64 " transport "
+				     "failed); received %" PRIu64 " of %" PRIu64 " delivered",
+				     t[0], t[1], t[2] + t[3], t[2], t[3], received, t[1]);
+	else
+		n = (size_t)snprintf(buf, len, "received %" PRIu64 " (no TOTALS: taken and lost "
+				     "unknown)", received);
+	if (n < len && gaps)
+		n += (size_t)snprintf(buf + n, len - n, ", %" PRIu64 " frames missing", gaps);
+	if (n < len && p->raw_over_cap)
+		snprintf(buf + n, len - n, "; %zu kept, %" PRIu64 " past the memory bound (raise "
+			 "%s)", p->nraw, p->raw_over_cap, PROFILE_BOUND_ENV);
+	return 1;
+}
+
 struct cpu_row {
 	uint64_t taken, delivered, lost_full, lost_transport, received, missing, gaps;
 };
@@ -404,9 +442,11 @@ static void print_cpus(FILE *f, const struct profile *p)
 	}
 }
 
-void summary_print(FILE *f, const struct profile *p, const char *source)
+static void print_fault(FILE *f, const struct profile *p, const char *elf);
+
+void summary_print(FILE *f, const struct profile *p, const char *source, const char *elf)
 {
-	char end[160], clock[200], warn[4][RUN_NOTE_LEN], note[4][RUN_NOTE_LEN];
+	char end[160], clock[200], warn[4][RUN_NOTE_LEN], note[4][RUN_NOTE_LEN], raw[300];
 	unsigned nw, nn;
 
 	fprintf(f, "bmprof: stream from %s\n", source);
@@ -423,8 +463,11 @@ void summary_print(FILE *f, const struct profile *p, const char *source)
 		fprintf(f, "  samples   %" PRIu64 " at %zu distinct (pc, event, cpu)\n", p->total,
 			p->nsamples);
 	print_stacks(f, p);
+	if (summary_raw(raw, sizeof raw, p))
+		fprintf(f, "  raw       %s\n", raw);
 	summary_end(end, sizeof(end), p);
 	fprintf(f, "  ended     %s\n", end);
+	print_fault(f, p, elf);
 	run_notes_clock(clock, sizeof clock, p);
 	if (clock[0])
 		fprintf(f, "  clock     %s\n", clock);
@@ -441,4 +484,29 @@ void summary_expect_stacks(FILE *f, const struct profile *p)
 		fprintf(f, "bmprof: warning: -g: the stream has no call stacks: the image decides "
 			"whether it sends them (stack_depth in its configuration, docs/image.md; "
 			"cfg.stack_depth for a kernel that links the library)\n");
+}
+
+static void print_fault(FILE *f, const struct profile *p, const char *elf)
+{
+	uint64_t bias = p->have_hello ? p->hello.load_bias : 0;
+	struct symbolizer *s;
+	struct sym_result res;
+	char err[512], safe[3][600];
+
+	if (!p->have_end || p->end.reason != BMPROF_END_EXCEPTION || !elf ||
+	    !(s = symbolizer_open(elf, err, sizeof err)))
+		return;
+	if (!symbolizer_lookup(s, p->end.fault_pc - bias, &res) && res.symbol) {
+		const struct sym_frame *in = res.nframes ? &res.frames[0] : NULL;
+		fprintf(f, "  crashed   in %s+0x%" PRIx64, bm_safe(safe[0], sizeof safe[0],
+			res.symbol), res.addr - res.sym_start);
+		if (in && in->line)
+			fprintf(f, " at %s:%u", bm_safe(safe[1], sizeof safe[1], in->file), in->line);
+		if (res.nframes > 1 && strcmp(in->function, res.frames[res.nframes - 1].function))
+			fprintf(f, " (%s, inlined into %s)", bm_safe(safe[1], sizeof safe[1],
+				in->function), bm_safe(safe[2], sizeof safe[2],
+				res.frames[res.nframes - 1].function));
+		fputc('\n', f);
+	}
+	symbolizer_close(s);
 }

@@ -10,7 +10,9 @@
 #include "profile.h"
 
 /* source names where the stream came from ("/dev/ttyUSB0", "QEMU serial"). */
-void summary_print(FILE *f, const struct profile *p, const char *source);
+/* elf (or NULL): the image, to say where a CPU exception happened ("  crashed   in
+ * f+0x1c at file.c:23"). */
+void summary_print(FILE *f, const struct profile *p, const char *source, const char *elf);
 /* One line: how the run ended ("exit code 0", "CPU exception 14 (#PF) at pc 0x..."). */
 void summary_end(char *buf, size_t len, const struct profile *p);
 /* For a run bmprof qemu stopped and read back from the image's memory (meta "recovered"):
@@ -31,6 +33,12 @@ void summary_cpu_fate(char *buf, size_t len, const struct profile *p, unsigned c
  * out[0 .. len * max). Returns the number written. */
 unsigned summary_cpu_warnings(const struct profile *p, unsigned cpu, char *out, size_t len,
 			      unsigned max);
+
+/* Raw samples (data-space profiling), one line over every CPU: taken, delivered, lost
+ * and why, received, and those past the memory bound ("taken 120, delivered 118, lost 2
+ * (2 raw buffer full, 0 transport failed); received 118 of 118 delivered"). 0 (buf
+ * untouched) when the profile has none. */
+int summary_raw(char *buf, size_t len, const struct profile *p);
 
 /* For bmprof record -g: a warning on f when p holds no call stacks (the target decides
  * whether it sends them: its stack_depth setting). */

@@ -15,7 +15,9 @@
 #include "events.h"
 #include "profile/target_log.h"
 #include "report/summary.h"
+#include "run/elf_boot.h"
 #include "run/image_run.h"
+#include "run/progress.h"
 #include "run/qemu_uefi.h"
 #include "run/recover_qemu.h"
 #include "run/shm_qemu.h"
@@ -24,13 +26,28 @@
 
 #define DESCRIPTOR "bmprof_descriptor"
 
+/* The status line of the run (one run at a time), erased before other output. */
+static struct progress *status;
+
+static void status_clear(void)
+{
+	if (status && status->shown) {
+		fflush(stdout);
+		progress_clear(status);
+	}
+}
+
 static void print_text(void *ctx, const char *text, size_t len)
 {
+	status_clear();
 	fwrite(text, 1, len, stdout);
+	if (status)
+		fflush(stdout);
 }
 
 static void print_log(void *ctx, uint8_t level, const char *text, size_t len)
 {
+	status_clear();
 	fflush(stdout);
 	target_log_print(stderr, level, text, len);
 }
@@ -70,6 +87,7 @@ static void feed_push(struct feed *f, const void *buf, size_t n, int whole)
 struct stopper {
 	struct image_run *r;
 	struct feed *feed;
+	struct progress pg;
 	uint64_t desc;              /* the descriptor's link-time address; 0: none (why) */
 	char why[PATH_MAX + 200];   /* why nothing was read; "" */
 	struct recover_run rr;
@@ -87,6 +105,24 @@ static double stopper_last(void *ctx)
 	return t;
 }
 
+/* qemu_watch.tick: the status line, from what has arrived so far */
+static void on_tick(void *ctx, double now)
+{
+	struct stopper *s = ctx;
+	const struct profile *p;
+	uint64_t samples, lost = 0;
+	unsigned ncpus;
+
+	pthread_mutex_lock(&s->feed->lock);
+	p = capture_profile(s->feed->cap);
+	samples = p->total;
+	ncpus = p->have_hello ? p->hello.ncpus : 0;
+	for (unsigned i = 0; i < p->ncpus_seen; i++)
+		lost += p->cpus[i].seq_gaps;
+	pthread_mutex_unlock(&s->feed->lock);
+	progress_show(&s->pg, now, samples, ncpus, lost);
+}
+
 static const char *stop_name(enum qemu_end how)
 {
 	return how == QEMU_TIMEOUT ? "timeout" : how == QEMU_STALLED ? "stalled" :
@@ -96,6 +132,7 @@ static const char *stop_name(enum qemu_end how)
 /* qemu_watch.on_stop: QEMU still runs; read the image's memory through the monitor. */
 static void on_stop(void *ctx, enum qemu_end how, struct qmp *q)
 {
+	status_clear();
 	struct stopper *s = ctx;
 	const struct profile *p;
 	int ended, hello;
@@ -140,6 +177,12 @@ static void recover_conclude(struct stopper *s)
 	if (res->arrived || res->resent)
 		fprintf(stderr, "; frames being sent: %u arrived, %u sent again", res->arrived,
 			res->resent);
+	if (res->stack_cpus)
+		fprintf(stderr, "; call chains: %" PRIu64 " read from memory, %" PRIu64
+			" had arrived", res->chains_read, res->chains_known);
+	if (res->unchained)
+		fprintf(stderr, ", %" PRIu64 " samples kept no chain (unreadable in memory)",
+			res->unchained);
 	fputc('\n', stderr);
 	for (unsigned i = 0; i < s->rr.rec.ncpu; i++)
 		if (s->rr.rec.cpu[i].present && s->rr.rec.cpu[i].problem[0])
@@ -213,6 +256,14 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 		       r->machine->arch, r->machine->arch);
 		return -1;
 	}
+	if (!uefi && elf_bootable(r->image, machine, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
+	if (qemu_binary_matches(r->qemu, r->machine->arch, r->image, err, sizeof err)) {
+		bm_err("%s", err);
+		return -1;
+	}
 	if (uefi && !qemu_uefi_firmware(r->machine->arch)) {
 		bm_err("%s: bmprof cannot boot %s UEFI applications", r->image, r->machine->arch);
 		return -1;
@@ -264,7 +315,7 @@ static int write_config(const char *text, char *path, size_t n)
 	return 0;
 }
 
-/* config with the run's own settings after it (stack_depth=, flush_ms=, cpu_wait_ms=), as a new string
+/* config with the run's own settings after it (stack_depth=, flush_ms=, cpu_wait_ms=, raw=), as a new string
  * in *out, or *out NULL when there are none. 0, or -1 (out of memory, reported). */
 static int run_settings(const struct image_run *r, const char *config, char **out)
 {
@@ -278,6 +329,8 @@ static int run_settings(const struct image_run *r, const char *config, char **ou
 		n += snprintf(more + n, sizeof more - (size_t)n, "flush_ms=%u\n", r->flush_ms);
 	if (r->cpu_wait_ms)
 		n += snprintf(more + n, sizeof more - (size_t)n, "cpu_wait_ms=%u\n", r->cpu_wait_ms);
+	if (r->raw)
+		n += snprintf(more + n, sizeof more - (size_t)n, "raw=1\n");
 	if (!n)
 		return 0;
 	if ((config ? asprintf(out, "%s\n%s", config, more) :
@@ -337,6 +390,10 @@ int image_run(struct image_run *r)
 		}
 	}
 	config = shm_config ? shm_config : r->config;
+	/* the status line counts what arrives: on a terminal, the image sends what it holds
+	 * every second unless told otherwise */
+	if (!r->flush_ms && r->progress_flush && progress_terminal())
+		r->flush_ms = PROGRESS_FLUSH_MS;
 	if (run_settings(r, config, &run_config))
 		goto out;
 	if (run_config)
@@ -357,7 +414,7 @@ int image_run(struct image_run *r)
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;
-	meta = calloc(r->nmeta + 15, sizeof *meta);
+	meta = calloc(r->nmeta + 16, sizeof *meta);
 	if (!line || !meta) {
 		bm_err("out of memory");
 		goto out;
@@ -397,6 +454,8 @@ int image_run(struct image_run *r)
 		meta[nmeta++] = (struct bm_kv){ "cpu_wait_ms", cpu_wait };
 	if (r->stall > 0)
 		meta[nmeta++] = (struct bm_kv){ "stall", stall };
+	if (r->raw)
+		meta[nmeta++] = (struct bm_kv){ "data_space", "1" };
 	if (r->nmeta)
 		memcpy(meta + nmeta, r->meta, r->nmeta * sizeof *meta);
 	nmeta += r->nmeta;
@@ -421,14 +480,23 @@ int image_run(struct image_run *r)
 			goto out;
 		}
 	}
+	progress_init(&stop.pg, qemu_now(), r->freq, qemu_argv_icount(qargv) &&
+		      strcmp(qemu_argv_icount(qargv), "0"));
+	status = &stop.pg;
 	struct qemu_watch watch = {
 		.stall_s = r->stall, .last_progress = stopper_last,
 		.on_stop = r->recover ? on_stop : NULL, .ctx = &stop,
+		.tick = stop.pg.on ? on_tick : NULL, .tick_s = 0.5,
 	};
-	if (qemu_run(qargv, r->timeout, &watch, on_serial, &feed, &r->res, err, sizeof err)) {
+	rc = qemu_run(qargv, r->timeout, &watch, on_serial, &feed, &r->res, err, sizeof err);
+	status_clear();
+	status = NULL;
+	if (rc) {
+		rc = -1;
 		bm_err("%s", err);
 		goto out;
 	}
+	rc = -1;
 	if (con) {
 		shm_consumer_stop(con);
 		r->shm_unused = shm_qemu_conclude(r->cap, con, 1, r->res.how == QEMU_TIMEOUT ||

@@ -45,9 +45,13 @@ struct image_run {
 	int user;                /* main in ring 3 (config user=1, meta "user_mode"): x86-64
 				  * images booted directly only */
 	unsigned flush_ms;       /* the periodic flush (config flush_ms=, meta "flush_ms"); 0 off */
+	int progress_flush;      /* flush_ms not chosen: PROGRESS_FLUSH_MS when stderr is a
+				  * terminal (the status line counts what arrives) */
 	unsigned cpu_wait_ms;    /* config cpu_wait_ms= (meta "cpu_wait_ms"); 0: the image's own */
 	unsigned stack_depth;    /* call stacks of at most this many frames (config stack_depth=,
 				  * meta "stack_depth"); 0: off */
+	int raw;                 /* raw samples with the registers (config raw=1, meta
+				  * "data_space") */
 	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
 				  * the first; meta "stall"); 0: never */
 	/* the image's console text, as it arrives; NULL: to stdout */

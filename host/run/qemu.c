@@ -638,9 +638,19 @@ int qemu_run(char *const *argv, unsigned timeout_s, const struct qemu_watch *w,
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
 	res->how = QEMU_EXITED;
+	double next_tick = w && w->tick && w->tick_s > 0 ? start : 0;
 	while (!r.eof) {
 		struct pollfd pfd = { .fd = sp[0], .events = POLLIN };
 		double wake = wake_at(w, stopping, deadline, kill_at), t = qemu_now();
+		if (next_tick > 0 && !stopping) {
+			if (t >= next_tick) {
+				w->tick(w->ctx, t);
+				while (next_tick <= t)
+					next_tick += w->tick_s;
+			}
+			if (wake <= 0 || next_tick < wake)
+				wake = next_tick;
+		}
 		struct timespec to, *top = NULL;
 		if (wake > 0) {
 			double d = wake > t ? wake - t : 0;

@@ -128,6 +128,9 @@ struct qemu_watch {
 	 * with its monitor (QEMU started with qemu_opts.qmp); the serial pipe is served while
 	 * it waits on the monitor. QEMU is killed after it returns. */
 	void (*on_stop)(void *ctx, enum qemu_end how, struct qmp *q);
+	/* Called every tick_s seconds while QEMU runs (first at the start); tick_s 0: never. */
+	void (*tick)(void *ctx, double now);
+	double tick_s;
 	void *ctx;
 };
 

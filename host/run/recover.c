@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Recovery from target memory: see recover.h and docs/wire-format.md "Recovery". */
 #include "run/recover.h"
+#include "run/recover_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -14,7 +15,7 @@
 
 /* ---- reading ---- */
 
-static int rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
+int rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
 	      size_t len, const char *what, char *err, size_t errlen)
 {
 	if (addr + len < addr) {
@@ -58,66 +59,123 @@ static uint64_t get(const struct recover *r, const uint8_t *base, enum bmprof_de
 	return fsize(r, f) ? le(base + foff(r, f), fsize(r, f)) : 0;
 }
 
+/* for recover_stacks.c (recover_internal.h) */
+int recover_rd(struct recover *r, const struct recover_mem *m, uint64_t addr, void *buf,
+	       size_t len, const char *what, char *err, size_t errlen)
+{
+	return rd(r, m, addr, buf, len, what, err, errlen);
+}
+
+uint64_t recover_le(const uint8_t *p, unsigned n)
+{
+	return le(p, n);
+}
+
+uint64_t recover_get(const struct recover *r, const uint8_t *base, enum bmprof_desc_field f)
+{
+	return get(r, base, f);
+}
+
 /* ---- the descriptor ---- */
+
+enum home { H_CPU, H_OVF, H_ENTRY, H_SDEF };
+enum kind { K_INT, K_PTR, K_OVF, K_STRUCT };
 
 static const struct {
 	enum bmprof_desc_field f;
-	uint8_t exact;          /* the size it must have (pointers), 0: 1, 2, 4 or 8 */
-	uint8_t required;
+	uint8_t home, kind;     /* the struct it lies in; K_INT: 1, 2, 4 or 8 bytes */
+	uint8_t version;        /* required from this layout version on (0: never) */
 	const char *name;
 } fields[] = {
-	{ BMPROF_DF_TABLE, 8, 1, "table" }, { BMPROF_DF_MASK, 0, 1, "mask" },
-	{ BMPROF_DF_TAKEN, 0, 1, "taken" }, { BMPROF_DF_HITS, 0, 0, "hits" },
-	{ BMPROF_DF_IN_RECORD, 0, 1, "in_record" }, { BMPROF_DF_FLUSHING, 0, 0, "flushing" },
-	{ BMPROF_DF_OVF, 0, 1, "ovf" }, { BMPROF_DF_MISSES, 0, 0, "misses" },
-	{ BMPROF_DF_EVICTIONS, 0, 0, "evictions" }, { BMPROF_DF_LOST_FULL, 0, 1, "lost_full" },
-	{ BMPROF_DF_DELIVERED, 0, 1, "delivered" },
-	{ BMPROF_DF_LOST_TRANSPORT, 0, 1, "lost_transport" },
-	{ BMPROF_DF_FRAMES, 0, 1, "frames" }, { BMPROF_DF_CPU_ID, 0, 0, "cpu_id" },
-	{ BMPROF_DF_SAMPLED_TICKS, 0, 0, "sampled_ticks" },
-	{ BMPROF_DF_IN_DRAIN, 0, 1, "in_drain" }, { BMPROF_DF_XFER_SRC, 0, 1, "xfer.src" },
-	{ BMPROF_DF_XFER_N, 0, 1, "xfer.n" }, { BMPROF_DF_XFER_DONE, 0, 1, "xfer.done" },
-	{ BMPROF_DF_XFER_END, 0, 1, "xfer.end" }, { BMPROF_DF_XFER_SEQ, 0, 1, "xfer.seq" },
-	{ BMPROF_DF_XFER_SAMPLES, 0, 1, "xfer.samples" },
-	{ BMPROF_DF_FLUSHES, 0, 0, "flushes" },
-	{ BMPROF_DF_OVF_SLOT, 8, 1, "ovf.slot" }, { BMPROF_DF_OVF_CAP, 0, 1, "ovf.cap" },
-	{ BMPROF_DF_OVF_FILL, 0, 1, "ovf.fill" }, { BMPROF_DF_OVF_STATE, 0, 1, "ovf.state" },
-	{ BMPROF_DF_ENTRY_PC, 8, 1, "entry.pc" }, { BMPROF_DF_ENTRY_COUNT, 0, 1, "entry.count" },
-	{ BMPROF_DF_ENTRY_EVENT, 0, 1, "entry.event" },
+	{ BMPROF_DF_TABLE, H_CPU, K_PTR, 1, "table" }, { BMPROF_DF_MASK, H_CPU, K_INT, 1, "mask" },
+	{ BMPROF_DF_TAKEN, H_CPU, K_INT, 1, "taken" }, { BMPROF_DF_HITS, H_CPU, K_INT, 0, "hits" },
+	{ BMPROF_DF_IN_RECORD, H_CPU, K_INT, 1, "in_record" },
+	{ BMPROF_DF_FLUSHING, H_CPU, K_INT, 0, "flushing" },
+	{ BMPROF_DF_OVF, H_CPU, K_OVF, 1, "ovf" }, { BMPROF_DF_MISSES, H_CPU, K_INT, 0, "misses" },
+	{ BMPROF_DF_EVICTIONS, H_CPU, K_INT, 0, "evictions" },
+	{ BMPROF_DF_LOST_FULL, H_CPU, K_INT, 1, "lost_full" },
+	{ BMPROF_DF_DELIVERED, H_CPU, K_INT, 1, "delivered" },
+	{ BMPROF_DF_LOST_TRANSPORT, H_CPU, K_INT, 1, "lost_transport" },
+	{ BMPROF_DF_FRAMES, H_CPU, K_INT, 1, "frames" },
+	{ BMPROF_DF_CPU_ID, H_CPU, K_INT, 0, "cpu_id" },
+	{ BMPROF_DF_SAMPLED_TICKS, H_CPU, K_INT, 0, "sampled_ticks" },
+	{ BMPROF_DF_IN_DRAIN, H_CPU, K_INT, 1, "in_drain" },
+	{ BMPROF_DF_XFER_SRC, H_CPU, K_INT, 1, "xfer.src" },
+	{ BMPROF_DF_XFER_N, H_CPU, K_INT, 1, "xfer.n" },
+	{ BMPROF_DF_XFER_DONE, H_CPU, K_INT, 1, "xfer.done" },
+	{ BMPROF_DF_XFER_END, H_CPU, K_INT, 1, "xfer.end" },
+	{ BMPROF_DF_XFER_SEQ, H_CPU, K_INT, 1, "xfer.seq" },
+	{ BMPROF_DF_XFER_SAMPLES, H_CPU, K_INT, 1, "xfer.samples" },
+	{ BMPROF_DF_FLUSHES, H_CPU, K_INT, 0, "flushes" },
+	{ BMPROF_DF_OVF_SLOT, H_OVF, K_PTR, 1, "ovf.slot" },
+	{ BMPROF_DF_OVF_CAP, H_OVF, K_INT, 1, "ovf.cap" },
+	{ BMPROF_DF_OVF_FILL, H_OVF, K_INT, 1, "ovf.fill" },
+	{ BMPROF_DF_OVF_STATE, H_OVF, K_INT, 1, "ovf.state" },
+	{ BMPROF_DF_ENTRY_PC, H_ENTRY, K_PTR, 1, "entry.pc" },
+	{ BMPROF_DF_ENTRY_COUNT, H_ENTRY, K_INT, 1, "entry.count" },
+	{ BMPROF_DF_ENTRY_EVENT, H_ENTRY, K_INT, 1, "entry.event" },
+	{ BMPROF_DF_ENTRY_STACK, H_ENTRY, K_INT, 2, "entry.stack" },
+	{ BMPROF_DF_STK_INDEX, H_CPU, K_PTR, 0, "stacks.index" },
+	{ BMPROF_DF_STK_DEF, H_CPU, K_PTR, 2, "stacks.def" },
+	{ BMPROF_DF_STK_FRAMES, H_CPU, K_PTR, 2, "stacks.frames" },
+	{ BMPROF_DF_STK_MASK, H_CPU, K_INT, 0, "stacks.mask" },
+	{ BMPROF_DF_STK_MAX_IDS, H_CPU, K_INT, 2, "stacks.max_ids" },
+	{ BMPROF_DF_STK_FRAMES_CAP, H_CPU, K_INT, 2, "stacks.frames_cap" },
+	{ BMPROF_DF_STK_FRAMES_USED, H_CPU, K_INT, 2, "stacks.frames_used" },
+	{ BMPROF_DF_STK_N, H_CPU, K_INT, 2, "stacks.n" },
+	{ BMPROF_DF_STK_SENT, H_CPU, K_INT, 0, "stacks.sent" },
+	{ BMPROF_DF_STK_DEPTH, H_CPU, K_INT, 2, "stacks.depth" },
+	{ BMPROF_DF_STK_FULL, H_CPU, K_INT, 0, "stacks.full" },
+	{ BMPROF_DF_SDEF, H_SDEF, K_STRUCT, 2, "stack_def" },
+	{ BMPROF_DF_SDEF_OFF, H_SDEF, K_INT, 2, "stack_def.off" },
+	{ BMPROF_DF_SDEF_DEPTH, H_SDEF, K_INT, 2, "stack_def.depth" },
+	{ BMPROF_DF_SDEF_FLAGS, H_SDEF, K_INT, 2, "stack_def.flags" },
 };
 
-/* The struct a field lies in, by its id. */
-static uint32_t home_size(const struct recover *r, enum bmprof_desc_field f)
+_Static_assert(sizeof fields / sizeof fields[0] == BMPROF_DF_COUNT, "a field not checked");
+
+static uint32_t home_size(const struct recover *r, unsigned home)
 {
-	if (f >= BMPROF_DF_ENTRY_PC)
-		return r->entry_size;
-	if (f >= BMPROF_DF_OVF_SLOT)
-		return r->ovf_size;
+	switch (home) {
+	case H_OVF: return r->ovf_size;
+	case H_ENTRY: return r->entry_size;
+	case H_SDEF: return r->def_size;
+	}
 	return r->cpu_size;
+}
+
+static int bad_size(const struct recover *r, unsigned kind, unsigned sz)
+{
+	switch (kind) {
+	case K_PTR: return sz != 8;
+	case K_OVF: return sz < 2 * r->ovf_size;
+	case K_STRUCT: return 0;
+	}
+	return (sz & (sz - 1)) || sz > 8;
 }
 
 static int check_fields(struct recover *r, char *err, size_t errlen)
 {
+	r->def_size = fsize(r, BMPROF_DF_SDEF);
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		enum bmprof_desc_field f = fields[i].f;
 		unsigned sz = fsize(r, f);
 
 		if (!sz) {
-			if (!fields[i].required)
+			if (!fields[i].version || fields[i].version > r->version)
 				continue;
 			snprintf(err, errlen, "the recovery descriptor has no field %s", fields[i].name);
 			return -1;
 		}
-		if (fields[i].exact ? sz != fields[i].exact :
-		    f == BMPROF_DF_OVF ? sz < 2 * r->ovf_size : (sz & (sz - 1)) || sz > 8) {
+		if (bad_size(r, fields[i].kind, sz)) {
 			snprintf(err, errlen, "the recovery descriptor gives field %s a size of %u "
 				 "bytes", fields[i].name, sz);
 			return -1;
 		}
-		if (foff(r, f) + sz > home_size(r, f)) {
+		if (foff(r, f) + sz > home_size(r, fields[i].home)) {
 			snprintf(err, errlen, "the recovery descriptor puts field %s (offset %u, %u "
 				 "bytes) outside its %" PRIu32 "-byte struct", fields[i].name,
-				 foff(r, f), sz, home_size(r, f));
+				 foff(r, f), sz, home_size(r, fields[i].home));
 			return -1;
 		}
 	}
@@ -149,9 +207,9 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 	r->entry_size = (uint32_t)le(h + 40, 2);
 	r->ways = (uint16_t)le(h + 42, 2);
 	r->cpus_off = (uint32_t)le(h + 44, 4);
-	if (r->version != BMPROF_DESC_VERSION) {
+	if (r->version < 1 || r->version > BMPROF_DESC_VERSION) {
 		snprintf(err, errlen, "recovery descriptor layout version %u: this bmprof reads "
-			 "version %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
+			 "versions 1 to %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
 		return -1;
 	}
 	if (le(h + 14, 2) != 8) {
@@ -181,7 +239,9 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 
 static int read_fields(struct recover *r, const struct recover_mem *m, char *err, size_t errlen)
 {
-	unsigned n = r->nfields < BMPROF_DF_COUNT ? r->nfields : BMPROF_DF_COUNT;
+	/* a layout has the fields of its version: later ones are another build's */
+	unsigned known = r->version == 1 ? BMPROF_DF_V1_COUNT : BMPROF_DF_COUNT;
+	unsigned n = r->nfields < known ? r->nfields : known;
 	uint8_t b[4 * BMPROF_DF_COUNT];
 
 	memset(r->field, 0, sizeof r->field);
@@ -217,6 +277,43 @@ static uint64_t src_size(const struct recover_cpu *c)
 	case BMPROF_XFER_OVF1: return c->ovf[1].fill;
 	}
 	return UINT64_MAX;
+}
+
+/* The CPU's stack table (version 2): its bounds must be the target's own, else nothing of
+ * it is believed. */
+static int parse_stacks(struct recover *r, unsigned idx, const uint8_t *b, char *err,
+			size_t errlen)
+{
+	struct recover_cpu *c = &r->cpu[idx];
+	uint64_t depth = get(r, b, BMPROF_DF_STK_DEPTH), n = get(r, b, BMPROF_DF_STK_N);
+	uint64_t max_ids = get(r, b, BMPROF_DF_STK_MAX_IDS);
+	uint64_t cap = get(r, b, BMPROF_DF_STK_FRAMES_CAP);
+	uint64_t used = get(r, b, BMPROF_DF_STK_FRAMES_USED);
+
+	if (!fsize(r, BMPROF_DF_STK_DEPTH) || !depth)
+		return 0;
+	if (depth > BMPROF_STACK_DEPTH_WIRE_MAX || max_ids > BMPROF_STACK_IDS_MAX ||
+	    n > max_ids || used > cap) {
+		snprintf(err, errlen, "cpu %u: its stack table is not believable (depth %" PRIu64
+			 ", %" PRIu64 " of %" PRIu64 " chains, %" PRIu64 " of %" PRIu64 " frames)",
+			 idx, depth, n, max_ids, used, cap);
+		return -1;
+	}
+	if (max_ids * r->def_size > RECOVER_MAX_REGION || cap * 8 > RECOVER_MAX_REGION) {
+		snprintf(err, errlen, "cpu %u: the recovery descriptor gives it a stack table of %"
+			 PRIu64 " chains and %" PRIu64 " frames, more than bmprof reads back", idx,
+			 max_ids, cap);
+		return -1;
+	}
+	c->stk_depth = (uint32_t)depth;
+	c->stk_n = (uint32_t)n;
+	c->stk_max_ids = (uint32_t)max_ids;
+	c->stk_frames_cap = (uint32_t)cap;
+	c->stk_frames_used = (uint32_t)used;
+	c->stk_def = get(r, b, BMPROF_DF_STK_DEF);
+	c->stk_frames = get(r, b, BMPROF_DF_STK_FRAMES);
+	c->stk_full = get(r, b, BMPROF_DF_STK_FULL);
+	return 0;
 }
 
 static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *err,
@@ -275,6 +372,8 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		snprintf(err, errlen, "cpu %u: unknown transfer source %" PRIu32, idx, c->xsrc);
 		return -1;
 	}
+	if (parse_stacks(r, idx, b, err, errlen))
+		return -1;
 	if (fsize(r, BMPROF_DF_CPU_ID) && get(r, b, BMPROF_DF_CPU_ID) != idx)
 		problem(c, "its state says it is cpu %" PRIu64, get(r, b, BMPROF_DF_CPU_ID));
 	if (c->xsrc == BMPROF_XFER_NONE || c->in_drain)
@@ -392,6 +491,7 @@ static int read_array(struct recover *r, const struct recover_mem *m, uint64_t a
 				.pc = get(r, b, BMPROF_DF_ENTRY_PC),
 				.count = (uint32_t)get(r, b, BMPROF_DF_ENTRY_COUNT),
 				.event = (uint16_t)get(r, b, BMPROF_DF_ENTRY_EVENT),
+				.stack = (uint16_t)get(r, b, BMPROF_DF_ENTRY_STACK),
 			};
 
 			if (e.count && push(i >= fly_lo && i < fly_hi ? flying : held, &e)) {
@@ -442,6 +542,8 @@ static int read_cpu_entries(struct recover *r, const struct recover_mem *m,
 			rc = read_source(r, m, c, (uint32_t)(BMPROF_XFER_OVF0 + i), o->slot, o->fill,
 					 &held, &flying, err, errlen);
 	}
+	if (!rc)
+		rc = recover_read_chains(r, m, c, held.e, held.n, flying.e, flying.n, err, errlen);
 	c->held = held.e;
 	c->nheld = held.n;
 	c->held_samples = held.samples;
@@ -484,6 +586,7 @@ void recover_free(struct recover *r)
 		for (unsigned i = 0; i < r->ncpu; i++) {
 			free(r->cpu[i].held);
 			free(r->cpu[i].flying);
+			free(r->cpu[i].chains);
 		}
 	free(r->cpu);
 	memset(r, 0, sizeof *r);
@@ -491,48 +594,54 @@ void recover_free(struct recover *r)
 
 /* ---- frames ---- */
 
+typedef recover_emit_fn emit_fn;
+
 static int by_pc(const void *a, const void *b)
 {
 	const struct recover_entry *x = a, *y = b;
 
 	if (x->pc != y->pc)
 		return x->pc < y->pc ? -1 : 1;
-	return (x->event > y->event) - (x->event < y->event);
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
 }
 
-typedef int (*emit_fn)(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len);
-
-/* The entries as SAMPLES frames from sequence number *seq on. */
-static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, uint32_t *seq,
-			emit_fn emit, void *ctx)
+static unsigned encode_entry(uint8_t *p, const struct recover_entry *e, uint64_t prev,
+			     int stacks)
 {
-	uint8_t buf[FRAME_PAYLOAD], one[3 * BMPROF_VARINT_MAX];
+	unsigned k = bmprof_put_varint(p, bmprof_key_wire_event(e->event));
+
+	k += bmprof_put_varint(p + k, bmprof_zigzag((int64_t)(e->pc - prev)));
+	k += bmprof_put_varint(p + k, e->count);
+	if (stacks)
+		k += bmprof_put_varint(p + k, e->stack);
+	return k;
+}
+
+/* The entries as SAMPLES (stacks: STACK_SAMPLES) frames from sequence number *seq on. */
+static int send_entries(unsigned cpu, const struct recover_entry *e, size_t n, int stacks,
+			uint32_t *seq, emit_fn emit, void *ctx)
+{
+	uint8_t buf[FRAME_PAYLOAD], one[4 * BMPROF_VARINT_MAX];
 	unsigned len = BMPROF_SAMPLES_FIXED, count = 0;
 	uint64_t prev = 0;
 	int rc;
 
 	for (size_t i = 0; i <= n; i++) {
-		unsigned k = 0;
+		unsigned k = i < n ? encode_entry(one, &e[i], prev, stacks) : 0;
 
-		if (i < n) {
-			k = bmprof_put_varint(one, e[i].event);
-			k += bmprof_put_varint(one + k, bmprof_zigzag((int64_t)(e[i].pc - prev)));
-			k += bmprof_put_varint(one + k, e[i].count);
-		}
 		if (count && (i == n || len + k > sizeof buf)) {
 			bmprof_put16(buf, (uint16_t)cpu);
 			bmprof_put16(buf + 2, (uint16_t)count);
 			bmprof_put32(buf + 4, (*seq)++);
-			if ((rc = emit(ctx, BMPROF_FRAME_SAMPLES, buf, (uint16_t)len)))
+			if ((rc = emit(ctx, stacks ? BMPROF_FRAME_STACK_SAMPLES : BMPROF_FRAME_SAMPLES,
+				       buf, (uint16_t)len)))
 				return rc;
 			len = BMPROF_SAMPLES_FIXED;
 			count = 0;
-			prev = 0;
-			if (i < n) {
-				k = bmprof_put_varint(one, e[i].event);
-				k += bmprof_put_varint(one + k, bmprof_zigzag((int64_t)e[i].pc));
-				k += bmprof_put_varint(one + k, e[i].count);
-			}
+			if (i < n)
+				k = encode_entry(one, &e[i], 0, stacks);
 		}
 		if (i == n)
 			break;
@@ -566,12 +675,12 @@ static int arrived(const struct profile *p, unsigned cpu, uint32_t seq)
 static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile *p,
 		      emit_fn emit, void *ctx, struct recover_result *res)
 {
-	int came = c->inflight && arrived(p, cpu, c->xseq);
+	int came = c->inflight && arrived(p, cpu, c->xseq), stacks = c->stk_depth != 0;
 	size_t n = c->nheld + (c->inflight && !came ? c->nflying : 0);
 	struct recover_entry *all = malloc((n ? n : 1) * sizeof *all);
 	uint32_t seq = c->inflight && !came ? c->xseq : (uint32_t)c->frames;
-	uint64_t v[BMPROF_TOTAL_NFIELDS], sent = 0, accounted;
-	int rc;
+	uint64_t v[BMPROF_TOTAL_NFIELDS] = { 0 }, sent = 0, accounted;
+	int rc = 0;
 
 	if (!all)
 		return -1;
@@ -582,7 +691,14 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	for (size_t i = 0; i < n; i++)
 		sent += all[i].count;
 	qsort(all, n, sizeof *all, by_pc);
-	rc = send_entries(cpu, all, n, &seq, emit, ctx);
+	if (stacks) {
+		/* before the STACKS frames below make p know their ids */
+		res->unchained += recover_unchained(c, cpu, p, all, n);
+		res->stack_cpus++;
+		rc = recover_send_chains(c, cpu, p, emit, ctx, res);
+	}
+	if (!rc)
+		rc = send_entries(cpu, all, n, stacks, &seq, emit, ctx);
 	free(all);
 	if (rc)
 		return rc;
@@ -598,6 +714,8 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	v[BMPROF_TOTAL_LOST_TRANSPORT] = c->lost_transport;
 	v[BMPROF_TOTAL_FRAMES] = seq;
 	v[BMPROF_TOTAL_SAMPLED_TICKS] = c->sampled_ticks;
+	v[BMPROF_TOTAL_STACK_FULL] = c->stk_full;
+	v[BMPROF_TOTAL_STACKS] = c->stk_n;
 	accounted = v[BMPROF_TOTAL_DELIVERED] + c->lost_full + c->lost_transport;
 	if (accounted != c->taken)
 		problem(c, "taken %" PRIu64 " but %" PRIu64 " accounted for", c->taken, accounted);

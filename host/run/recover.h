@@ -14,6 +14,13 @@
  * (in_record, in_drain) cannot be read exactly; the caller lets it run a little and reads
  * again (recover_busy()).
  *
+ * A CPU recording call stacks (descriptor version 2, its stack table's depth non-zero)
+ * gets STACK_SAMPLES frames, preceded by STACKS frames defining the chains its held
+ * entries name that the host has not received: the definitions are read from the CPU's
+ * stack table (ids 1 .. n only, each checked against the table's bounds). A chain that
+ * cannot be read leaves its samples counted, with no chain (profile stack_unknown). A
+ * version-1 descriptor is read as before: samples without chains.
+ *
  *   struct recover r;
  *   recover_read(&r, &mem, addr, err, n);      descriptor and CPU states
  *   ... recover_busy(&r)? let the machine run, stop it, recover_free, read again ...
@@ -51,6 +58,16 @@ struct recover_entry {
 	uint64_t pc;
 	uint32_t count;
 	uint16_t event;
+	uint16_t stack;             /* chain id in the CPU's stack table (0: none) */
+};
+
+/* A chain a held or in-flight entry names, read from the CPU's stack table. */
+struct recover_chain {
+	uint16_t id;
+	uint8_t depth, flags;
+	int ok;                     /* read and within the table's bounds */
+	uint32_t off;               /* in the stack table's frames[] */
+	uint64_t frame[BMPROF_STACK_DEPTH_WIRE_MAX];
 };
 
 struct recover_ovf {
@@ -71,12 +88,18 @@ struct recover_cpu {
 	uint64_t xsamples;
 	int inflight;               /* a SAMPLES frame (xseq: xdone .. xend of xsrc) was being
 				       written */
+	/* its stack table (version 2); stk_depth 0: no call stacks */
+	uint32_t stk_depth, stk_n, stk_max_ids, stk_frames_cap, stk_frames_used;
+	uint64_t stk_def, stk_frames, stk_full;
 	/* recover_read_entries: what the table and buffers hold, not counted anywhere, and the
 	 * in-flight frame's entries */
 	struct recover_entry *held, *flying;
 	size_t nheld, nflying;
 	uint64_t held_samples, flying_samples;
 	int have_entries;
+	/* the chains those entries name, ids 1 .. stk_n, by id */
+	struct recover_chain *chains;
+	size_t nchains;
 	char problem[200];          /* why this CPU's state does not add up; "" when it does */
 };
 
@@ -84,7 +107,7 @@ struct recover {
 	uint16_t version, nfields, ways;
 	uint32_t max_cpus, ncpus, unregistered;
 	uint64_t addr, self;
-	uint32_t cpu_size, ovf_size, entry_size, cpus_off;
+	uint32_t cpu_size, ovf_size, entry_size, cpus_off, def_size;
 	uint32_t field[BMPROF_DF_COUNT];
 	unsigned ncpu;              /* slots read: ncpus, at most RECOVER_MAX_CPUS */
 	struct recover_cpu *cpu;
@@ -110,10 +133,16 @@ struct recover_result {
 	unsigned arrived;           /* in-flight frames that had arrived (counted delivered) */
 	unsigned resent;            /* in-flight frames that had not (their entries sent) */
 	unsigned inexact;           /* CPUs with a problem (recover_cpu.problem) */
+	unsigned stack_cpus;        /* CPUs whose samples were sent with their chains */
+	uint64_t chains_read;       /* chains defined from memory (STACKS frames built) */
+	uint64_t chains_known;      /* chains named that had arrived on the wire */
+	uint64_t unchained;         /* samples sent whose chain could be neither read nor
+				       found among those that arrived (stack_unknown) */
 };
 
 /* For every present CPU, after the last byte of the stream was received into p: SAMPLES
- * frames with what it held (sequence numbers continuing its own) and a TOTALS frame
+ * frames with what it held (sequence numbers continuing its own), or with call stacks
+ * the STACKS frames of the chains p lacks and STACK_SAMPLES frames, and a TOTALS frame
  * with its counters as its final flush would have sent them, each handed to emit (a wire
  * payload). 0, or the first non-zero emit() result. */
 int recover_frames(struct recover *r, const struct profile *p,

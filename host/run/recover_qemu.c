@@ -190,8 +190,8 @@ static void inexact(const struct recover *r, char *out, size_t n)
 int recover_qemu_conclude(struct recover_run *rr, struct capture *cap, const char *why,
 			  struct recover_result *res)
 {
-	char samples[32], cpus[16], stops[16], flight[64], bad[2048];
-	struct bm_kv kv[7];
+	char samples[32], cpus[16], stops[16], flight[64], chains[160], bad[2048];
+	struct bm_kv kv[8];
 	size_t n = 0;
 	int rc;
 
@@ -201,12 +201,17 @@ int recover_qemu_conclude(struct recover_run *rr, struct capture *cap, const cha
 	snprintf(cpus, sizeof cpus, "%u", res->cpus);
 	snprintf(stops, sizeof stops, "%u", rr->stops);
 	snprintf(flight, sizeof flight, "%u arrived, %u sent again", res->arrived, res->resent);
+	snprintf(chains, sizeof chains, "%" PRIu64 " read from memory, %" PRIu64 " had arrived, %"
+		 PRIu64 " samples without their chain", res->chains_read, res->chains_known,
+		 res->unchained);
 	inexact(&rr->rec, bad, sizeof bad);
 	kv[n++] = (struct bm_kv){ "recovered", why };
 	kv[n++] = (struct bm_kv){ "recovered_samples", samples };
 	kv[n++] = (struct bm_kv){ "recovered_cpus", cpus };
 	kv[n++] = (struct bm_kv){ "recovered_stops", stops };
 	kv[n++] = (struct bm_kv){ "recovered_in_flight", flight };
+	if (res->stack_cpus)
+		kv[n++] = (struct bm_kv){ "recovered_stacks", chains };
 	if (rr->pcs[0])
 		kv[n++] = (struct bm_kv){ "recovered_pcs", rr->pcs };
 	if (bad[0])

@@ -29,7 +29,7 @@ struct capture;
 
 /* Once the stream has ended (QEMU gone, the rings read): the profile's meta keys
  * (recovered = why, recovered_samples, recovered_cpus, recovered_stops, recovered_pcs,
- * recovered_in_flight, recovered_inexact; docs/profile-format.md) and the frames built
+ * recovered_in_flight, recovered_stacks, recovered_inexact; docs/profile-format.md) and the frames built
  * from rr against what arrived, into cap. why: "timeout", "interrupted", "stalled".
  * 0, or -1 if the profile file could not be written. */
 int recover_qemu_conclude(struct recover_run *rr, struct capture *cap, const char *why,

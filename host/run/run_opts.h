@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "events.h"
+#include "report/data_space.h"
 #include "run/qemu.h"
 #include "util/options.h"
 
@@ -45,6 +46,7 @@ struct run_opts {
 	int user;                      /* --user: main in ring 3 (meta "user_mode") */
 	unsigned stack_depth;          /* -g (--call-graph): call stacks of at most this many
 					* frames (--call-depth); 0: off */
+	int data_space;                /* --data-space: raw samples with the registers */
 };
 
 #define RUN_OPTS_CALL_DEPTH_MAX 64   /* BMPROF_STACK_DEPTH_MAX */
@@ -118,6 +120,13 @@ opt_cb run_opts_cb_param_line;
 		     "pointers; default off)", run_opts_cb_call_graph), \
 	OPT_CALLBACK(0, "call-depth", (ro), "N", "frames kept per stack, 1 to 64 (default 32; " \
 		     "implies -g)", run_opts_cb_call_depth)
+
+/* Data-space profiling (bmprof qemu): --data-space into ro->data_space. */
+#define RUN_OPTS_DATA_SPACE_TABLE(ro) \
+	OPT_BOOL(0, "data-space", &(ro)->data_space, "raw samples for data-space profiling: " \
+		 "each sample also carries the interrupted registers; without --event, samples " \
+		 "on " DATA_SPACE_DEFAULT_EVENT " where the CPU counts it, else on the timer " \
+		 "(says which)")
 
 /* o emptied, then the defaults: accel auto, a 600 s timeout. */
 void run_opts_init(struct run_opts *o, const char *cmd, struct events_opts ev_opts);

@@ -94,18 +94,49 @@ static int write_ranges(const char *path, const struct truth_range *rs, size_t n
 	return 0;
 }
 
+/* The exception entries file (stacks=1): 0, or -1 (reported). */
+static int write_entries(const char *path, const char *elf)
+{
+	uint64_t *v;
+	size_t n;
+	FILE *f;
+
+	if (truth_exception_entries(elf, &v, &n)) {
+		bm_err("out of memory");
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		bm_err("cannot create %s: %s", path, strerror(errno));
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%llx\n", (unsigned long long)v[i]);
+	free(v);
+	if (ferror(f) | fclose(f)) {
+		bm_err("cannot write %s", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* The plugin's -plugin argument, malloc'd. */
-static char *plugin_arg(const char *plugin, const char *counts, const char *ranges)
+static char *plugin_arg(const char *plugin, const char *counts, const char *ranges,
+			const char *entries)
 {
 	char *p = qemu_escape(plugin), *c = qemu_escape(counts);
 	char *r = ranges ? qemu_escape(ranges) : NULL, *arg = NULL;
+	char *e = entries ? qemu_escape(entries) : NULL;
 
-	if (p && c && (r || !ranges) &&
-	    asprintf(&arg, "%s,out=%s%s%s", p, c, r ? ",ranges=" : "", r ? r : "") < 0)
+	if (p && c && (r || !ranges) && (e || !entries) &&
+	    asprintf(&arg, "%s,out=%s%s%s%s%s", p, c, r ? ",ranges=" : "", r ? r : "",
+		     e ? ",stacks=1,entries=" : "", e ? e : "") < 0)
 		arg = NULL;
 	free(p);
 	free(c);
 	free(r);
+	free(e);
 	return arg;
 }
 
@@ -208,7 +239,8 @@ static int run_with_reader(struct truth_run *tr, struct log_reader *rd, const ch
 }
 
 /* Counts file and faults into t. 0, or -1 (reported). */
-static int conclude(const char *counts, struct truth_log *log, struct truth *t)
+static int conclude(const char *counts, struct truth_log *log, struct truth *t,
+		    struct truth_raw *keep)
 {
 	struct truth_raw raw;
 	struct truth_fault *f = NULL;
@@ -231,7 +263,15 @@ static int conclude(const char *counts, struct truth_log *log, struct truth *t)
 	rc = truth_build(&raw, f, nf, t);
 	if (rc)
 		bm_err("out of memory counting instructions");
-	truth_raw_free(&raw);
+	if (!rc && keep && !raw.have_stacks) {
+		bm_err("%s: the plugin wrote no calling contexts (an older insn_count.so? run "
+		       "make)", counts);
+		rc = -1;
+	}
+	if (!rc && keep)
+		*keep = raw;
+	else
+		truth_raw_free(&raw);
 out:
 	free(text);
 	free(f);
@@ -242,6 +282,7 @@ int truth_qemu_run(struct truth_run *tr, struct truth *t)
 {
 	char plugin[PATH_MAX], err[PATH_MAX + 256], dir[PATH_MAX];
 	char fifo[PATH_MAX + 16], counts[PATH_MAX + 16], ranges[PATH_MAX + 16];
+	char entries[PATH_MAX + 16];
 	char counts_tmp[PATH_MAX + 32];
 	const char *tmp = getenv("TMPDIR");
 	char *extra[8] = { 0 }, *parg = NULL;
@@ -260,6 +301,7 @@ int truth_qemu_run(struct truth_run *tr, struct truth *t)
 	snprintf(fifo, sizeof fifo, "%s/int.log", dir);
 	snprintf(counts, sizeof counts, "%s/counts", dir);
 	snprintf(ranges, sizeof ranges, "%s/ranges", dir);
+	snprintf(entries, sizeof entries, "%s/entries", dir);
 	snprintf(counts_tmp, sizeof counts_tmp, "%s.tmp", counts);
 	if (mkfifo(fifo, 0600)) {
 		bm_err("cannot create the FIFO %s: %s", fifo, strerror(errno));
@@ -267,8 +309,11 @@ int truth_qemu_run(struct truth_run *tr, struct truth *t)
 	}
 	if (tr->nranges && write_ranges(ranges, tr->ranges, tr->nranges))
 		goto out;
+	if (tr->stacks && write_entries(entries, tr->image))
+		goto out;
 	rd.log = truth_log_new();
-	parg = plugin_arg(plugin, counts, tr->nranges ? ranges : NULL);
+	parg = plugin_arg(plugin, counts, tr->nranges ? ranges : NULL,
+			  tr->stacks ? entries : NULL);
 	if (!rd.log || !parg) {
 		bm_err("out of memory");
 		goto out;
@@ -292,7 +337,7 @@ int truth_qemu_run(struct truth_run *tr, struct truth *t)
 		bm_err("the counting run did not finish: no counts");
 		goto out;
 	}
-	rc = conclude(counts, log, t);
+	rc = conclude(counts, log, t, tr->stacks ? &tr->raw : NULL);
 out:
 	truth_log_free(rd.log);
 	if (rd.fd >= 0)
@@ -302,6 +347,7 @@ out:
 	unlink(counts);
 	unlink(counts_tmp);
 	unlink(ranges);
+	unlink(entries);
 	rmdir(dir);
 	return rc;
 }

@@ -23,15 +23,23 @@ struct truth_run {
 	const struct truth_range *ranges;
 	size_t nranges;
 	const char *out;          /* also save the run's profile here; NULL: none */
+	int stacks;               /* also the calling contexts (the plugin's stacks=1) */
 	/* filled in */
 	int exit_status;          /* image_exit_status: main's value, or 124/126/130 */
 	double seconds;           /* QEMU's wall time */
+	struct truth_raw raw;     /* with stacks: the plugin's counts as read (the caller frees
+				     it with truth_raw_free) */
 };
 
 /* The plugin's path: $BMPROF_INSN_COUNT, else ../lib/bmprof/insn_count.so beside the
  * running bmprof (/proc/self/exe). 0, or -1 with one line in err naming the missing file
  * and the fix (make). */
 int truth_plugin_path(char *out, size_t n, char *err, size_t errlen);
+
+/* The addresses where interrupts and exceptions enter the image's code (bmprof's runtimes'
+ * and sampler's entry points that its symbol table names), malloc'd (*out NULL when
+ * none). 0, or -1 out of memory. */
+int truth_exception_entries(const char *elf, uint64_t **out, size_t *n);
 
 /* Run the image once and count. The image's console goes to stderr. 0, or -1 with the
  * reason printed (no plugin, QEMU could not run or wrote no counts, out of memory). */

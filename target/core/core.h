@@ -59,6 +59,16 @@ int bmprof_emit_idle(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t
 void bmprof_send_entries(struct bmprof_cpu *c, const struct bmprof_out *out,
 			 const struct bmprof_entry *e, uint32_t n, uint32_t src);
 
+/* Send every record the raw ring holds as RAW_SAMPLES frames (raw.c); counts go to raw
+ * delivered or lost_transport. in_drain set on entry and on return. */
+void bmprof_send_raw(struct bmprof_cpu *c, const struct bmprof_out *out);
+
+/* The raw ring is half full: the drain should empty it. */
+static inline int bmprof_raw_due(const struct bmprof_cpu *c)
+{
+	return c->raw.cap && bmprof_raw_pending(c) >= (c->raw.cap + 1) / 2;
+}
+
 /* Sort entries by (pc, event) in place: smaller pc deltas on the wire. */
 void bmprof_sort_entries(struct bmprof_entry *e, uint32_t n);
 

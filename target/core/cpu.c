@@ -73,7 +73,8 @@ int bmprof_cpu_init(struct bmprof_cpu *c, uint16_t cpu_id, void *mem, size_t len
 
 int bmprof_drain_pending(const struct bmprof_cpu *c)
 {
-	return c->ovf[0].state == BMPROF_OVF_FULL || c->ovf[1].state == BMPROF_OVF_FULL;
+	return c->ovf[0].state == BMPROF_OVF_FULL || c->ovf[1].state == BMPROF_OVF_FULL ||
+	       bmprof_raw_due(c);
 }
 
 void bmprof_get_counters(const struct bmprof_cpu *c, struct bmprof_counters *k)
@@ -86,4 +87,9 @@ void bmprof_get_counters(const struct bmprof_cpu *c, struct bmprof_counters *k)
 	k->lost_full = c->lost_full;
 	k->lost_transport = c->lost_transport;
 	k->frames = c->frames;
+	k->raw_taken = c->raw.taken;
+	k->raw_delivered = c->raw.delivered;
+	k->raw_lost_full = c->raw.lost_full;
+	k->raw_lost_transport = c->raw.lost_transport;
+	k->raw_frames = c->raw.frames;
 }

@@ -52,11 +52,29 @@ struct bmprof_desc bmprof_descriptor __attribute__((used, aligned(64))) = {
 		[BMPROF_DF_ENTRY_PC] = FIELD(struct bmprof_entry, pc),
 		[BMPROF_DF_ENTRY_COUNT] = FIELD(struct bmprof_entry, count),
 		[BMPROF_DF_ENTRY_EVENT] = FIELD(struct bmprof_entry, event),
+		[BMPROF_DF_ENTRY_STACK] = FIELD(struct bmprof_entry, stack),
+		[BMPROF_DF_STK_INDEX] = CPU(stacks.index),
+		[BMPROF_DF_STK_DEF] = CPU(stacks.def),
+		[BMPROF_DF_STK_FRAMES] = CPU(stacks.frames),
+		[BMPROF_DF_STK_MASK] = CPU(stacks.mask),
+		[BMPROF_DF_STK_MAX_IDS] = CPU(stacks.max_ids),
+		[BMPROF_DF_STK_FRAMES_CAP] = CPU(stacks.frames_cap),
+		[BMPROF_DF_STK_FRAMES_USED] = CPU(stacks.frames_used),
+		[BMPROF_DF_STK_N] = CPU(stacks.n),
+		[BMPROF_DF_STK_SENT] = CPU(stacks.sent),
+		[BMPROF_DF_STK_DEPTH] = CPU(stacks.depth),
+		[BMPROF_DF_STK_FULL] = CPU(stacks.full),
+		[BMPROF_DF_SDEF] = (uint32_t)sizeof(struct bmprof_stack_def) << 16,
+		[BMPROF_DF_SDEF_OFF] = FIELD(struct bmprof_stack_def, off),
+		[BMPROF_DF_SDEF_DEPTH] = FIELD(struct bmprof_stack_def, depth),
+		[BMPROF_DF_SDEF_FLAGS] = FIELD(struct bmprof_stack_def, flags),
 	},
 };
 
 _Static_assert(offsetof(struct bmprof_desc, field) == BMPROF_DESC_HDR, "descriptor header");
 _Static_assert(sizeof(struct bmprof_cpu) < 65536, "field offsets are 16 bits");
+_Static_assert(sizeof(struct bmprof_stack_def) < 256, "field sizes are 8 bits");
+_Static_assert(sizeof(((struct bmprof_stacks *)0)->frames[0]) == 8, "frames are 8 bytes");
 
 void bmprof_desc_register(struct bmprof_cpu *c)
 {

@@ -98,6 +98,11 @@ static void send_totals(struct bmprof_cpu *c, const struct bmprof_out *out)
 	v[BMPROF_TOTAL_ENABLED_TICKS] = c->enabled_ticks;
 	v[BMPROF_TOTAL_STACK_FULL] = c->stacks.full;
 	v[BMPROF_TOTAL_STACKS] = c->stacks.n;
+	v[BMPROF_TOTAL_RAW_TAKEN] = c->raw.taken;
+	v[BMPROF_TOTAL_RAW_DELIVERED] = c->raw.delivered;
+	v[BMPROF_TOTAL_RAW_LOST_FULL] = c->raw.lost_full;
+	v[BMPROF_TOTAL_RAW_LOST_TRANSPORT] = c->raw.lost_transport;
+	v[BMPROF_TOTAL_RAW_FRAMES] = c->raw.frames;
 	bmprof_put16(p, c->cpu_id);
 	bmprof_put16(p + 2, BMPROF_TOTAL_NFIELDS);
 	for (unsigned i = 0; i < BMPROF_TOTAL_NFIELDS; i++)
@@ -117,6 +122,8 @@ void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out)
 	if (!begin(c))
 		return;
 	send_full(c, out);
+	if (bmprof_raw_due(c))
+		bmprof_send_raw(c, out);
 	end(c);
 }
 
@@ -132,6 +139,7 @@ void bmprof_flush_delta(struct bmprof_cpu *c, const struct bmprof_out *out)
 	set_flushing(c, 0);
 	retire_filling(c, 0);
 	send_full(c, out);
+	bmprof_send_raw(c, out);
 	c->flushes++;
 	end(c);
 }
@@ -165,6 +173,7 @@ void bmprof_flush(struct bmprof_cpu *c, const struct bmprof_out *out)
 	send_full(c, out);
 	retire_filling(c, 1);
 	send_full(c, out);
+	bmprof_send_raw(c, out);
 	send_totals(c, out);
 	set_flushing(c, 0);
 	end(c);

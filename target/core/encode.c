@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Aggregated entries to SAMPLES frames (transport/wire.h): u16 cpu, u16 n, u32 seq, then
- * per entry the varints event_id, zigzag(pc - prev_pc), count, with prev_pc = 0 at the start
+ * per entry the varints event_id + (phase << 16), zigzag(pc - prev_pc), count, with prev_pc = 0 at the start
  * of each frame so every frame decodes on its own.
  *
  * Each frame's entries, sequence number and samples are noted in c->xfer before it is
@@ -17,7 +17,7 @@
 static unsigned encode_entry(uint8_t *p, const struct bmprof_entry *e, uint64_t prev_pc,
 			     int stacks)
 {
-	unsigned n = bmprof_put_varint(p, e->event);
+	unsigned n = bmprof_put_varint(p, bmprof_key_wire_event(e->event));
 	n += bmprof_put_varint(p + n, bmprof_zigzag((int64_t)(e->pc - prev_pc)));
 	n += bmprof_put_varint(p + n, e->count);
 	if (stacks)

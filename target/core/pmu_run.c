@@ -172,6 +172,12 @@ uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc)
 
 uint64_t bmprof_pmu_overflow_stack(struct bmprof_pmu *p, uint64_t pc, uint16_t stack)
 {
+	return bmprof_pmu_overflow_raw(p, pc, stack, 0);
+}
+
+uint64_t bmprof_pmu_overflow_raw(struct bmprof_pmu *p, uint64_t pc, uint16_t stack,
+				 const struct bmprof_raw *raw)
+{
 	if (!p->ops)
 		return 0;
 	uint64_t m = p->ops->overflow();
@@ -188,8 +194,14 @@ uint64_t bmprof_pmu_overflow_stack(struct bmprof_pmu *p, uint64_t pc, uint16_t s
 		e->last = rearm_value(v, e->next, pmu_width_mask(p, e->counter));
 		p->ops->write(e->counter, e->last);
 		e->samples++;
-		if (p->cpu)
-			bmprof_record_stack(p->cpu, pc, e->id, stack);
+		if (!p->cpu)
+			continue;
+		bmprof_record_stack(p->cpu, pc, e->id, stack);
+		if (raw) {
+			struct bmprof_raw s = *raw;
+			s.event = e->id;
+			bmprof_record_raw(p->cpu, &s);
+		}
 	}
 	return m;
 }

@@ -125,7 +125,7 @@ void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event)
 {
 	c->in_record = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	record(c, pc, event, 0);
+	record(c, pc, bmprof_event_key(event), 0);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->in_record = 0;
 }
@@ -134,7 +134,7 @@ void bmprof_record_stack(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint
 {
 	c->in_record = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	record(c, pc, event, stack);
+	record(c, pc, bmprof_event_key(event), stack);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	c->in_record = 0;
 }

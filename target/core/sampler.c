@@ -131,6 +131,11 @@ int bmprof_sampler_setup(struct bmprof_scpu *c, const struct bmprof_pmu_ops *pmu
 			       S.cfg.stack_mem_per_cpu, S.cfg.stack_entries, S.cfg.stack_frames,
 			       S.cfg.stack_depth))
 		return -1;
+	if (S.cfg.raw &&
+	    bmprof_raw_init(&c->core, S.cfg.raw_mem + i * S.cfg.raw_mem_per_cpu,
+			    S.cfg.raw_mem_per_cpu, S.cfg.raw_entries, OPS->arch,
+			    OPS->raw_nregs ? OPS->raw_nregs : 1))
+		return -1;
 	if (c->pmu.nevents)
 		c->pmu_on = bmprof_pmu_setup(&c->pmu, pmu_ops, &c->core, S.cfg.mode) > 0;
 	return set_rate(c);
@@ -366,11 +371,23 @@ INLINE void close_timing(struct bmprof_scpu *c)
 		c->steal_mark = steal_ns(c);
 }
 
-/* Record the overflowed counters' samples, re-arm, acknowledge. After stop this only
- * acknowledges. */
-static int handle_pmi(struct bmprof_scpu *c, const struct bmprof_regs *r)
+/* The raw sample of r (event set by the caller). */
+static void raw_of(const struct bmprof_regs *r, struct bmprof_raw *s)
 {
-	uint64_t m = bmprof_pmu_overflow_stack(&c->pmu, r->pc, c->running ? stack_of(c, r) : 0);
+	s->pc = r->pc;
+	s->flags = 0;
+	s->valid = 0;
+	if (OPS->raw_regs)
+		OPS->raw_regs(r, s);
+}
+
+/* Record the overflowed counters' samples, re-arm, acknowledge. After stop this only
+ * acknowledges. raw: the sample's raw form, in raw mode. */
+static int handle_pmi(struct bmprof_scpu *c, const struct bmprof_regs *r,
+		      const struct bmprof_raw *raw)
+{
+	uint64_t m = bmprof_pmu_overflow_raw(&c->pmu, r->pc, c->running ? stack_of(c, r) : 0,
+					     c->running ? raw : 0);
 
 	if (c->running && OPS->pmi_rearm)
 		OPS->pmi_rearm();
@@ -383,14 +400,23 @@ static int handle_pmi(struct bmprof_scpu *c, const struct bmprof_regs *r)
 
 int bmprof_sampler_overflow_regs(struct bmprof_scpu *c, const struct bmprof_regs *r)
 {
+	struct bmprof_raw raw;
+
 	if (c->in_timer) {
 		c->deferred_regs = *r;
+		/* the entry's frame is gone once this returns */
+		c->deferred_regs.frame = 0;
+		if (c->core.raw.cap)
+			raw_of(r, &c->deferred_raw);
 		barrier();
 		c->deferred = 1;
 		c->pmis_deferred++;
 		return 1;
 	}
-	return handle_pmi(c, r);
+	if (!c->core.raw.cap)
+		return handle_pmi(c, r, 0);
+	raw_of(r, &raw);
+	return handle_pmi(c, r, &raw);
 }
 
 int bmprof_sampler_overflow(struct bmprof_scpu *c, uint64_t pc)
@@ -414,9 +440,16 @@ INLINE void tick(struct bmprof_scpu *c, const struct bmprof_regs *r)
 		uint64_t now = OPS->now();
 		if (own && !c->in_bh && !c->open)
 			open_timing(c, now);
-		if (c->timer_samples && !c->quiet)
+		if (c->timer_samples && !c->quiet) {
 			bmprof_record_stack(&c->core, r->pc, BMPROF_SAMPLER_TIMER_EVENT,
 					    stack_of(c, r));
+			if (c->core.raw.cap) {
+				struct bmprof_raw raw;
+				raw_of(r, &raw);
+				raw.event = BMPROF_SAMPLER_TIMER_EVENT;
+				bmprof_record_raw(&c->core, &raw);
+			}
+		}
 		if (c->pmu_on)
 			bmprof_pmu_tick(&c->pmu, now);
 		if (own)
@@ -435,7 +468,8 @@ INLINE void tick(struct bmprof_scpu *c, const struct bmprof_regs *r)
 		c->in_timer = 1;
 		c->deferred = 0;
 		barrier();
-		handle_pmi(c, (const struct bmprof_regs *)&c->deferred_regs);
+		handle_pmi(c, (const struct bmprof_regs *)&c->deferred_regs,
+			   c->core.raw.cap ? &c->deferred_raw : 0);
 	}
 }
 

@@ -44,6 +44,8 @@
 #define BMPROF_STATIC_MEM(table_entries, ovf_entries) \
 	((BMPROF_POW2_UP(table_entries) + 2ul * (ovf_entries)) * sizeof(struct bmprof_entry))
 /* bmprof_stacks_mem_size() at compile time */
+/* bmprof_raw_mem_size() at compile time */
+#define BMPROF_RAW_MEM(entries) ((entries) * sizeof(struct bmprof_raw))
 #define BMPROF_STACKS_MEM(entries, frames) \
 	((frames) * 8ul + (entries) * sizeof(struct bmprof_stack_def) + \
 	 BMPROF_POW2_UP(2ul * (entries)) * sizeof(uint16_t))
@@ -96,6 +98,12 @@ struct bmprof_sampler_ops {
 	 * (BMPROF_STACKF_LR_MAYBE). May be NULL: the frame-pointer chain alone. */
 	int (*leaf_caller)(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 			   uint64_t *caller);
+	/* Raw samples: the interrupted general registers of r into s->r in DWARF order, and
+	 * the mask of those it could fill into s->valid (from r->frame when the entry saved
+	 * one, else at least sp, fp, lr where r has them). May be NULL: raw mode has the pc
+	 * alone. raw_nregs: the architecture's register slots. */
+	void (*raw_regs)(const struct bmprof_regs *r, struct bmprof_raw *s);
+	uint8_t raw_nregs;
 };
 
 /* One CPU's state, in cache lines of its own. */
@@ -127,6 +135,7 @@ struct bmprof_scpu {
 	uint64_t pmis_other;         /* overflow interrupts (or NMIs) with no overflow */
 	struct bmprof_range stack;   /* this CPU's stack, for the unwind (bmprof_sampler_set_stack) */
 	struct bmprof_regs deferred_regs;   /* a deferred PMI's registers */
+	struct bmprof_raw deferred_raw;     /* and its raw sample, captured where it came */
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* What an architecture's init hands the sampler. */
@@ -152,6 +161,12 @@ struct bmprof_sampler_config {
 	uint8_t *stack_mem;
 	size_t stack_mem_per_cpu;
 	struct bmprof_range ram, code;
+	/* Raw samples: on (raw non-zero) with a ring of raw_entries records per CPU in
+	 * raw_mem_per_cpu bytes per CPU at raw_mem (8-byte aligned). */
+	uint8_t raw;
+	uint32_t raw_entries;
+	uint8_t *raw_mem;
+	size_t raw_mem_per_cpu;
 };
 
 struct bmprof_sampler {

@@ -48,7 +48,7 @@ extern "C" {
 struct bmprof_entry {
 	uint64_t pc;
 	uint32_t count;
-	uint16_t event;
+	uint16_t event;          /* the key: event id and phase (bmprof_event_key) */
 	uint16_t stack;
 };
 
@@ -65,9 +65,13 @@ struct bmprof_entry {
 #define BMPROF_STACK_DEPTH_MAX BMPROF_STACK_DEPTH_WIRE_MAX  /* frames a chain keeps at most */
 #define BMPROF_STACK_DEPTH_DEFAULT 32u
 
-/* The interrupted code's registers an unwind starts from. lr: AArch64's x30 (0 on x86-64). */
+/* The interrupted code's registers an unwind starts from. lr: AArch64's x30 (0 on x86-64).
+ * frame: where an entry saved the rest of them, in its architecture's layout (the
+ * ready-made entries' frames, bmprof_x86_64.h / bmprof_aarch64.h), for raw samples; NULL:
+ * not saved. */
 struct bmprof_regs {
 	uint64_t pc, sp, fp, lr;
+	const uint64_t *frame;
 };
 
 /* An address range [lo, hi); lo == hi: none. */
@@ -104,9 +108,69 @@ struct bmprof_stacks {
 	uint64_t full;            /* samples recorded as BMPROF_STACK_LOST */
 };
 
+/* ---- raw samples (raw.c) ----
+ *
+ * In raw mode each sample also goes, whole, into the CPU's raw ring: the delivered pc, the
+ * event and the interrupted general registers, numbered as DWARF numbers them (wire.h,
+ * RAW_SAMPLES), with a mask of the ones captured, and room for a data address the
+ * hardware gives. The handler appends at head unless the ring is full (the sample is then
+ * counted in lost_full); the drain side sends records from tail in RAW_SAMPLES frames and
+ * moves tail. Per CPU: raw taken == raw delivered + lost_full + lost_transport + the
+ * records still in the ring. */
+#define BMPROF_RAW_REGS BMPROF_RAW_REGS_MAX
+
+struct bmprof_raw {
+	uint64_t pc;
+	uint64_t data_addr;       /* with BMPROF_RAWF_DATA_ADDR in flags */
+	uint32_t valid;           /* bit i: r[i] was captured */
+	uint16_t event;
+	uint8_t flags;            /* BMPROF_RAWF_* (wire.h) */
+	uint8_t reserved;
+	uint64_t r[BMPROF_RAW_REGS];
+};
+
+struct bmprof_raw_ring {
+	struct bmprof_raw *slot;  /* cap records; cap 0: raw mode off */
+	uint32_t cap;
+	uint8_t arch, nregs;      /* RAW_SAMPLES header: enum bmprof_arch, register slots */
+	uint16_t reserved;
+	volatile uint32_t head;   /* records written, modulo 2^32 (the handler's) */
+	volatile uint32_t tail;   /* records consumed, modulo 2^32 (the drain side's) */
+	uint32_t frames;          /* RAW_SAMPLES sequence number */
+	uint64_t taken, delivered, lost_full, lost_transport;
+};
+
 struct bmprof_bucket {
 	struct bmprof_entry way[BMPROF_WAYS];
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
+
+/* ---- phases (phase.c) ----
+ *
+ * A phase names a stretch of the run: a boot stage, a test case. bmprof_set_phase(id)
+ * makes every sample taken after it, on every CPU, belong to phase id (1 ..
+ * BMPROF_PHASE_MAX; 0, the start: no phase). The table keeps phases apart: an entry's event
+ * field holds the event id in its low BMPROF_EVENT_BITS bits and the phase above them, and
+ * the wire carries event_id + (phase << 16) (SAMPLES, wire version 3). The name goes to the
+ * host once, in a PHASE frame (bmprof_emit_phase), from outside the interrupt path. */
+#define BMPROF_EVENT_BITS BMPROF_KEY_EVENT_BITS
+#define BMPROF_EVENT_MASK ((1u << BMPROF_EVENT_BITS) - 1u)
+#define BMPROF_PHASE_MAX BMPROF_PHASE_ID_MAX
+#define BMPROF_PHASE_NAME_MAX 63u
+
+extern volatile uint16_t bmprof_phase_now;
+
+/* Start phase id (taken modulo BMPROF_PHASE_MAX + 1) on every CPU: samples taken after the
+ * store is seen go to it. */
+void bmprof_set_phase(uint16_t id);
+/* The key an entry holds for event (its low BMPROF_EVENT_BITS bits) in the current phase. */
+static inline uint16_t bmprof_event_key(uint16_t event)
+{
+	return (uint16_t)((event & BMPROF_EVENT_MASK) |
+			  (uint16_t)(bmprof_phase_now << BMPROF_EVENT_BITS));
+}
+/* The event id and the phase of an entry's key. */
+static inline uint16_t bmprof_key_event(uint16_t key) { return key & BMPROF_EVENT_MASK; }
+static inline uint16_t bmprof_key_phase(uint16_t key) { return key >> BMPROF_EVENT_BITS; }
 
 /* Overflow buffer states. The handler fills the FILLING one; when it is full the handler
  * marks it FULL and switches to the other if that one is EMPTY. The drain side only
@@ -145,6 +209,8 @@ struct bmprof_counters {
 	uint64_t lost_full;      /* samples dropped because both overflow buffers were full */
 	uint64_t lost_transport; /* samples dropped because the transport failed */
 	uint64_t frames;         /* SAMPLES sequence numbers used: frames sent, refused ones too */
+	/* raw samples (raw mode) */
+	uint64_t raw_taken, raw_delivered, raw_lost_full, raw_lost_transport, raw_frames;
 };
 
 /* Per-CPU state. The first cache line holds everything a hash hit touches. */
@@ -188,6 +254,8 @@ struct bmprof_cpu {
 	uint64_t flushes;
 	/* Call stacks (bmprof_stacks_init); depth 0: off */
 	struct bmprof_stacks stacks;
+	/* Raw samples (bmprof_raw_init); cap 0: off */
+	struct bmprof_raw_ring raw;
 } __attribute__((aligned(BMPROF_CACHE_LINE)));
 
 /* What the workload ran while a sampling timer interrupted it, in timebase ticks: enabled
@@ -244,7 +312,8 @@ uint64_t bmprof_next_period(struct bmprof_cpu *c);
  * state: uniform in [nominal - jitter, nominal], jitter capped at nominal - 1. */
 uint64_t bmprof_random_period(struct bmprof_cpu *c, uint64_t nominal, uint64_t jitter);
 
-/* The interrupt path: record one sample. Never blocks, never allocates. */
+/* The interrupt path: record one sample of event (0 .. BMPROF_EVENT_MASK) in the current
+ * phase. Never blocks, never allocates. */
 void bmprof_record(struct bmprof_cpu *c, uint64_t pc, uint16_t event);
 /* The same with the id of its call chain (bmprof_stack_id). */
 void bmprof_record_stack(struct bmprof_cpu *c, uint64_t pc, uint16_t event, uint16_t stack);
@@ -275,10 +344,28 @@ static inline int bmprof_in_range(const struct bmprof_range *r, uint64_t addr, u
 	return addr >= r->lo && addr + len >= addr && addr + len <= r->hi;
 }
 
-/* Non-zero when a full overflow buffer waits for bmprof_drain(). */
+/* Memory one CPU's raw ring needs for `entries` records (1 .. 2^20); 0 if invalid. */
+size_t bmprof_raw_mem_size(uint32_t entries);
+/* Turn raw mode on for c: a ring of `entries` records in mem (8-byte aligned,
+ * bmprof_raw_mem_size() bytes) for registers numbered for arch (enum bmprof_arch) with
+ * nregs slots (1 .. BMPROF_RAW_REGS). 0, or -1 if a size is invalid. */
+int bmprof_raw_init(struct bmprof_cpu *c, void *mem, size_t len, uint32_t entries,
+		    uint8_t arch, uint8_t nregs);
+/* The interrupt path: append one raw sample (copied), or count it lost when the ring is
+ * full. Never blocks; a no-op with raw mode off. Not re-entrant on one CPU (as
+ * bmprof_record). */
+void bmprof_record_raw(struct bmprof_cpu *c, const struct bmprof_raw *s);
+/* Raw records waiting in the ring. */
+static inline uint32_t bmprof_raw_pending(const struct bmprof_cpu *c)
+{
+	return c->raw.head - c->raw.tail;
+}
+
+/* Non-zero when a full overflow buffer (or a half-full raw ring) waits for bmprof_drain(). */
 int bmprof_drain_pending(const struct bmprof_cpu *c);
 
-/* Outside the interrupt path: send every FULL overflow buffer as SAMPLES frames.
+/* Outside the interrupt path: send every FULL overflow buffer as SAMPLES frames (and,
+ * in raw mode, the raw ring once it is half full as RAW_SAMPLES frames).
  * Safe against the handler interrupting it on the same CPU. Not re-entrant: a call made
  * while a drain runs on this CPU returns at once. */
 void bmprof_drain(struct bmprof_cpu *c, const struct bmprof_out *out);
@@ -367,6 +454,9 @@ int bmprof_emit_frame(const struct bmprof_out *out, uint8_t type, const void *pa
 int bmprof_emit_hello(const struct bmprof_out *out, const struct bmprof_hello *h);
 int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_desc *e);
 int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e);
+/* A PHASE frame: phase id began at time at (timebase ticks; 0: unknown) with name (at most
+ * BMPROF_PHASE_NAME_MAX bytes are sent). */
+int bmprof_emit_phase(const struct bmprof_out *out, uint16_t id, uint64_t at, const char *name);
 /* COUNTS for cpu: n records in as many frames as 1024-byte payloads need (31 records each),
  * at least one frame. Stops at the first write() that fails and returns its result. */
 int bmprof_emit_counts(const struct bmprof_out *out, uint16_t cpu, const struct bmprof_count *r,

@@ -74,6 +74,24 @@ extern "C" {
 #ifndef BMPROF_A64_STACK_FRAMES
 #define BMPROF_A64_STACK_FRAMES 16384
 #endif
+/* Raw samples (config.raw): per CPU, a ring of BMPROF_A64_RAW_ENTRIES records (280 bytes
+ * each); 0: no raw memory, raw mode cannot be turned on. */
+#ifndef BMPROF_A64_RAW_ENTRIES
+#define BMPROF_A64_RAW_ENTRIES 64
+#endif
+
+/* The IRQ entry's frame (bmprof_a64_irq_entry, and a runtime's own entry that passes its
+ * frame in struct bmprof_regs.frame for raw samples), in 64-bit words from its start:
+ * x29, x30, x0 .. x17, x18, ELR_EL1, SPSR_EL1, one unused, x19 .. x28; 272 bytes, the
+ * interrupted sp just above it when SPSR_EL1.M[0] says the code ran on SP_ELx. */
+#define BMPROF_A64_FRAME_X29 0
+#define BMPROF_A64_FRAME_X30 1
+#define BMPROF_A64_FRAME_X0 2
+#define BMPROF_A64_FRAME_X18 20
+#define BMPROF_A64_FRAME_ELR 21
+#define BMPROF_A64_FRAME_SPSR 22
+#define BMPROF_A64_FRAME_X19 24
+#define BMPROF_A64_FRAME_BYTES 272
 
 #define BMPROF_A64_DEFAULT_HZ 4000u
 #define BMPROF_A64_MAX_HZ 100000u
@@ -154,6 +172,11 @@ struct bmprof_a64_config {
 	 * handler record chains. */
 	uint32_t stack_depth;
 	struct bmprof_range ram, code;
+	/* Raw samples (data-space profiling): each sample also goes whole, with the
+	 * interrupted general registers, into a per-CPU ring sent as RAW_SAMPLES frames.
+	 * Only the ready-made entries save every register; the *_regs entry points give the
+	 * ones struct bmprof_regs holds. */
+	uint8_t raw;
 };
 
 struct bmprof_a64_info {

@@ -6,8 +6,8 @@
  *
  * It is self-describing and versioned: a magic, the layout version, the sizes of the
  * structs, and per field its offset and size inside its struct (struct bmprof_cpu,
- * struct bmprof_ovf, struct bmprof_entry), then one pointer per CPU to its struct
- * bmprof_cpu. bmprof_cpu_init() fills the pointer in. Everything is in the target's byte
+ * struct bmprof_ovf, struct bmprof_entry, struct bmprof_stack_def), then one pointer per
+ * CPU to its struct bmprof_cpu. bmprof_cpu_init() fills the pointer in. Everything is in the target's byte
  * order (little-endian on every architecture bmprof supports) and its pointers are run-time
  * addresses; `self` is the descriptor's own run-time address, so a host that found it at
  * link address + load bias can check the bias.
@@ -33,7 +33,12 @@
  *   cpus_off  8*max_cpus     run-time address of CPU i's struct bmprof_cpu, 0: not set up
  *
  * A later version appends fields (nfields grows) and keeps every offset above: a host
- * reads the fields it knows and ignores the others. Freestanding.
+ * reads the fields it knows and ignores the others. Version 2 appended the entries' stack
+ * id and each CPU's stack table (struct bmprof_stacks): a version-1 reader would read
+ * the samples without their chains, so it is told to update instead. The table's
+ * definitions def[0 .. n) never change once published; frames are 8-byte return
+ * addresses; the size of struct bmprof_stack_def (the stride of def[]) is the size of its
+ * field BMPROF_DF_SDEF (offset 0). Freestanding.
  */
 #ifndef BMPROF_DESC_H
 #define BMPROF_DESC_H
@@ -46,7 +51,7 @@ extern "C" {
 #endif
 
 #define BMPROF_DESC_MAGIC 0x3143534544504d42ull   /* "BMPDESC1", little-endian */
-#define BMPROF_DESC_VERSION 1
+#define BMPROF_DESC_VERSION 2
 #define BMPROF_DESC_HDR 48u
 #ifndef BMPROF_DESC_MAX_CPUS
 #define BMPROF_DESC_MAX_CPUS 64
@@ -86,6 +91,26 @@ enum bmprof_desc_field {
 	BMPROF_DF_ENTRY_PC,
 	BMPROF_DF_ENTRY_COUNT,
 	BMPROF_DF_ENTRY_EVENT,
+	BMPROF_DF_V1_COUNT,         /* fields of a version-1 descriptor */
+	/* version 2: struct bmprof_entry */
+	BMPROF_DF_ENTRY_STACK = BMPROF_DF_V1_COUNT,
+	/* version 2: struct bmprof_cpu, its struct bmprof_stacks */
+	BMPROF_DF_STK_INDEX,        /* pointer to the hash index of ids (uint16_t) */
+	BMPROF_DF_STK_DEF,          /* pointer to def[]: struct bmprof_stack_def */
+	BMPROF_DF_STK_FRAMES,       /* pointer to the frames (uint64_t) */
+	BMPROF_DF_STK_MASK,         /* index slots - 1 */
+	BMPROF_DF_STK_MAX_IDS,      /* slots in def[] */
+	BMPROF_DF_STK_FRAMES_CAP,   /* slots in frames[] */
+	BMPROF_DF_STK_FRAMES_USED,
+	BMPROF_DF_STK_N,            /* ids 1 .. n are defined: def[0 .. n) */
+	BMPROF_DF_STK_SENT,         /* ids 1 .. sent went out in STACKS frames */
+	BMPROF_DF_STK_DEPTH,        /* 0: stacks off on this CPU */
+	BMPROF_DF_STK_FULL,
+	/* version 2: struct bmprof_stack_def */
+	BMPROF_DF_SDEF,             /* the struct itself: offset 0, its size */
+	BMPROF_DF_SDEF_OFF,         /* its first frame in frames[] */
+	BMPROF_DF_SDEF_DEPTH,
+	BMPROF_DF_SDEF_FLAGS,       /* BMPROF_STACKF_* */
 	BMPROF_DF_COUNT
 };
 

@@ -216,6 +216,10 @@ void bmprof_pmu_stop(struct bmprof_pmu *p, uint64_t now);
 uint64_t bmprof_pmu_overflow(struct bmprof_pmu *p, uint64_t pc);
 /* The same, recording each sample under the call chain's id stack (bmprof_stack_id). */
 uint64_t bmprof_pmu_overflow_stack(struct bmprof_pmu *p, uint64_t pc, uint16_t stack);
+/* The same, and in raw mode (raw non-NULL) a copy of raw with each overflowed event's id
+ * into the CPU's raw ring (bmprof_record_raw). */
+uint64_t bmprof_pmu_overflow_raw(struct bmprof_pmu *p, uint64_t pc, uint16_t stack,
+				 const struct bmprof_raw *raw);
 
 /* The timer tick: fold counts and, with more than one group, rotate to the next. */
 void bmprof_pmu_tick(struct bmprof_pmu *p, uint64_t now);

@@ -69,6 +69,11 @@ extern "C" {
 #ifndef BMPROF_X86_STACK_FRAMES
 #define BMPROF_X86_STACK_FRAMES 16384
 #endif
+/* Raw samples (config.raw): per CPU, a ring of BMPROF_X86_RAW_ENTRIES records (280 bytes
+ * each); 0: no raw memory, raw mode cannot be turned on. */
+#ifndef BMPROF_X86_RAW_ENTRIES
+#define BMPROF_X86_RAW_ENTRIES 64
+#endif
 #define BMPROF_X86_NO_CPU (~0u)       /* bmprof_x86_cpu_index() on a CPU not set up */
 
 #define BMPROF_X86_DEFAULT_HZ 4000u
@@ -141,6 +146,11 @@ struct bmprof_x86_config {
 	 * handlers record chains. */
 	uint32_t stack_depth;
 	struct bmprof_range ram, code;
+	/* Raw samples (data-space profiling): each sample also goes whole, with the
+	 * interrupted general registers, into a per-CPU ring sent as RAW_SAMPLES frames.
+	 * Only the ready-made entries save every register; the *_regs entry points give the
+	 * ones struct bmprof_regs holds. */
+	uint8_t raw;
 };
 
 /* One per CPU; the calibration fields are CPU 0's on every CPU. */

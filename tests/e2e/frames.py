@@ -20,6 +20,7 @@ import zlib
 
 MAGIC = b"\xb5BMP"
 HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS, LOG = 1, 2, 3, 4, 5, 6, 7
+RAW_SAMPLES = 0x0B
 
 # off: byte offset of the magic; ok: the frame is whole and its CRC good
 Frame = collections.namedtuple("Frame", "off type payload ok")
@@ -95,6 +96,29 @@ def samples(p):
         pc += (d >> 1) ^ -(d & 1)
         out.append((ev, pc, cnt))
     return cpu, seq, out
+
+
+def raw_samples(p):
+    """RAW_SAMPLES payload: (cpu, seq, arch, nregs, [(event_id, flags, pc, data_addr,
+    {register number: value})]); the whole payload must be used."""
+    cpu, n, seq, arch, nregs = struct.unpack_from("<HHIBB", p)
+    j, out = 12, []
+    for _ in range(n):
+        ev, j = varint(p, j)
+        fl = p[j]
+        j += 1
+        valid, j = varint(p, j)
+        pc, j = varint(p, j)
+        addr = None
+        if fl & 1:
+            addr, j = varint(p, j)
+        regs = {}
+        for r in range(nregs):
+            if valid >> r & 1:
+                regs[r], j = varint(p, j)
+        out.append((ev, fl, pc, addr, regs))
+    assert j == len(p), "RAW_SAMPLES: %d bytes past the records" % (len(p) - j)
+    return cpu, seq, arch, nregs, out
 
 
 def event(p):

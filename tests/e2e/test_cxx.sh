@@ -60,7 +60,7 @@ for a in $archs; do
 	rc=0
 	"$BMPROF" qemu --icount --freq 10000 -o "$T/$a.data" "$ROOT/$elf" >"$T/$a.out" 2>"$T/$a.err" || rc=$?
 	[ $rc -eq 0 ] || { cat "$T/$a.err"; fail "$a: the C++ program exited $rc"; }
-	grep -q "^c++: cpus 1, sampling yes, descriptor ok, wire 2, ring 0, mem ok, due 0, end 0, result " \
+	grep -q "^c++: cpus 1, sampling yes, descriptor ok, wire 3, ring 0, mem ok, due 0, end 0, result " \
 		"$T/$a.out" || { cat "$T/$a.out"; fail "$a: the C++ program printed something else"; }
 	"$BMPROF" report -i "$T/$a.data" --format json >"$T/$a.json" || fail "$a: report failed"
 	check_accounting "$T/$a.json"

@@ -15,6 +15,10 @@
 #   - tiny tables at 20 kHz with a 1 ms flush: frames are in flight when QEMU stops, and
 #     the accounting is still exact with no SAMPLES frame missing;
 #   - the shared-memory transport, Ctrl-C (the signal reaches bmprof, not its ring thread);
+#   - with call stacks (-g), --timeout: every recovered sample keeps its chain, main calls
+#     spin_forever and hot_work in the folded stacks, report --children and the flame
+#     graph; with tiny tables, chains that arrived before the stop are named by
+#     recovered samples and not defined again, and nothing is counted twice;
 #   - x86-64: a UEFI application (relocated: the load bias); an image without the
 #     descriptor (a clear line, the profile as before).
 # Conditions are forced (console lines, silence), never timed: a run waits for the line it
@@ -104,6 +108,11 @@ arch_runs() {   # ARCH IMAGE-DIR TINY-IMAGE
 	run "$a-spin" 124 --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
 	recovered "$a-spin" timeout 1
 	top_is "$a-spin" spin_forever
+	# the recovered entries keep their phase: spin_forever's samples are the phase's
+	"$BMPROF" report -i "$T/$a-spin.data" --phase spin --format json >"$T/$a-spin-ph.json" ||
+		fail "$a-spin: report --phase spin"
+	pyassert "$T/$a-spin-ph.json" "r['rows'][0]['symbol'] == 'spin_forever' and r['rows'][0]['percent'] > 99" ||
+		fail "$a-spin: phase spin is not spin_forever's"
 	grep -q "bmprof: timeout after 8 s" "$T/$a-spin.err" || fail "$a-spin: no timeout line"
 
 	interrupted "$a-cli" "work done" --param mode=1 "$dir/hang.elf"
@@ -156,6 +165,81 @@ PY
 	pyassert "$T/$a-shm.json" "r['meta']['host']['transport'] == 'shm'"
 	! grep -q "shm transport: \(the image did not\|.*missing by sequence number, but\)" \
 		"$T/$a-shm.err" || fail "$a-shm: the rings were reported misread"
+
+	# call stacks: nothing is sent before the timeout, every chain is read from memory
+	run "$a-g" 124 -g --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
+	recovered "$a-g" timeout 1
+	top_is "$a-g" spin_forever
+	chains "$a-g" 1
+	"$BMPROF" report -i "$T/$a-g.data" --children --all >"$T/$a-g.children" ||
+		fail "$a-g: report --children"
+	python3 - "$T/$a-g.children" <<'PY' || { cat "$T/$a-g.children"; fail "$a-g: --children"; }
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    assert "never arrived" not in line, line
+    p = line.split()
+    if len(p) == 3 and p[0].endswith("%") and p[1].endswith("%"):
+        rows[p[2]] = (float(p[0][:-1]), float(p[1][:-1]))
+main, spin = rows["main"], rows["spin_forever"]
+assert spin[0] == spin[1] > 50, spin           # a leaf: its children are itself
+assert main[0] >= spin[0] + rows.get("hot_work", (0, 0))[0] - 0.01 and main[1] < 1, main
+print("children: main", main, "spin_forever", spin)
+PY
+	"$BMPROF" flamegraph -i "$T/$a-g.data" -o "$T/$a-g.svg" 2>"$T/$a-g.fe" ||
+		{ cat "$T/$a-g.fe"; fail "$a-g: flamegraph"; }
+	python3 - "$T/$a-g.svg" "$T/$a-g.json" <<'PY' || fail "$a-g: the flame graph"
+import json, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+delivered = sum(c["delivered"] for c in json.load(open(sys.argv[2]))["meta"]["cpus"])
+assert int(root.get("data-total")) == delivered, (root.get("data-total"), delivered)
+frames = [(int(g.get("data-d")), int(g.get("data-s")), int(g.get("data-n")), g.get("data-name"))
+          for g in root.findall(".//%sg[@class='f']" % NS)]
+def parent(d, s, n):
+    return next(f[3] for f in frames if f[0] == d - 1 and f[1] <= s and s + n <= f[1] + f[2])
+spin = [f for f in frames if f[3] == "spin_forever"]
+assert spin and all(parent(*f[:3]) == "main" for f in spin), spin
+assert sum(f[2] for f in spin) > delivered // 2, spin
+print("flame graph: spin_forever under main,", sum(f[2] for f in spin), "of", delivered)
+PY
+
+	# tiny tables: the drains send each chain as soon as a buffer fills, and the table still
+	# holds entries when QEMU stops (only a flush empties it): they name chains that arrived
+	run "$a-gtiny" 124 -g --icount --timeout 10 --freq 20000 --param mode=0 --param work=1 \
+		"$tiny"
+	recovered "$a-gtiny" timeout 0
+	chains "$a-gtiny" 0
+}
+
+# The recovered profile's chains: recovered_stacks says every sample kept its chain (and
+# with ALL=0 that some recovered samples name chains that arrived on the wire); the folded
+# stacks hold every delivered sample, spin_forever and hot_work under main.
+chains() {   # NAME ALL
+	pyassert "$T/$1.json" "r['meta']['host']['recovered_stacks'].endswith(' 0 samples without their chain')" ||
+		fail "$1: recovered_stacks: $(grep -o 'recovered_stacks[^,]*' "$T/$1.json")"
+	if [ "$2" = 0 ]; then
+		pyassert "$T/$1.json" "int(r['meta']['host']['recovered_stacks'].split(', ')[1].split()[0]) > 0" ||
+			fail "$1: no recovered sample named a chain that had arrived"
+	fi
+	grep -q "call chains: [0-9]* read from memory" "$T/$1.err" || fail "$1: no chains on stderr"
+	"$BMPROF" export -i "$T/$1.data" --format folded -o "$T/$1.folded" || fail "$1: folded"
+	python3 - "$T/$1.folded" "$T/$1.json" <<'PY' || { head -20 "$T/$1.folded"; fail "$1: chains"; }
+import json, sys
+r = json.load(open(sys.argv[2]))
+delivered = sum(c["delivered"] for c in r["meta"]["cpus"])
+leaf, total = {}, 0
+for line in open(sys.argv[1]):
+    st, n = line.rstrip("\n").rsplit(" ", 1)
+    names, n = st.split(";"), int(n)
+    total += n
+    if names[-1] in ("spin_forever", "hot_work"):
+        assert names[-2:-1] == ["main"], names
+        leaf[names[-1]] = leaf.get(names[-1], 0) + n
+assert total == delivered, (total, delivered)
+assert leaf.get("spin_forever", 0) > 0, leaf
+print("chains:", leaf, "of", total, "|", r["meta"]["host"]["recovered_stacks"])
+PY
 }
 
 cd "$ROOT"

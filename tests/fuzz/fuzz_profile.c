@@ -52,6 +52,22 @@ static void check_model(const struct profile *p)
 	}
 	for (unsigned c = 0; c < p->ncpus_seen; c++)
 		(void)profile_cpu_lost_in_transit(&p->cpus[c]);
+	/* raw samples: each a register file the analyses can index, every one received kept
+	 * or counted past the bound */
+	uint64_t raw_received = 0;
+	for (unsigned c = 0; c < PROFILE_MAX_CPUS; c++)
+		raw_received += p->cpus[c].raw_received;
+	CHECK(raw_received == p->nraw + p->raw_over_cap);
+	CHECK(!p->max_entries || p->nraw <= p->max_entries);
+	for (size_t i = 0; i < p->nraw; i++) {
+		const struct profile_raw *r = &p->raw[i];
+		CHECK(r->cpu < PROFILE_MAX_CPUS && p->cpus[r->cpu].seen);
+		CHECK(r->regs.n >= 1 && r->regs.n <= REGFILE_MAX);
+		CHECK(r->regs.n == REGFILE_MAX || !(r->regs.valid >> r->regs.n));
+		CHECK(!(r->flags & ~BMPROF_RAWF_DATA_ADDR));
+		for (unsigned k = 0; k < REGFILE_MAX; k++)
+			CHECK(regfile_has(&r->regs, k) || r->regs.r[k] == 0);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,13 +3,17 @@
  * built with the target core (compiled for the host), laid out as a target's memory at
  * made-up addresses (descriptor, CPU state, table and buffers), damaged as the input says,
  * and read back. Any input is read or refused with a reason; reads stay inside the memory
- * and under the limits; the frames built always decode; and a CPU the reader does not flag
- * has taken = delivered + lost with every delivered sample in the frames.
+ * and under the limits; the frames built always decode; a CPU the reader does not flag
+ * has taken = delivered + lost with every delivered sample in the frames; with call
+ * stacks every recovered sample comes with a chain id, and those whose chain is not
+ * defined are exactly the ones the reader counted (unchained).
  *
  * Input: byte 0: samples to record (x 16); byte 1: bit 0 drain the buffers, bit 1 send a
- * delta flush, bit 2 leave a frame in flight (the state is copied from inside a write);
- * then 3-byte patches: u16 offset into the memory (descriptor, then CPU state, then table
- * and buffers, each region's offset taken modulo its size), u8 value XORed in. */
+ * delta flush, bit 2 leave a frame in flight (the state is copied from inside a write),
+ * bit 3 record call stacks (a stack table of STACK_IDS chains, so some are lost); then
+ * 3-byte patches: u16 offset into the memory (descriptor, CPU state, table and buffers,
+ * and with stacks the stack table, in turn; each region's offset taken modulo its size),
+ * u8 value XORed in. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +38,9 @@
 #define DESC_AT 0x10000ull
 #define CPU_AT 0x20000ull
 #define MEM_AT 0x30000ull
+#define STK_AT 0x40000ull
+#define STACK_IDS 6
+#define STACK_FRAMES 24
 
 struct region {
 	uint64_t at;
@@ -42,7 +49,8 @@ struct region {
 };
 
 struct world {
-	struct region r[3];
+	struct region r[4];
+	unsigned n;
 	uint64_t bytes;
 };
 
@@ -50,7 +58,7 @@ static int world_read(void *ctx, uint64_t addr, void *buf, size_t len, char *err
 {
 	struct world *w = ctx;
 
-	for (int i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < w->n; i++) {
 		const struct region *g = &w->r[i];
 		if (addr >= g->at && addr - g->at <= g->len && len <= g->len - (addr - g->at)) {
 			memcpy(buf, g->p + (addr - g->at), len);
@@ -64,17 +72,18 @@ static int world_read(void *ctx, uint64_t addr, void *buf, size_t len, char *err
 
 struct target {
 	struct bmprof_cpu c;
-	uint8_t *mem;
-	size_t mem_len;
+	uint8_t *mem, *smem;
+	size_t mem_len, smem_len;
 	int snap, snapped;       /* copy the state at the next SAMPLES write */
 	struct bmprof_cpu copy;
-	uint8_t *mem_copy;
+	uint8_t *mem_copy, *smem_copy;
 };
 
 static void snapshot(struct target *t)
 {
 	t->copy = t->c;
 	memcpy(t->mem_copy, t->mem, t->mem_len);
+	memcpy(t->smem_copy, t->smem, t->smem_len);
 	t->snapped = 1;
 }
 
@@ -83,7 +92,8 @@ static int sink(void *ctx, const void *buf, size_t len)
 	struct target *t = ctx;
 	const uint8_t *f = buf;
 
-	if (t->snap && !t->snapped && len > 4 && f[4] == BMPROF_FRAME_SAMPLES)
+	if (t->snap && !t->snapped && len > 4 &&
+	    (f[4] == BMPROF_FRAME_SAMPLES || f[4] == BMPROF_FRAME_STACK_SAMPLES))
 		snapshot(t);
 	return 0;
 }
@@ -95,8 +105,13 @@ static int emit(void *ctx, uint8_t type, const uint8_t *payload, uint16_t len)
 }
 
 /* The state as a target at made-up addresses would hold it. */
+static void *moved(const void *p, const uint8_t *base, uint64_t at)
+{
+	return (void *)(uintptr_t)(at + ((const uint8_t *)p - base));
+}
+
 static void lay_out(struct world *w, struct bmprof_desc *d, struct bmprof_cpu *c,
-		    const struct target *t, uint8_t *mem)
+		    const struct target *t, uint8_t *mem, uint8_t *smem)
 {
 	*d = bmprof_descriptor;
 	d->self = DESC_AT;
@@ -109,9 +124,16 @@ static void lay_out(struct world *w, struct bmprof_desc *d, struct bmprof_cpu *c
 	w->r[0] = (struct region){ DESC_AT, (uint8_t *)d, sizeof *d };
 	w->r[1] = (struct region){ CPU_AT, (uint8_t *)c, sizeof *c };
 	w->r[2] = (struct region){ MEM_AT, mem, t->mem_len };
+	w->n = 3;
+	if (t->c.stacks.depth) {
+		c->stacks.index = moved(t->c.stacks.index, t->smem, STK_AT);
+		c->stacks.def = moved(t->c.stacks.def, t->smem, STK_AT);
+		c->stacks.frames = moved(t->c.stacks.frames, t->smem, STK_AT);
+		w->r[w->n++] = (struct region){ STK_AT, smem, t->smem_len };
+	}
 }
 
-static void check(struct recover *r, const struct profile *p)
+static void check(struct recover *r, const struct profile *p, const struct recover_result *res)
 {
 	for (unsigned i = 0; i < r->ncpu; i++) {
 		const struct recover_cpu *c = &r->cpu[i];
@@ -121,17 +143,26 @@ static void check(struct recover *r, const struct profile *p)
 		if (!c->present || !c->have_entries)
 			continue;
 		CHECK(pc->have_totals);
+		if (c->stk_depth) {
+			uint64_t chained = 0;
+			for (size_t j = 0; j < p->nstack_samples; j++)
+				if (p->stack_samples[j].cpu == i)
+					chained += p->stack_samples[j].count;
+			CHECK(chained == pc->received);
+		}
 		if (c->problem[0])
 			continue;
 		CHECK(v[BMPROF_TOTAL_TAKEN] == v[BMPROF_TOTAL_DELIVERED] +
 		      v[BMPROF_TOTAL_LOST_FULL] + v[BMPROF_TOTAL_LOST_TRANSPORT]);
 		CHECK(pc->received <= v[BMPROF_TOTAL_DELIVERED]);
 	}
+	CHECK(p->stack_unknown == res->unchained);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct target t = { .mem_len = bmprof_cpu_mem_size(TABLE, OVF) };
+	struct target t = { .mem_len = bmprof_cpu_mem_size(TABLE, OVF),
+			    .smem_len = bmprof_stacks_mem_size(STACK_IDS, STACK_FRAMES) };
 	struct bmprof_out out = { sink, &t };
 	struct bmprof_desc d;
 	struct bmprof_cpu c;
@@ -141,16 +172,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct recover_result res;
 	struct profile p;
 	char err[256];
-	uint8_t *m;
+	uint8_t *m, *sm;
 	unsigned n = size > 0 ? data[0] * 16u : 0, how = size > 1 ? data[1] : 0;
 
 	t.mem = aligned_alloc(64, (t.mem_len + 63) & ~(size_t)63);
 	t.mem_copy = malloc(t.mem_len);
+	t.smem = aligned_alloc(64, (t.smem_len + 63) & ~(size_t)63);
+	t.smem_copy = malloc(t.smem_len);
 	m = malloc(t.mem_len);
-	CHECK(t.mem && t.mem_copy && m);
+	sm = malloc(t.smem_len);
+	CHECK(t.mem && t.mem_copy && m && t.smem && t.smem_copy && sm);
+	memset(t.smem, 0, t.smem_len);
 	CHECK(bmprof_cpu_init(&t.c, 0, t.mem, t.mem_len, TABLE, OVF, 1) == 0);
+	if (how & 8)
+		CHECK(bmprof_stacks_init(&t.c, t.smem, t.smem_len, STACK_IDS, STACK_FRAMES, 8) == 0);
 	for (unsigned i = 0; i < n; i++) {
-		bmprof_record(&t.c, 0x400000 + 4 * (i * 2654435761u % 61), (uint16_t)(i & 1));
+		uint64_t pc = 0x400000 + 4 * (i * 2654435761u % 61), f[5];
+		unsigned k = i * 40503u % 9 % 6;   /* chain k: k frames, up to 5 */
+
+		for (unsigned j = 0; j < k; j++)
+			f[j] = 0x500000 + 0x40 * (i % 7) + 8 * j;
+		if (how & 8)
+			bmprof_record_stack(&t.c, pc, (uint16_t)(i & 1),
+					    bmprof_stack_id(&t.c, f, k, (uint8_t)(i % 3 == 0)));
+		else
+			bmprof_record(&t.c, pc, (uint16_t)(i & 1));
 		if ((how & 1) && bmprof_drain_pending(&t.c))
 			bmprof_drain(&t.c, &out);
 	}
@@ -161,18 +207,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snapshot(&t);
 	c = t.copy;
 	memcpy(m, t.mem_copy, t.mem_len);
-	lay_out(&w, &d, &c, &t, m);
+	memcpy(sm, t.smem_copy, t.smem_len);
+	lay_out(&w, &d, &c, &t, m, sm);
 	for (size_t i = 2; i + 3 <= size; i += 3) {
 		unsigned off = data[i] | data[i + 1] << 8;
-		const struct region *g = &w.r[off % 3];
+		const struct region *g = &w.r[off % w.n];
 
-		g->p[(off / 3) % g->len] ^= data[i + 2];
+		g->p[(off / w.n) % g->len] ^= data[i + 2];
 	}
 	profile_init(&p);
 	if (recover_read(&r, &mem, DESC_AT, err, sizeof err) == 0 &&
 	    recover_read_entries(&r, &mem, err, sizeof err) == 0) {
 		CHECK(recover_frames(&r, &p, emit, &p, &res) == 0);
-		check(&r, &p);
+		check(&r, &p, &res);
 	} else {
 		CHECK(err[0]);
 	}
@@ -180,7 +227,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	recover_free(&r);
 	profile_free(&p);
 	free(m);
+	free(sm);
 	free(t.mem_copy);
 	free(t.mem);
+	free(t.smem_copy);
+	free(t.smem);
 	return 0;
 }

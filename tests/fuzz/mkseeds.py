@@ -34,6 +34,8 @@ import zlib
 
 MAGIC = b"\xb5BMP"
 HELLO, EVENT, SAMPLES, TOTALS, END, COUNTS, LOG = 1, 2, 3, 4, 5, 6, 7
+PHASE = 0x0A
+RAW_SAMPLES = 0x0B
 HOST_META, HOST_STREAM = 0x40, 0x41
 
 
@@ -95,6 +97,41 @@ def counts(cpu, recs):
     return p
 
 
+def raw_samples(cpu, seq, arch, nregs, recs):
+    """RAW_SAMPLES: recs of (event, flags, pc, data_addr or None, {register: value})."""
+    p = struct.pack("<HHIBBH", cpu, len(recs), seq, arch, nregs, 0)
+    for ev, flags, pc, addr, regs in recs:
+        valid = sum(1 << r for r in regs)
+        p += varint(ev) + bytes([flags]) + varint(valid) + varint(pc)
+        if addr is not None:
+            p += varint(addr)
+        p += b"".join(varint(regs[r]) for r in sorted(regs))
+    return p
+
+
+def write_raw(root):
+    """A profile with raw samples (wire version 3): x86-64 records with every register, one
+    with a data address, AArch64 ones with 32 slots, a malformed record (unknown flag), a
+    sequence gap, and TOTALS with the raw fields."""
+    head = frame(HOST_META, meta([(b"format", b"bmprof-profile-1")]))
+    x86 = {r: 0x200000 + 8 * r for r in range(16)}
+    a64 = {r: 2**64 - 1 - r for r in range(32)}
+    body = [
+        frame(HELLO, hello()),
+        frame(EVENT, event(0, 1, 0, 250000, 15000, b"timer")),
+        frame(SAMPLES, samples(0, 0, [(0, 0x101010, 3)])),
+        frame(RAW_SAMPLES, raw_samples(0, 0, 1, 16, [(0, 0, 0x101010, None, x86),
+                                                     (0, 1, 0x101014, 0x200040, {7: 0x7000}),
+                                                     (0, 0, 0x101010, None, {})])),
+        frame(RAW_SAMPLES, raw_samples(1, 0, 2, 32, [(3, 0, 0x40001000, None, a64)])),
+        frame(RAW_SAMPLES, raw_samples(1, 2, 2, 32, [(3, 2, 0x40001000, None, {})])),
+        frame(TOTALS, totals(0, [3, 2, 1, 0, 3, 0, 0, 1, 0, 0, 0, 0, 4, 3, 1, 0, 1])),
+        frame(END, end()),
+    ]
+    tail = frame(HOST_STREAM, stream_stats(len(body)))
+    write(f"{root}/fuzz_profile/syn-rawsamples", b"\1" + head + b"".join(body) + tail)
+
+
 def meta(kv):
     p = b""
     for k, v in kv:
@@ -120,6 +157,8 @@ def target_frames():
                                       (1, base + 0x400, 300), (0, 2**64 - 16, 2)])),
         frame(SAMPLES, samples(1, 0, [(0, base + 0x20, 7)])),
         frame(SAMPLES, samples(0, 2, [(1, base + 0x10, 1)])),
+        frame(PHASE, struct.pack("<HBBQ", 1, 4, 0, 123456) + b"boot"),
+        frame(SAMPLES, samples(0, 3, [(0 | 1 << 16, base + 0x10, 3), (1 | 1 << 16, base + 0x20, 2)])),
         frame(0x33, b"a frame type from the future"),
         frame(COUNTS, counts(0, [(1, 0, 123456, 1000, 600), (0, 1, 2**40, 1000, 1000)])),
         frame(TOTALS, totals(0, [309, 300, 9, 2, 309, 0, 0, 2, 77])),
@@ -431,6 +470,7 @@ def main():
     longv = frame(HOST_META, meta([(b"k" * 255, b"v" * 4000), (b"elf", b"")]))
     write(f"{root}/fuzz_profile/syn-meta", b"\1" + head + longv + fr[0] + tail)
     write(f"{root}/fuzz_profile/syn-raw-stream", b"\1" + body)
+    write_raw(root)
 
 
 if __name__ == "__main__":

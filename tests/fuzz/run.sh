@@ -27,9 +27,10 @@ opts() {
 	case $1 in
 	fuzz_reader | fuzz_bhive) echo "-max_len=70000 -rss_limit_mb=1024" ;;
 	fuzz_profile) echo "-max_len=200000 -rss_limit_mb=1024" ;;
-	fuzz_elf) echo "-max_len=131072 -rss_limit_mb=2048" ;;
+	fuzz_elf | fuzz_dtype) echo "-max_len=131072 -rss_limit_mb=2048" ;;
 	fuzz_recover) echo "-max_len=512 -rss_limit_mb=1024" ;;
 	fuzz_cpi | fuzz_cli) echo "-max_len=32768 -rss_limit_mb=2048" ;;
+	fuzz_backtrack) echo "-max_len=4096 -rss_limit_mb=1024" ;;
 	fuzz_db | fuzz_topdown | fuzz_diff) echo "-max_len=65536 -rss_limit_mb=2048" ;;
 	esac
 	echo "-timeout=10 ${FUZZ_FLAGS:-}"

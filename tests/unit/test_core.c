@@ -188,7 +188,9 @@ static uint64_t decode_samples(struct decoded *d, const uint8_t *p, size_t len)
 		q += k;
 		assert_true((k = bmprof_get_varint(q, end, &count)) > 0);
 		q += k;
-		assert_true(ev <= 0xffff);
+		/* event_id + (phase << 16) on the wire; kept as the table's key */
+		assert_true((ev & 0xffff) <= BMPROF_EVENT_MASK && ev >> 16 <= BMPROF_PHASE_MAX);
+		ev = (ev & BMPROF_EVENT_MASK) | (ev >> 16) << BMPROF_EVENT_BITS;
 		assert_true(count >= 1);
 		uint64_t pc = prev + (uint64_t)bmprof_unzigzag(zz);
 		struct rec r = { pc, (uint16_t)ev, count };
@@ -577,7 +579,7 @@ static void feed_evictions(struct bmprof_cpu *c, unsigned n, uint64_t *rng, stru
 			pc = 0;
 		if (i == 2)
 			pc = UINT64_MAX;
-		uint16_t ev = (uint16_t)(i % 3 == 0 ? 0xffff : i % 3);
+		uint16_t ev = (uint16_t)(i % 3 == 0 ? BMPROF_EVENT_MASK : i % 3);
 		uint32_t count = 1 + (uint32_t)(rng_next(rng) % 5);
 		for (uint32_t k = 0; k < count; k++)
 			bmprof_record(c, pc, ev);
@@ -780,6 +782,45 @@ static void run_stream(struct bmprof_cpu *c, struct sink *s, unsigned npcs, unsi
 	free(hist);
 	check_invariant(c);
 	bmprof_flush(c, &out);
+}
+
+
+/* Phases: the same (pc, event) in two phases stays two entries, each with its phase on the
+ * wire; samples go to the phase current when they are taken. */
+static void test_phases_keyed(void **state)
+{
+	(void)state;
+	struct cpu *p = cpu_new(64, 16, 1);
+	struct bmprof_cpu *c = &p->c;
+	struct sink s = { 0 };
+	struct decoded d;
+
+	bmprof_record(c, 0x1000, 1);
+	bmprof_set_phase(1);
+	for (int i = 0; i < 3; i++)
+		bmprof_record(c, 0x1000, 1);
+	bmprof_set_phase(2);
+	bmprof_record(c, 0x1000, 1);
+	bmprof_record(c, 0x1000, 1);
+	bmprof_set_phase(BMPROF_PHASE_MAX + 1);   /* wraps to 0 */
+	bmprof_record(c, 0x1000, 1);
+	bmprof_flush(c, &(struct bmprof_out){ sink_write, &s });
+	decode(&d, s.buf, s.len);
+	recs_normalize(&d.e);
+	assert_int_equal(d.e.n, 3);
+	assert_int_equal(d.e.r[0].event, 1);
+	assert_int_equal(d.e.r[0].count, 2);
+	assert_int_equal(d.e.r[1].event, 1 | 1 << BMPROF_EVENT_BITS);
+	assert_int_equal(d.e.r[1].count, 3);
+	assert_int_equal(d.e.r[2].event, 1 | 2 << BMPROF_EVENT_BITS);
+	assert_int_equal(d.e.r[2].count, 2);
+	assert_int_equal(bmprof_key_phase(d.e.r[2].event), 2);
+	assert_int_equal(bmprof_key_event(d.e.r[2].event), 1);
+	assert_int_equal(bmprof_key_wire_event(d.e.r[2].event), 1 | 2u << 16);
+	bmprof_set_phase(0);
+	decoded_free(&d);
+	sink_free(&s);
+	cpu_free(p);
 }
 
 static void test_flush_invariant_tiny(void **state)
@@ -1251,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(test_drain_frames_decode),
 		cmocka_unit_test(test_drain_transport_failure),
 		cmocka_unit_test(test_drain_not_reentrant),
+		cmocka_unit_test(test_phases_keyed),
 		cmocka_unit_test(test_flush_invariant_tiny),
 		cmocka_unit_test(test_flush_invariant_big),
 		cmocka_unit_test(test_flush_delta_adds_up),

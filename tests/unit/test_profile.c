@@ -17,6 +17,7 @@
 
 #include "profile/capture.h"
 #include "profile.h"
+#include "profile_phase.h"
 #include "profile/profile_io.h"
 #include "report/summary.h"
 
@@ -67,7 +68,7 @@ static void b_varint(struct buf *b, uint64_t v)
 }
 
 struct entry {
-	uint16_t ev;
+	uint64_t ev;                /* the event id, plus the phase << 16 (wire version 3) */
 	uint64_t pc, count;
 };
 
@@ -308,7 +309,7 @@ static void test_malformed_samples_rejected_whole(void **state)
 	b_varint(&b, 1);
 	bmprof_put16(b.p + 2, 3);
 	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), -1), k++;
-	/* 5: a count of zero, and an event id beyond 16 bits */
+	/* 5: a count of zero, and a phase beyond the bound (above the event's 16 bits) */
 	{
 		struct entry z[] = { { 0, 0x1000, 1 }, { 0, 0x1004, 0 } };
 		struct entry big[] = { { 0, 0x1000, 1 }, { 0, 0x1004, 1 } };
@@ -316,7 +317,7 @@ static void test_malformed_samples_rejected_whole(void **state)
 		samples_payload(&b, 0, 1, z, 2);
 		assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), -1), k++;
 		samples_payload(&b, 0, 1, big, 1);
-		b_varint(&b, 0x10000);
+		b_varint(&b, (uint64_t)(BMPROF_PHASE_ID_MAX + 1) << 16);
 		b_varint(&b, 8);
 		b_varint(&b, 1);
 		bmprof_put16(b.p + 2, 2);
@@ -383,7 +384,7 @@ static void test_unknown_type_skipped(void **state)
 
 	b.n = 0;
 	b_put(&b, "whatever", 8);
-	assert_int_equal(apply(p, 0x0a, &b), 1);
+	assert_int_equal(apply(p, 0x2a, &b), 1);
 	assert_int_equal(apply(p, 0x3f, &b), 1);
 	assert_int_equal(apply(p, 0xff, &b), 1);
 	assert_int_equal(p->frames_malformed, 0);
@@ -396,18 +397,18 @@ static void test_unknown_type_skipped(void **state)
 static void test_totals(void **state)
 {
 	static struct buf b;
-	uint64_t v[12];
+	uint64_t v[BMPROF_TOTAL_NFIELDS + 2];
 	struct profile *p = new_profile();
 	const struct entry e[] = { { 0, 0x1000, 90 } };
 
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < BMPROF_TOTAL_NFIELDS + 2; i++)
 		v[i] = 100 + (uint64_t)i;
 	v[BMPROF_TOTAL_DELIVERED] = 100;
 	/* more fields than this reader knows: the known ones are taken */
-	totals_payload(&b, 2, 12, v);
+	totals_payload(&b, 2, BMPROF_TOTAL_NFIELDS + 2, v);
 	assert_int_equal(apply(p, BMPROF_FRAME_TOTALS, &b), 0);
 	assert_true(p->cpus[2].have_totals);
-	assert_int_equal(p->cpus[2].ntotals, 12);
+	assert_int_equal(p->cpus[2].ntotals, BMPROF_TOTAL_NFIELDS + 2);
 	for (int i = 0; i < BMPROF_TOTAL_NFIELDS; i++)
 		assert_int_equal(p->cpus[2].totals[i], v[i]);
 	assert_int_equal(p->ncpus_seen, 3);
@@ -544,7 +545,7 @@ static int remove_dir(void **state)
 {
 	static const char *const names[] = { "p.data", "p.data.old", "p.data.tmp", "cut.data",
 		"raw.data", "text.data", "empty.data", "new.data", "bad.data", "short.data", "c.data",
-		"elf" };
+		"many.data", "elf" };
 	char path[128];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -905,7 +906,7 @@ static void test_summary(void **state)
 	assert_non_null(f);
 	target_stream(&s);
 	capture_to(in_dir(path, "p.data"), &s, &c, &text);
-	summary_print(f, capture_profile(c), "/dev/ttyS9");
+	summary_print(f, capture_profile(c), "/dev/ttyS9", NULL);
 	fclose(f);
 	assert_non_null(strstr(out, "stream from /dev/ttyS9"));
 	assert_non_null(strstr(out, "x86_64 GenuineIntel family 6 model 0xcf"));
@@ -1090,7 +1091,7 @@ static void test_counts_file_and_summary(void **state)
 
 	f = open_memstream(&out, &len);
 	assert_non_null(f);
-	summary_print(f, p, "QEMU serial");
+	summary_print(f, p, "QEMU serial", NULL);
 	fclose(f);
 	assert_non_null(strstr(out, "event 1   cycles, period 100000"));
 	assert_non_null(strstr(out, "cycle counter PMCCNTR_EL0"));
@@ -1398,12 +1399,107 @@ static void test_sample_rate(void **state)
 	free_profile(p);
 }
 
+
+/* Phases: PHASE frames name them, sample entries carry them above the event id; the
+ * samples add up over phases, and a phase's samples can be kept alone. */
+static void test_phases(void **state)
+{
+	static struct buf b;
+	const struct entry e[] = {
+		{ 0, 0x1000, 5 },                   /* the start */
+		{ 0 | 1u << 16, 0x1000, 3 },        /* phase 1 */
+		{ 1 | 2u << 16, 0x2000, 4 },        /* phase 2, event 1 */
+		{ 0 | 1u << 16, 0x1000, 2 },        /* phase 1 again */
+	};
+	struct profile *p = new_profile(), q;
+	uint16_t ids[8], keep0[] = { 0 }, keep12[] = { 1, 2 };
+	char name[64];
+
+	b.n = 0;
+	b_u16(&b, 1);
+	b_put(&b, "\x04\x00", 2);
+	b_u64(&b, 1000);
+	b_put(&b, "boot", 4);
+	assert_int_equal(apply(p, BMPROF_FRAME_PHASE, &b), 0);
+	samples_payload(&b, 1, 0, e, 4);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	assert_int_equal(profile_settle(p), 0);
+	assert_int_equal(p->total, 14);
+	assert_int_equal(count_of(p, 1, 0x1000, 0), 10);
+	assert_int_equal(count_of(p, 1, 0x2000, 1), 4);
+	assert_int_equal(p->max_phase, 2);
+	assert_string_equal(profile_phase_name(p, 1, name, sizeof name), "boot");
+	assert_string_equal(profile_phase_name(p, 2, name, sizeof name), "phase 2");
+	assert_string_equal(profile_phase_name(p, 0, name, sizeof name), "(start)");
+	assert_int_equal(p->phases[1].at, 1000);
+	assert_int_equal(profile_phase_find(p, "boot", ids, 8), 1);
+	assert_int_equal(ids[0], 1);
+	assert_int_equal(profile_phase_find(p, "2", ids, 8), 1);
+	assert_int_equal(ids[0], 2);
+	assert_int_equal(profile_phase_find(p, "(start)", ids, 8), 1);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(profile_phase_find(p, "nosuch", ids, 8), 0);
+
+	/* by phase: cpu is the phase */
+	assert_int_equal(profile_by_phase(p, &q), 0);
+	assert_int_equal(q.total, 14);
+	assert_int_equal(count_of(&q, 0, 0x1000, 0), 5);
+	assert_int_equal(count_of(&q, 1, 0x1000, 0), 5);
+	assert_int_equal(count_of(&q, 2, 0x2000, 1), 4);
+	profile_free(&q);
+
+	/* bad PHASE frames: id 0, an id past the bound, a name longer than the payload */
+	uint64_t bad = p->frames_malformed;
+	b.n = 0;
+	b_u16(&b, 0);
+	b_put(&b, "\x00\x00", 2);
+	b_u64(&b, 0);
+	assert_int_equal(apply(p, BMPROF_FRAME_PHASE, &b), -1);
+	b.n = 0;
+	b_u16(&b, BMPROF_PHASE_ID_MAX + 1);
+	b_put(&b, "\x00\x00", 2);
+	b_u64(&b, 0);
+	assert_int_equal(apply(p, BMPROF_FRAME_PHASE, &b), -1);
+	b.n = 0;
+	b_u16(&b, 3);
+	b_put(&b, "\x09\x00", 2);
+	b_u64(&b, 0);
+	b_put(&b, "abc", 3);
+	assert_int_equal(apply(p, BMPROF_FRAME_PHASE, &b), -1);
+	/* a sample in a phase past the bound: the frame is refused whole */
+	const struct entry far[] = { { 0 | 2u << 16, 0x3000, 1 },
+				     { (uint64_t)(BMPROF_PHASE_ID_MAX + 1) << 16, 0x3000, 1 } };
+	samples_payload(&b, 1, 1, far, 2);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), -1);
+	assert_int_equal(p->frames_malformed, bad + 4);
+	assert_int_equal(p->total, 14);
+	assert_int_equal(p->nphase_samples, 3);
+
+	/* keep the start: every sample less those of the phases */
+	assert_int_equal(profile_keep_phases(p, keep0, 1), 0);
+	assert_int_equal(p->total, 5);
+	assert_int_equal(count_of(p, 1, 0x1000, 0), 5);
+	assert_int_equal(count_of(p, 1, 0x2000, 1), 0);
+	free_profile(p);
+
+	p = new_profile();
+	samples_payload(&b, 1, 0, e, 4);
+	assert_int_equal(apply(p, BMPROF_FRAME_SAMPLES, &b), 0);
+	assert_int_equal(profile_keep_phases(p, keep12, 2), 0);
+	assert_int_equal(p->total, 9);
+	assert_int_equal(count_of(p, 1, 0x1000, 0), 5);
+	assert_int_equal(count_of(p, 1, 0x2000, 1), 4);
+	free_profile(p);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_rate),
 		cmocka_unit_test(test_sample_aggregation),
 		cmocka_unit_test(test_samples_frame_decoded),
+		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_store_merges_exactly),
 		cmocka_unit_test(test_store_bound),
 		cmocka_unit_test(test_malformed_samples_rejected_whole),

@@ -459,6 +459,103 @@ static void test_wire_1_2_compat(void **state)
 	free(b.p);
 }
 
+/* ---- raw samples (version 3) ---- */
+
+/* Target ring -> RAW_SAMPLES frames -> reader -> model: every register of every record
+ * comes back in DWARF order, with the data address where the record has one; registers up
+ * to 2^64 - 1 and pcs in the high half survive the varints. */
+static void test_raw_round_trip(void **state)
+{
+	struct bmprof_cpu c;
+	static struct bmprof_raw ring[8];
+	static uint8_t mem[1 << 14] __attribute__((aligned(64)));
+	struct bytes b = { 0 };
+	struct bmprof_out out = { sink_write, &b };
+	struct host *h = host_new();
+
+	(void)state;
+	assert_int_equal(bmprof_cpu_init(&c, 2, mem, sizeof mem, 64, 16, 1), 0);
+	assert_int_equal(bmprof_raw_init(&c, ring, sizeof ring, 8, BMPROF_ARCH_AARCH64, 32), 0);
+	for (unsigned i = 0; i < 6; i++) {
+		struct bmprof_raw x = { .pc = 0xffff800000001000ull + 4 * i, .event = (uint16_t)i,
+					.valid = i == 5 ? 0 : 0xffffffffu >> i };
+		for (unsigned r = 0; r < 32; r++)
+			x.r[r] = r == 31 ? UINT64_MAX - i : (uint64_t)r << (2 * r);
+		if (i & 1) {
+			x.flags = BMPROF_RAWF_DATA_ADDR;
+			x.data_addr = 0x4000beef + i;
+		}
+		bmprof_record_raw(&c, &x);
+	}
+	bmprof_flush(&c, &out);
+	host_feed(h, &b);
+	assert_int_equal(h->malformed, 0);
+	assert_int_equal(h->unknown, 0);
+	assert_int_equal(h->p.nraw, 6);
+	for (unsigned i = 0; i < 6; i++) {
+		const struct profile_raw *r = &h->p.raw[i];
+		uint32_t valid = i == 5 ? 0 : 0xffffffffu >> i;
+		assert_int_equal(r->cpu, 2);
+		assert_int_equal(r->event, i);
+		assert_int_equal(r->regs.arch, BMPROF_ARCH_AARCH64);
+		assert_int_equal(r->regs.n, 32);
+		assert_int_equal(r->regs.valid, valid);
+		assert_int_equal(r->regs.pc, 0xffff800000001000ull + 4 * i);
+		assert_int_equal(r->flags, i & 1 ? BMPROF_RAWF_DATA_ADDR : 0);
+		assert_int_equal(r->data_addr, i & 1 ? 0x4000beef + i : 0);
+		for (unsigned k = 0; k < 32; k++)
+			assert_int_equal(r->regs.r[k], !(valid >> k & 1) ? 0 :
+					 k == 31 ? UINT64_MAX - i : (uint64_t)k << (2 * k));
+	}
+	assert_int_equal(h->p.cpus[2].raw_received, 6);
+	assert_int_equal(h->p.cpus[2].totals[BMPROF_TOTAL_RAW_TAKEN], 6);
+	assert_int_equal(h->p.cpus[2].totals[BMPROF_TOTAL_RAW_DELIVERED], 6);
+	assert_int_equal(h->p.cpus[2].ntotals, BMPROF_TOTAL_NFIELDS);
+	host_free(h);
+	free(b.p);
+}
+
+/* Hand-built payloads: a frame is taken whole or not at all. */
+static void test_raw_malformed(void **state)
+{
+	/* cpu 0, n 2, seq 0, x86-64, 16 slots; record 1: event 1, flags 0, valid {rsp}, pc
+	 * 0x10, rsp 0x20; record 2 the same with DATA_ADDR 0x30 */
+	uint8_t ok[] = { 0, 0, 2, 0, 0, 0, 0, 0, 1, 16, 0, 0,
+			 1, 0, 0x80, 0x01, 0x10, 0x20,
+			 1, 1, 0x80, 0x01, 0x10, 0x30, 0x20 };
+	uint8_t bad[sizeof ok];
+	struct profile p;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, ok, sizeof ok), 0);
+	assert_int_equal(p.nraw, 2);
+	assert_int_equal(p.raw[0].regs.r[7], 0x20);
+	assert_int_equal(p.raw[1].data_addr, 0x30);
+	assert_int_equal(p.raw[1].regs.r[7], 0x20);
+	/* cut anywhere inside the records: refused, nothing kept */
+	for (size_t n = 0; n < sizeof ok; n++)
+		assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, ok, (uint16_t)n), -1);
+	/* an unknown flag, a register past nregs, nregs 0 or 33, a CPU out of range */
+	memcpy(bad, ok, sizeof ok);
+	bad[19] = 2;
+	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, bad, sizeof bad), -1);
+	memcpy(bad, ok, sizeof ok);
+	bad[9] = 7;
+	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, bad, sizeof bad), -1);
+	bad[9] = 0;
+	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, bad, sizeof bad), -1);
+	bad[9] = 33;
+	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, bad, sizeof bad), -1);
+	memcpy(bad, ok, sizeof ok);
+	bad[1] = 0xff;
+	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, bad, sizeof bad), -1);
+	assert_int_equal(p.nraw, 2);
+	assert_int_equal(p.cpus[0].raw_received, 2);
+	assert_int_equal(p.frames_malformed, sizeof ok + 5);
+	profile_free(&p);
+}
+
 /* ---- single-bit errors ---- */
 
 /* Flip every bit of a HELLO frame in turn: the damaged frame is never accepted, and the END
@@ -548,6 +645,8 @@ int main(void)
 		cmocka_unit_test(test_every_bit_flip_rejected),
 		cmocka_unit_test(test_worked_example),
 		cmocka_unit_test(test_wire_1_2_compat),
+		cmocka_unit_test(test_raw_round_trip),
+		cmocka_unit_test(test_raw_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

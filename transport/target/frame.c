@@ -113,6 +113,20 @@ int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e)
 	return bmprof_emit_frame(out, BMPROF_FRAME_END, p, BMPROF_END_FIXED);
 }
 
+int bmprof_emit_phase(const struct bmprof_out *out, uint16_t id, uint64_t at, const char *name)
+{
+	uint8_t p[BMPROF_PHASE_FIXED + BMPROF_PHASE_NAME_MAX];
+	unsigned n = 0;
+	while (name && n < BMPROF_PHASE_NAME_MAX && name[n])
+		n++;
+	bmprof_put16(p, id);
+	p[2] = (uint8_t)n;
+	p[3] = 0;
+	bmprof_put64(p + 4, at);
+	copy(p + BMPROF_PHASE_FIXED, (const uint8_t *)name, n);
+	return bmprof_emit_frame(out, BMPROF_FRAME_PHASE, p, (uint16_t)(BMPROF_PHASE_FIXED + n));
+}
+
 #define COUNTS_PER_FRAME ((ONE_WRITE_MAX - BMPROF_COUNTS_FIXED) / BMPROF_COUNTS_RECORD)
 
 int bmprof_emit_counts(const struct bmprof_out *out, uint16_t cpu, const struct bmprof_count *r,

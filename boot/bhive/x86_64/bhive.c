@@ -4,7 +4,8 @@
  * (transport/bhive.h). main runs in ring 0 with interrupts disabled; only the block runs
  * in ring 3 (run.c), in an address space of its own (space.c).
  *
- * Per block: the code unrolled u_hi times runs until it reaches its end, each page fault
+ * Per block: the code (both unroll factors, the calibration) runs until it reaches its
+ * end, each page fault
  * mapping the page to the shared frame and restarting from the same state (at most
  * max_faults); a fault that cannot be mapped ends the block with a status. A block that
  * wrote a page and touched another may see 4K aliasing through the shared frame and is
@@ -149,15 +150,16 @@ static uint8_t cal[3 * BHIVE_CAL_ADDS];
 static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u_hi,
 		    struct measure *m)
 {
-	const struct run_seg map = { code, len, u_hi, 1 };
-	const struct run_seg segs[4] = { { code, len, u_lo, 0 }, { code, len, u_hi, 1 },
+	const struct run_seg segs[4] = { { code, len, u_lo, 1 }, { code, len, u_hi, 1 },
 					 { cal, sizeof cal, BHIVE_CAL_LO, 0 },
 					 { cal, sizeof cal, BHIVE_CAL_HI, 0 } };
 	uint64_t t[4] = { 0 };
 	unsigned kept[4] = { 0 };
 
+	/* the pages are mapped by a pass over the very code that is timed: rip-relative
+	 * addresses depend on where each copy is */
 	space_reset();
-	run_emit(&map, 1);
+	run_emit(segs, pmc ? 2 : 4);
 	m->status = map_pages(m);
 	if (m->status)
 		return;
@@ -165,7 +167,6 @@ static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u
 		m->status = BHIVE_ALIASING;
 		return;
 	}
-	run_emit(segs, pmc ? 2 : 4);
 	m->status = time_code(m, pmc ? 2 : 4, t, kept);
 	for (unsigned k = 0; k < 2; k++) {
 		m->t[k] = t[k];
@@ -177,9 +178,11 @@ static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u
 static void report(uint32_t index, unsigned len, const struct measure *m)
 {
 	const struct run_result *r = &m->last;
-	uint64_t start = BHIVE_CODE_VA + run_block_at;
-	long off = r->rip >= start && r->rip < BHIVE_CODE_VA + run_block_end ?
-		(long)((r->rip - start) % len) : -1;
+	long off = -1;
+
+	for (unsigned k = 0; k < run_segments; k++)
+		if (r->rip >= BHIVE_CODE_VA + run_seg_at[k] && r->rip < BHIVE_CODE_VA + run_seg_end[k])
+			off = (long)((r->rip - BHIVE_CODE_VA - run_seg_at[k]) % len);
 
 	bm_printf("@bhive %u %d %lu %lu %lu %lu %u %u %u %u %u %u", index, m->status, m->t[0],
 		  m->t[1], m->cal[0], m->cal[1], m->faults, space_pages(), space_written(), m->kept[0], m->kept[1], m->tries);

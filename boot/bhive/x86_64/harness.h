@@ -33,7 +33,7 @@ unsigned space_written(void);           /* of which written */
 struct run_seg {
 	const uint8_t *block;
 	unsigned len, copies;
-	int track;                      /* run_block_at and _end name its copies */
+	int track;                      /* run_seg_at and _end name its copies */
 };
 struct run_result {
 	int exited;                     /* reached the epilogue's ud2 */
@@ -51,7 +51,8 @@ void run_once(struct run_result *res, unsigned reps);
 /* Writes the code: a timed run of each segment in turn, in a loop; returns its length. */
 unsigned run_emit(const struct run_seg *segs, unsigned n);
 extern unsigned run_segments;             /* timed runs a pass */
-extern unsigned run_block_at, run_block_end;   /* the tracked segment's copies */
+/* each tracked segment's copies, from the code's start (0, 0: not tracked) */
+extern unsigned run_seg_at[RUN_MAX_SEGS], run_seg_end[RUN_MAX_SEGS];
 extern uint64_t run_exit_va;            /* the epilogue's ud2 */
 
 /* enter.S: enter ring 3 at rip with every general register BHIVE_INIT and RFLAGS rflags, on the

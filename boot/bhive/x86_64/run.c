@@ -112,7 +112,7 @@ void run_once(struct run_result *res, unsigned reps)
 /* ---- the code ---- */
 
 static unsigned at;
-unsigned run_block_at, run_block_end, run_segments;
+unsigned run_seg_at[RUN_MAX_SEGS], run_seg_end[RUN_MAX_SEGS], run_segments;
 uint64_t run_exit_va;
 
 static void put(const void *p, unsigned n)
@@ -202,12 +202,10 @@ static void segment(const struct run_seg *g)
 	for (unsigned r = 0; r < 16; r++)
 		movabs(r, BHIVE_INIT);
 	bytes("\x0f\xae\xe8", 3);                        /* lfence */
-	if (g->track)
-		run_block_at = at;
+	run_seg_at[run_segments] = g->track ? at : 0;
 	for (unsigned i = 0; i < g->copies; i++, at += g->len)
 		__builtin_memcpy(bhive_code + at, g->block, g->len);
-	if (g->track)
-		run_block_end = at;
+	run_seg_end[run_segments] = g->track ? at : 0;
 	read_clock();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
 	store_clock(1);
@@ -218,9 +216,8 @@ static void segment(const struct run_seg *g)
 unsigned run_emit(const struct run_seg *segs, unsigned n)
 {
 	at = 0;
-	run_segments = n;
-	for (unsigned i = 0; i < n; i++)
-		segment(&segs[i]);
+	for (run_segments = 0; run_segments < n; run_segments++)
+		segment(&segs[run_segments]);
 	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
 	bytes("\x0f\x85", 2), put32((uint32_t)(0 - (at + 4)));               /* jnz 0 */
 	run_exit_va = BHIVE_CODE_VA + at;

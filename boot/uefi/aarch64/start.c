@@ -83,6 +83,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 	c.events = rc.events;
 	c.flush_ms = rc.flush_ms;
 	c.stack_depth = rc.stack_depth;
+	c.raw = (uint8_t)rc.raw;
 	if (rc.stack_depth)
 		bmrt_uefi_ranges(&c.code, &stack);
 	if (EFI_ERROR(bmrt_irq_init()))

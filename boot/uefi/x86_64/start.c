@@ -118,6 +118,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 		.nevents = rc.nevents, .mode = rc.mode, .pmi = BMPROF_X86_PMI_NMI, .msr_fixup = 1,
 		.out_begin = bmrt_uefi_out_begin, .out_end = bmrt_uefi_out_end,
 		.load_bias = load_bias, .flush_ms = rc.flush_ms, .stack_depth = rc.stack_depth,
+		.raw = (uint8_t)rc.raw,
 		.code = code,
 	};
 	err = bmprof_x86_init(&xc);

@@ -24,7 +24,7 @@ bmrt_uefi_timer_entry:
 	pushq %rcx
 	jmpq *bmrt_uefi_fw_timer(%rip)
 1:	call bmprof_x86_irq_exit
-	restore
+	restore_frame
 	.size bmrt_uefi_timer_entry, . - bmrt_uefi_timer_entry
 
 	.data

@@ -3,7 +3,7 @@
  * guest instruction starts, for bmprof's exact counts (analysis/truth.h has how they
  * become retirements).
  *
- *   -plugin insn_count.so,out=FILE[,ranges=FILE]
+ *   -plugin insn_count.so,out=FILE[,ranges=FILE][,stacks=1[,entries=FILE]]
  *
  * Every instruction gets an inline counter (one add in the translated code, shared by
  * every block holding that address). Within the ranges (a file of "START END" lines in
@@ -15,12 +15,25 @@
  *     that last instruction did start since (it had not when the block was cut short by
  *     a fault or an I/O replay). Code outside the ranges (an interrupt handler) does not
  *     break the chain.
+ * With stacks=1, exact call paths too (analysis/shadow_stack.h): every block, within the
+ * ranges or not, gets a callback that keeps a shadow call stack from the calls, returns
+ * and exception returns executed (branch_kind.h) and the exception entries named in the
+ * entries file (hex addresses, one a line), and credits the instructions that started in
+ * the previous block (a global inline counter: a block cut short counts what ran; a rep
+ * string instruction's further iterations count none) to the calling context it ran in.
  * At exit it writes FILE (through FILE.tmp and a rename):
  *   bmprof-insn-count 1
  *   target NAME
  *   i PC SIZE STARTS [EXECS]     per instruction within the ranges that started; EXECS
  *                                for a rep string instruction
  *   e FROM TO COUNT              per transition
+ * and with stacks=1
+ *   n ID PARENT KIND ADDR        per calling-context node but the root (0), parents first:
+ *                                KIND c (ADDR the return address) or q (an exception
+ *                                entered at ADDR)
+ *   x NODE START N COUNT         COUNT runs of N instructions from START in NODE
+ *   stacks NNODES NRECS CALLS RETS UNMATCHED_RETS ERETS UNMATCHED_ERETS IRQS OVERFLOW
+ * then
  *   end NINSNS NEDGES
  * Inline counters are plain adds, not per vCPU, and the rep and edge state is one vCPU's:
  * the plugin refuses more than one vCPU. */
@@ -29,8 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "branch_kind.h"
 #include "qemu_plugin_v1.h"
 #include "rep_count.h"
+#include "shadow_stack.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
@@ -48,11 +63,15 @@ struct edge {
 	uint64_t from, to, count;
 };
 
-/* one translated block within the ranges */
+/* one translated block (without stacks=1: within the ranges only) */
 struct block {
 	uint64_t start;
 	struct slot *last;
 	struct edge *cache[2];        /* its last in-edges, most recent first */
+	size_t rec;                   /* stacks: its last credit record (ss_credit) */
+	uint8_t kind;                 /* stacks: its last instruction's enum ss_kind */
+	uint8_t entry;                /* stacks: it starts at an exception entry */
+	uint8_t in_ranges;
 };
 
 #define CHUNK 4096
@@ -75,6 +94,15 @@ static struct {
 	struct block *prev;           /* the last block within the ranges that started */
 	uint64_t prev_at;             /* its last instruction's starts then */
 	int failed;
+	/* stacks=1 */
+	int stacks;
+	uint64_t *entries;            /* sorted */
+	size_t nentries;
+	struct shadow_stack ss;
+	uint64_t total;               /* instructions started, less rep continuations */
+	struct block *sprev;          /* the last block that started */
+	uint64_t sprev_total, sprev_at;
+	uint32_t sprev_node;
 } g;
 
 static void *pool_alloc(struct pool *p)
@@ -206,7 +234,8 @@ static void rep_start(unsigned int vcpu, void *udata)
 	struct slot *s = udata;
 
 	(void)vcpu;
-	rep_count_enter(&s->rc, s->follow->starts);
+	if (!rep_count_enter(&s->rc, s->follow->starts) && g.stacks)
+		g.total--;
 }
 
 static void credit(struct block *b, uint64_t from)
@@ -243,6 +272,50 @@ static void block_start(unsigned int vcpu, void *udata)
 	g.prev_at = b->last->starts;
 }
 
+/* stacks=1: the previous block's instructions credited, the stack moved on */
+static void stack_step(struct block *b)
+{
+	struct block *p = g.sprev;
+
+	if (p) {
+		uint64_t ran = g.total - g.sprev_total;
+		if (ran && ran < UINT32_MAX &&
+		    !ss_credit_at(&g.ss, p->rec, g.sprev_node, p->start, (uint32_t)ran))
+			p->rec = ss_credit(&g.ss, g.sprev_node, p->start, (uint32_t)ran, 1);
+		ss_step(&g.ss, p->kind, p->last->pc, p->last->size, p->last->starts != g.sprev_at,
+			b->start, b->entry);
+	} else if (b->entry) {
+		ss_step(&g.ss, SS_OTHER, 0, 0, 0, b->start, 1);
+	}
+	g.sprev = b;
+	g.sprev_total = g.total;
+	g.sprev_at = b->last->starts;
+	g.sprev_node = ss_node_now(&g.ss);
+}
+
+static void block_start_stacks(unsigned int vcpu, void *udata)
+{
+	struct block *b = udata;
+
+	stack_step(b);
+	if (b->in_ranges)
+		block_start(vcpu, udata);
+}
+
+static int is_entry(uint64_t pc)
+{
+	size_t lo = 0, hi = g.nentries;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g.entries[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g.nentries && g.entries[lo] == pc;
+}
+
 /* ---- translation ---- */
 
 static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -262,6 +335,9 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		s->size = (uint32_t)size;
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &s->starts, 1);
+		if (g.stacks)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &g.total, 1);
 		if (g.x86 && in_ranges(pc) &&
 		    rep_count_is_x86_rep(qemu_plugin_insn_data(insn), size)) {
 			s->rep = 1;
@@ -272,14 +348,25 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		last = s;
 	}
-	if (last && in_ranges(qemu_plugin_tb_vaddr(tb))) {
+	if (last && (g.stacks || in_ranges(qemu_plugin_tb_vaddr(tb)))) {
 		struct block *b = pool_alloc(&g.blocks);
+		struct qemu_plugin_insn *li = qemu_plugin_tb_get_insn(tb, n - 1);
 
 		if (!b)
 			return;
 		b->start = qemu_plugin_tb_vaddr(tb);
 		b->last = last;
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, block_start, QEMU_PLUGIN_CB_NO_REGS, b);
+		b->in_ranges = (uint8_t)in_ranges(b->start);
+		b->rec = (size_t)-1;
+		if (!g.stacks) {
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, block_start, QEMU_PLUGIN_CB_NO_REGS, b);
+			return;
+		}
+		b->kind = (uint8_t)(g.x86 ? branch_kind_x86(qemu_plugin_insn_data(li), last->size) :
+				    branch_kind_a64(qemu_plugin_insn_data(li), last->size));
+		b->entry = (uint8_t)is_entry(b->start);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, block_start_stacks, QEMU_PLUGIN_CB_NO_REGS,
+						     b);
 	}
 }
 
@@ -289,6 +376,27 @@ static int cmp_slot(const void *a, const void *b)
 {
 	const struct slot *x = *(struct slot *const *)a, *y = *(struct slot *const *)b;
 	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static void write_stacks(FILE *f)
+{
+	const struct shadow_stack *s = &g.ss;
+	const struct ss_stats *st = &s->st;
+
+	for (size_t i = 1; i < s->nnodes; i++)
+		fprintf(f, "n %zu %u %c %llx\n", i, s->nodes[i].parent, s->nodes[i].kind,
+			(unsigned long long)s->nodes[i].addr);
+	for (size_t i = 0; i <= s->rmask; i++) {
+		const struct ss_rec *r = &s->recs[i];
+		if (r->count)
+			fprintf(f, "x %u %llx %u %llu\n", r->node, (unsigned long long)r->start, r->n,
+				(unsigned long long)r->count);
+	}
+	fprintf(f, "stacks %zu %zu %llu %llu %llu %llu %llu %llu %llu\n", s->nnodes - 1, s->nrecs,
+		(unsigned long long)st->calls, (unsigned long long)st->rets,
+		(unsigned long long)st->unmatched_rets, (unsigned long long)st->erets,
+		(unsigned long long)st->unmatched_erets, (unsigned long long)st->irqs,
+		(unsigned long long)st->overflow);
 }
 
 static int write_out(FILE *f)
@@ -319,6 +427,8 @@ static int write_out(FILE *f)
 			(unsigned long long)e->to, (unsigned long long)e->count);
 		ne++;
 	}
+	if (g.stacks)
+		write_stacks(f);
 	fprintf(f, "end %zu %zu\n", nv, ne);
 	return 0;
 }
@@ -331,6 +441,14 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	if (g.stacks && g.sprev && g.total != g.sprev_total)
+		ss_credit(&g.ss, g.sprev_node, g.sprev->start, (uint32_t)(g.total - g.sprev_total), 1);
+	if (g.ss.failed) {
+		fprintf(stderr, "insn_count: out of memory or too many call paths: no counts "
+			"written\n");
+		free(tmp);
+		return;
+	}
 	if (g.failed) {
 		fprintf(stderr, "insn_count: out of memory: no counts written\n");
 		free(tmp);
@@ -385,6 +503,39 @@ static int load_ranges(const char *path)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int load_entries(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long a;
+	size_t cap = 0;
+
+	if (!f) {
+		fprintf(stderr, "insn_count: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fscanf(f, "%llx", &a) == 1) {
+		if (g.nentries == cap) {
+			void *r = realloc(g.entries, (cap = cap ? cap * 2 : 64) * sizeof *g.entries);
+			if (!r) {
+				fclose(f);
+				return -1;
+			}
+			g.entries = r;
+		}
+		g.entries[g.nentries++] = a;
+	}
+	fclose(f);
+	if (g.entries)
+		qsort(g.entries, g.nentries, sizeof *g.entries, cmp_u64);
+	return 0;
+}
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 					   int argc, char **argv)
 {
@@ -397,9 +548,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		else if (!strncmp(argv[i], "ranges=", 7)) {
 			if (load_ranges(argv[i] + 7))
 				return -1;
+		} else if (!strcmp(argv[i], "stacks=1"))
+			g.stacks = 1;
+		else if (!strncmp(argv[i], "entries=", 8)) {
+			if (load_entries(argv[i] + 8))
+				return -1;
 		} else {
-			fprintf(stderr, "insn_count: unknown argument '%s' (out=FILE, ranges=FILE)\n",
-				argv[i]);
+			fprintf(stderr, "insn_count: unknown argument '%s' (out=FILE, ranges=FILE, "
+				"stacks=1, entries=FILE)\n", argv[i]);
 			return -1;
 		}
 	}
@@ -413,7 +569,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	g.x86 = !strcmp(info->target_name, "x86_64") || !strcmp(info->target_name, "i386");
-	if (map_grow() || emap_grow())
+	if (map_grow() || emap_grow() || (g.stacks && ss_init(&g.ss)))
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, translate);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -68,7 +68,7 @@ void pmu_v3_forget_irq(void);
 struct bmprof_hello;
 void cpuinfo_fill(struct bmprof_hello *h);
 
-/* bmprof_a64_irq_entry's C half: its 192-byte frame (irq_entry.S). */
+/* bmprof_a64_irq_entry's C half: its 272-byte frame (irq_entry.S). */
 void bmprof_a64_irq_frame(const uint64_t *frame);
 
 #endif

@@ -94,6 +94,38 @@ static void stop_p(struct bmprof_scpu *c)
 
 static void pmi_enable(struct bmprof_scpu *c, int on) { a64_ppi(c->idx, o.pmu_intid, on); }
 
+/* The IRQ entry's frame (BMPROF_A64_FRAME_*) by DWARF number: x0 .. x30, 31 = sp, the
+ * interrupted sp above the frame when it ran on SP_ELx, else SP_EL0 (which the handler,
+ * on SP_EL1, leaves alone). */
+static void raw_regs(const struct bmprof_regs *r, struct bmprof_raw *s)
+{
+	const uint64_t *f = r->frame;
+	uint64_t sp = r->sp;
+
+	if (!f) {
+		s->r[29] = r->fp;
+		s->r[30] = r->lr;
+		s->valid = 3u << 29;
+		if (sp) {
+			s->r[31] = sp;
+			s->valid |= 1u << 31;
+		}
+		return;
+	}
+	for (unsigned i = 0; i <= 18; i++)
+		s->r[i] = f[BMPROF_A64_FRAME_X0 + i];
+	for (unsigned i = 0; i < 10; i++)
+		s->r[19 + i] = f[BMPROF_A64_FRAME_X19 + i];
+	s->r[29] = f[BMPROF_A64_FRAME_X29];
+	s->r[30] = f[BMPROF_A64_FRAME_X30];
+	if (f[BMPROF_A64_FRAME_SPSR] & 1)
+		sp = (uint64_t)(uintptr_t)f + BMPROF_A64_FRAME_BYTES;
+	else
+		__asm__ volatile("mrs %0, sp_el0" : "=r"(sp));
+	s->r[31] = sp;
+	s->valid = 0xffffffffu;
+}
+
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller);
 
@@ -101,7 +133,7 @@ static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_e
 	.arch = BMPROF_ARCH_AARCH64, .irq_save = irq_save, .irq_restore = irq_restore, \
 	.irq_enable = irq_enable, .irq_disable = irq_disable, .hwid = hwid, \
 	.cpuinfo = cpuinfo_fill, .timer_start = timer_start, .pmi_enable = pmi_enable, \
-	.leaf_caller = leaf_caller
+	.leaf_caller = leaf_caller, .raw_regs = raw_regs, .raw_nregs = 32
 
 static const struct bmprof_sampler_ops virtual_ops = {
 	.name = "aarch64 cntv", A64_COMMON, .now = now_v, .timer_arm = arm_v, .timer_stop = stop_v,

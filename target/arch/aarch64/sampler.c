@@ -34,6 +34,15 @@ static uint8_t stack_mem[BMPROF_A64_MAX_CPUS][STACK_BYTES] __attribute__((aligne
 #define STACK_MEM 0
 #endif
 
+#if BMPROF_A64_RAW_ENTRIES
+#define RAW_BYTES ((BMPROF_RAW_MEM(BMPROF_A64_RAW_ENTRIES) + 7) & ~7ul)
+static uint8_t raw_mem[BMPROF_A64_MAX_CPUS][RAW_BYTES] __attribute__((aligned(8)));
+#define RAW_MEM (&raw_mem[0][0])
+#else
+#define RAW_BYTES 0
+#define RAW_MEM 0
+#endif
+
 static struct bmprof_scpu cpus[BMPROF_A64_MAX_CPUS];
 static uint8_t mem[BMPROF_A64_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
 
@@ -111,7 +120,8 @@ static int probe(const struct bmprof_a64_config *cfg)
 	}
 	if (cfg->hz > BMPROF_A64_MAX_HZ || cfg->timer > BMPROF_A64_TIMER_PHYSICAL ||
 	    cfg->mode > BMPROF_A64_COUNT || cfg->nevents > BMPROF_A64_MAX_EVENTS ||
-	    cfg->stack_depth > BMPROF_STACK_DEPTH_MAX || (cfg->stack_depth && !STACK_BYTES))
+	    cfg->stack_depth > BMPROF_STACK_DEPTH_MAX || (cfg->stack_depth && !STACK_BYTES) ||
+	    (cfg->raw && !RAW_BYTES))
 		return BMPROF_A64_E_CONFIG;
 	if (!st.info.cntfrq)
 		return BMPROF_A64_E_TIMER;
@@ -154,7 +164,8 @@ static void sampler_init(void)
 		.load_bias = st.cfg.load_bias, .stack_depth = st.cfg.stack_depth,
 		.stack_entries = BMPROF_A64_STACK_ENTRIES, .stack_frames = BMPROF_A64_STACK_FRAMES,
 		.stack_mem = STACK_MEM, .stack_mem_per_cpu = STACK_BYTES, .ram = st.cfg.ram,
-		.code = st.cfg.code,
+		.code = st.cfg.code, .raw = st.cfg.raw, .raw_entries = BMPROF_A64_RAW_ENTRIES,
+		.raw_mem = RAW_MEM, .raw_mem_per_cpu = RAW_BYTES,
 	};
 
 	bmprof_sampler_init(&sc);
@@ -338,7 +349,8 @@ void bmprof_a64_irq(uint64_t elr)
  * not needed: the AArch64 unwind reads no stack slot beside the frame records). */
 void bmprof_a64_irq_frame(const uint64_t *frame)
 {
-	const struct bmprof_regs r = { .pc = frame[21], .fp = frame[0], .lr = frame[1] };
+	const struct bmprof_regs r = { .pc = frame[21], .fp = frame[0], .lr = frame[1],
+				       .frame = frame };
 
 	bmprof_a64_irq_regs(&r);
 }

@@ -96,12 +96,37 @@ static uint64_t steal_ns(const struct bmprof_scpu *c)
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller);
 
+/* The entry's saved registers (irq_save.inc, save_frame), from the lowest address, by
+ * DWARF number: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rdi rsi rdx rcx rax. */
+static const uint8_t frame_dwarf[15] = { 15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 5, 4, 1, 2, 0 };
+#define DWARF_RBP 6
+#define DWARF_RSP 7
+
+static void raw_regs(const struct bmprof_regs *r, struct bmprof_raw *s)
+{
+	uint32_t valid = 0;
+
+	if (r->frame) {
+		for (unsigned i = 0; i < 15; i++)
+			s->r[frame_dwarf[i]] = r->frame[i];
+		valid = 0xffffu & ~(1u << DWARF_RSP);
+	} else if (r->fp) {
+		s->r[DWARF_RBP] = r->fp;
+		valid = 1u << DWARF_RBP;
+	}
+	if (r->sp) {
+		s->r[DWARF_RSP] = r->sp;
+		valid |= 1u << DWARF_RSP;
+	}
+	s->valid = valid;
+}
+
 #define X86_COMMON \
 	.arch = BMPROF_ARCH_X86_64, .timer_drains_pmi = 1, .now = now, \
 	.irq_save = irq_save, .irq_restore = irq_restore, .irq_enable = irq_enable, \
 	.irq_disable = irq_disable, .hwid = hwid, .cpuinfo = cpuinfo_fill, \
 	.pmi_enable = pmi_enable, .pmi_rearm = pmi_rearm, .steal_ns = steal_ns, \
-	.leaf_caller = leaf_caller
+	.leaf_caller = leaf_caller, .raw_regs = raw_regs, .raw_nregs = 16
 
 static const struct bmprof_sampler_ops deadline_ops = {
 	.name = "x86_64 tsc-deadline", X86_COMMON, .timer_start = timer_start,
@@ -192,8 +217,9 @@ static int read_stack(const struct bmprof_unwind_env *e, uint64_t a, uint64_t *v
 	return 1;
 }
 
-/* ret is a return address whose call (e8 rel32) went to a function starting at most 1 MiB
- * below pc: the call that entered the function pc is in, as far as can be told. */
+/* ret is a return address whose call (e8 rel32) went to code within 1 MiB of pc: the call
+ * that entered the function pc is in, as far as can be told. Within, either way: a
+ * function that the called one entered by a tail call (a jmp) may lie below or above it. */
 static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64_t pc)
 {
 	uint8_t b[5];
@@ -203,7 +229,7 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
 		return 0;
 	target = ret + (uint64_t)(int64_t)(int32_t)((uint32_t)b[1] | (uint32_t)b[2] << 8 |
 						      (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24);
-	return target <= pc && pc - target < (1u << 20);
+	return (target <= pc ? pc - target : target - pc) < (1u << 20);
 }
 
 /* With frame pointers a function starts `push %rbp; mov %rsp, %rbp` (after an endbr64
@@ -212,9 +238,9 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
  * at the mov it is at [%rsp + 8], above the caller's %rbp just pushed (which is checked). Anywhere else %rbp is the function's
  * own frame record, except in a leaf that needs no stack frame: GCC makes none there even
  * with -fno-omit-frame-pointer, so %rbp is its caller's and [%rsp] its return address. That
- * cannot be told from the pc, so a word at [%rsp] that returns from a call to a function at
- * or below pc goes in as a candidate the host keeps only when it is not in the leaf's own
- * function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
+ * cannot be told from the pc, so a word at [%rsp] that returns from a call to code near pc
+ * (at or below it, or above it after a tail call) goes in as a candidate the host keeps
+ * only when it is not in the leaf's own function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
  * built without frame pointers is not recognized: its chain misses a caller or stops. */
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 		       uint64_t *caller)

@@ -13,7 +13,7 @@
 bmprof_x86_nmi_entry:
 	save_frame
 	call bmprof_x86_nmi_frame
-	restore
+	restore_frame
 	.size bmprof_x86_nmi_entry, . - bmprof_x86_nmi_entry
 
 	.globl bmprof_x86_pmi_entry
@@ -21,7 +21,7 @@ bmprof_x86_nmi_entry:
 bmprof_x86_pmi_entry:
 	save_frame
 	call bmprof_x86_pmi_frame
-	restore
+	restore_frame
 	.size bmprof_x86_pmi_entry, . - bmprof_x86_pmi_entry
 
 	.section .note.GNU-stack, "", @progbits

@@ -31,6 +31,15 @@ static uint8_t stack_mem[BMPROF_X86_MAX_CPUS][STACK_BYTES] __attribute__((aligne
 #define STACK_MEM 0
 #endif
 
+#if BMPROF_X86_RAW_ENTRIES
+#define RAW_BYTES ((BMPROF_RAW_MEM(BMPROF_X86_RAW_ENTRIES) + 7) & ~7ul)
+static uint8_t raw_mem[BMPROF_X86_MAX_CPUS][RAW_BYTES] __attribute__((aligned(8)));
+#define RAW_MEM (&raw_mem[0][0])
+#else
+#define RAW_BYTES 0
+#define RAW_MEM 0
+#endif
+
 static struct bmprof_scpu cpus[BMPROF_X86_MAX_CPUS];
 static uint8_t mem[BMPROF_X86_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
 static struct bmprof_x86_info info[BMPROF_X86_MAX_CPUS];
@@ -137,7 +146,8 @@ static int check_config(const struct bmprof_x86_config *cfg)
 {
 	if (cfg->hz > BMPROF_X86_MAX_HZ || cfg->vector < 32 || cfg->vector == 255)
 		return -1;
-	if (cfg->stack_depth > BMPROF_STACK_DEPTH_MAX || (cfg->stack_depth && !STACK_BYTES))
+	if (cfg->stack_depth > BMPROF_STACK_DEPTH_MAX || (cfg->stack_depth && !STACK_BYTES) ||
+	    (cfg->raw && !RAW_BYTES))
 		return -1;
 	if (cfg->nevents > BMPROF_X86_MAX_EVENTS || cfg->mode > BMPROF_PMU_COUNT ||
 	    cfg->pmi > BMPROF_X86_PMI_IRQ)
@@ -188,6 +198,8 @@ static int sampler_init(const struct bmprof_x86_config *cfg)
 		.stack_depth = cfg->stack_depth, .stack_entries = BMPROF_X86_STACK_ENTRIES,
 		.stack_frames = BMPROF_X86_STACK_FRAMES, .stack_mem = STACK_MEM,
 		.stack_mem_per_cpu = STACK_BYTES, .ram = cfg->ram, .code = cfg->code,
+		.raw = cfg->raw, .raw_entries = BMPROF_X86_RAW_ENTRIES, .raw_mem = RAW_MEM,
+		.raw_mem_per_cpu = RAW_BYTES,
 	};
 
 	if (!sc.ops)
@@ -325,38 +337,39 @@ void bmprof_x86_pmi(uint64_t rip)
 
 void bmprof_x86_set_stack(uint64_t lo, uint64_t hi) { bmprof_sampler_set_stack(lo, hi); }
 
-/* The registers of an interrupt frame (RIP, CS, RFLAGS, RSP, SS) and the interrupted rbp,
- * as the ready-made entries pass them. */
-static struct bmprof_regs frame_regs(const uint64_t *iret, uint64_t rbp)
+/* The registers of an interrupt frame (RIP, CS, RFLAGS, RSP, SS), the interrupted rbp and
+ * the general registers the entry saved (irq_save.inc), as the ready-made entries pass
+ * them. */
+static struct bmprof_regs frame_regs(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr)
 {
-	return (struct bmprof_regs){ .pc = iret[0], .sp = iret[3], .fp = rbp };
+	return (struct bmprof_regs){ .pc = iret[0], .sp = iret[3], .fp = rbp, .frame = gpr };
 }
 
-void bmprof_x86_timer_frame(const uint64_t *iret, uint64_t rbp)
+void bmprof_x86_timer_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr)
 {
-	const struct bmprof_regs r = frame_regs(iret, rbp);
+	const struct bmprof_regs r = frame_regs(iret, rbp, gpr);
 
 	bmprof_sampler_timer_irq_regs(&r);
 }
 
-void bmprof_x86_tick_frame(const uint64_t *iret, uint64_t rbp)
+void bmprof_x86_tick_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr)
 {
-	const struct bmprof_regs r = frame_regs(iret, rbp);
+	const struct bmprof_regs r = frame_regs(iret, rbp, gpr);
 
 	bmprof_x86_tick_regs(&r);
 }
 
-void bmprof_x86_nmi_frame(const uint64_t *iret, uint64_t rbp)
+void bmprof_x86_nmi_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr)
 {
-	const struct bmprof_regs r = frame_regs(iret, rbp);
+	const struct bmprof_regs r = frame_regs(iret, rbp, gpr);
 
 	bmprof_x86_nmi_regs(&r);
 }
 
 /* bmprof_x86_pmi_entry: the PMI and the interrupt-exit drain with one look-up. */
-void bmprof_x86_pmi_frame(const uint64_t *iret, uint64_t rbp)
+void bmprof_x86_pmi_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr)
 {
-	const struct bmprof_regs r = frame_regs(iret, rbp);
+	const struct bmprof_regs r = frame_regs(iret, rbp, gpr);
 	struct bmprof_scpu *c = bmprof_sampler_cur();
 
 	if (c && c->pmi_on)

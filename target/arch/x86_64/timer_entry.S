@@ -10,7 +10,7 @@
 bmprof_x86_timer_entry:
 	save_frame
 	call bmprof_x86_timer_frame
-	restore
+	restore_frame
 	.size bmprof_x86_timer_entry, . - bmprof_x86_timer_entry
 
 	.section .note.GNU-stack, "", @progbits

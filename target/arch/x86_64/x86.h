@@ -85,10 +85,10 @@ int calibrate(uint64_t *tsc_hz, uint64_t *lapic_hz, int *tsc_from_cpuid, int lap
  * sampler's bmprof_sampler_timer_irq) */
 /* The ready-made entries' C halves: the interrupt frame (RIP, CS, RFLAGS, RSP, SS) and
  * the interrupted rbp. */
-void bmprof_x86_timer_frame(const uint64_t *iret, uint64_t rbp);
-void bmprof_x86_tick_frame(const uint64_t *iret, uint64_t rbp);
-void bmprof_x86_nmi_frame(const uint64_t *iret, uint64_t rbp);
-void bmprof_x86_pmi_frame(const uint64_t *iret, uint64_t rbp);
+void bmprof_x86_timer_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr);
+void bmprof_x86_tick_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr);
+void bmprof_x86_nmi_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr);
+void bmprof_x86_pmi_frame(const uint64_t *iret, uint64_t rbp, const uint64_t *gpr);
 
 /* The ops under the neutral sampler (ops.c): the table for the timer mode (NULL: hz too
  * low for one-shot mode's divider), and the LAPIC timer masked on this CPU. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A program that never ends, for bmprof qemu's recovery of what the image still holds.
  * Parameters (bm_param):
- *   mode=0  hot_work, then spin_forever with interrupts enabled (it is sampled: the hot
- *           function of the run)
+ *   mode=0  hot_work, then spin_forever in phase "spin" with interrupts enabled (it is
+ *           sampled: the hot function of the run)
  *   mode=1  hot_work, then hang_masked: interrupts disabled, spinning (nothing more is
  *           sampled: hot_work is the hot function, and the stop finds the CPU in
  *           hang_masked)
@@ -75,7 +75,9 @@ int main(void)
 	x = hot_work(1, work * UNIT);
 	bm_printf("hang: work done (%llx); %s\n", (unsigned long long)x,
 		  mode ? "hanging with interrupts disabled" : "spinning");
-	if (mode == 0)
+	if (mode == 0) {
+		bm_phase("spin");   /* what memory recovery finds keeps its phase */
 		spin_forever(x);
+	}
 	hang_masked();
 }

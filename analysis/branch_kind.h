@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Whether an instruction calls, returns or returns from an exception (enum ss_kind,
+ * shadow_stack.h), from its bytes: what the insn_count plugin needs to keep a shadow call
+ * stack without a disassembler.
+ *   x86-64: call rel32 (e8), call r/m (ff /2, ff /3) with any prefixes and REX; ret (c3,
+ *           c2 iw, with rep/bnd prefixes); iret/iretq (cf). A far return (cb, ca) is not
+ *           a return: boot code uses it to reload CS.
+ *   AArch64: BL, BLR, BLRAA/BLRAAZ/BLRAB/BLRABZ; RET, RETAA, RETAB; ERET, ERETAA, ERETAB.
+ * Pure; no I/O. */
+#ifndef BMPROF_BRANCH_KIND_H
+#define BMPROF_BRANCH_KIND_H
+
+#include <stdint.h>
+#include "shadow_stack.h"
+
+static inline int branch_kind_x86(const uint8_t *b, unsigned long n)
+{
+	unsigned long i = 0;
+
+	while (i < n && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf2 || b[i] == 0xf3 ||
+			 b[i] == 0x2e || b[i] == 0x3e || b[i] == 0x26 || b[i] == 0x36 ||
+			 b[i] == 0x64 || b[i] == 0x65 || b[i] == 0xf0))
+		i++;
+	if (i < n && (b[i] & 0xf0) == 0x40)
+		i++;
+	if (i >= n)
+		return SS_OTHER;
+	switch (b[i]) {
+	case 0xe8:
+		return SS_CALL;
+	case 0xc2: case 0xc3:
+		return SS_RET;
+	case 0xcf:
+		return SS_ERET;
+	case 0xff:
+		if (i + 1 < n && (((b[i + 1] >> 3) & 7) == 2 || ((b[i + 1] >> 3) & 7) == 3))
+			return SS_CALL;
+		return SS_OTHER;
+	}
+	return SS_OTHER;
+}
+
+static inline int branch_kind_a64(const uint8_t *b, unsigned long n)
+{
+	uint32_t w;
+
+	if (n != 4)
+		return SS_OTHER;
+	w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	if ((w & 0xfc000000u) == 0x94000000u ||          /* BL */
+	    (w & 0xfffffc1fu) == 0xd63f0000u ||          /* BLR */
+	    (w & 0xfffff800u) == 0xd63f0800u ||          /* BLRAAZ, BLRABZ */
+	    (w & 0xfffff800u) == 0xd73f0800u)            /* BLRAA, BLRAB */
+		return SS_CALL;
+	if ((w & 0xfffffc1fu) == 0xd65f0000u || w == 0xd65f0bffu || w == 0xd65f0fffu)
+		return SS_RET;
+	if (w == 0xd69f03e0u || w == 0xd69f0bffu || w == 0xd69f0fffu)
+		return SS_ERET;
+	return SS_OTHER;
+}
+
+#endif

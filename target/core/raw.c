@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Raw samples: the per-CPU ring the handler appends whole samples to (pc, event, the
+ * interrupted registers), and the drain side's RAW_SAMPLES frames (transport/wire.h).
+ *
+ * The ring has one writer (the handler on its CPU) and one reader (the drain side): the
+ * handler writes slot head % cap and publishes it with a release store of head + 1; the
+ * drain side reads head with an acquire load, sends the records from tail, and hands their
+ * slots back with a release store of the new tail. A full ring (head - tail == cap) drops
+ * the new sample and counts it in lost_full, so neither side waits for the other. */
+#include "core.h"
+#include "wire.h"
+
+#define RAW_ENTRIES_MAX (1u << 20)
+/* A record's worst case: event, flags, valid, pc, data address and every register */
+#define RECORD_MAX (1 + 3 * BMPROF_VARINT_MAX + (1 + BMPROF_RAW_REGS) * BMPROF_VARINT_MAX)
+
+size_t bmprof_raw_mem_size(uint32_t entries)
+{
+	if (entries < 1 || entries > RAW_ENTRIES_MAX)
+		return 0;
+	return (size_t)entries * sizeof(struct bmprof_raw);
+}
+
+int bmprof_raw_init(struct bmprof_cpu *c, void *mem, size_t len, uint32_t entries,
+		    uint8_t arch, uint8_t nregs)
+{
+	size_t need = bmprof_raw_mem_size(entries);
+
+	if (!need || !mem || len < need || ((uintptr_t)mem & 7) || nregs < 1 ||
+	    nregs > BMPROF_RAW_REGS)
+		return -1;
+	c->raw = (struct bmprof_raw_ring){ .slot = mem, .cap = entries, .arch = arch,
+					   .nregs = nregs };
+	return 0;
+}
+
+void bmprof_record_raw(struct bmprof_cpu *c, const struct bmprof_raw *s)
+{
+	struct bmprof_raw_ring *q = &c->raw;
+	uint32_t h = q->head;
+
+	if (!q->cap)
+		return;
+	q->taken++;
+	if (h - __atomic_load_n(&q->tail, __ATOMIC_ACQUIRE) >= q->cap) {
+		q->lost_full++;
+		return;
+	}
+	q->slot[h % q->cap] = *s;
+	__atomic_store_n(&q->head, h + 1, __ATOMIC_RELEASE);
+}
+
+static unsigned encode_record(uint8_t *p, const struct bmprof_raw *s, unsigned nregs)
+{
+	uint32_t valid = nregs < 32 ? s->valid & ((1u << nregs) - 1) : s->valid;
+	uint8_t flags = s->flags & BMPROF_RAWF_DATA_ADDR;
+	unsigned n = bmprof_put_varint(p, s->event);
+
+	p[n++] = flags;
+	n += bmprof_put_varint(p + n, valid);
+	n += bmprof_put_varint(p + n, s->pc);
+	if (flags & BMPROF_RAWF_DATA_ADDR)
+		n += bmprof_put_varint(p + n, s->data_addr);
+	for (unsigned i = 0; i < nregs; i++)
+		if (valid >> i & 1)
+			n += bmprof_put_varint(p + n, s->r[i]);
+	return n;
+}
+
+static void raw_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t *buf,
+		      unsigned len, uint32_t n)
+{
+	struct bmprof_raw_ring *q = &c->raw;
+
+	bmprof_put16(buf, c->cpu_id);
+	bmprof_put16(buf + 2, (uint16_t)n);
+	bmprof_put32(buf + 4, q->frames);
+	buf[8] = q->arch;
+	buf[9] = q->nregs;
+	bmprof_put16(buf + 10, 0);
+	q->frames++;
+	if (bmprof_emit_idle(c, out, BMPROF_FRAME_RAW_SAMPLES, buf, (uint16_t)len) == 0)
+		q->delivered += n;
+	else
+		q->lost_transport += n;
+	__atomic_store_n(&q->tail, q->tail + n, __ATOMIC_RELEASE);
+}
+
+/* Every record in the ring when this starts (later ones wait for the next call). in_drain
+ * set on entry and on return. */
+void bmprof_send_raw(struct bmprof_cpu *c, const struct bmprof_out *out)
+{
+	struct bmprof_raw_ring *q = &c->raw;
+	uint8_t buf[BMPROF_SAMPLES_PAYLOAD];
+	uint8_t one[RECORD_MAX];
+	uint32_t head, t, n = 0;
+	unsigned len = BMPROF_RAW_FIXED;
+
+	if (!q->cap)
+		return;
+	head = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
+	for (t = q->tail; t != head; t++) {
+		unsigned k = encode_record(one, &q->slot[t % q->cap], q->nregs);
+		if (len + k > sizeof buf) {
+			raw_frame(c, out, buf, len, n);
+			len = BMPROF_RAW_FIXED;
+			n = 0;
+		}
+		for (unsigned j = 0; j < k; j++)
+			buf[len + j] = one[j];
+		len += k;
+		n++;
+	}
+	if (n)
+		raw_frame(c, out, buf, len, n);
+}
