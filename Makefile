@@ -25,6 +25,7 @@ include mk/host.mk
 include mk/plugin.mk
 include mk/export.mk
 include mk/image.mk
+include mk/bhive.mk
 include mk/pmu-tests.mk
 include mk/image-aarch64.mk
 include mk/image-uefi.mk
@@ -39,7 +40,7 @@ include mk/bench-report.mk
 include mk/fuzz.mk
 include mk/install.mk
 
-all: $(BMPROF) $(X86_LIB) $(A64_LIB) plugin man
+all: $(BMPROF) $(X86_LIB) $(A64_LIB) plugin bhive-image man
 
 deps:
 	@bash scripts/deps.sh

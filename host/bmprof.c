@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "flamegraph", cmd_flamegraph, "a profile as an interactive SVG flame graph" },
 	{ "topdown", cmd_topdown, "Top-Down: which part of the pipeline bounds the run" },
 	{ "blocks", cmd_blocks, "an image's basic blocks as a BHive block list" },
+	{ "bhive", cmd_bhive, "basic-block throughput measured in a bare-metal harness (BHive)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

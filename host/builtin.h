@@ -21,5 +21,6 @@ int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_topdown(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
+int cmd_bhive(int argc, char **argv);
 
 #endif

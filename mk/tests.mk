@@ -20,7 +20,7 @@ check: deps
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
 		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 
-check-build: $(BMPROF_BIN) $(UNIT_BINS) plugin
+check-build: $(BMPROF_BIN) $(UNIT_BINS) plugin bhive-image
 
 # make check-loaded: the end-to-end tests while LOAD busy processes (default 2: one per core
 # of a 2-core machine) compete with them for the CPUs, as on a shared CI runner. Every e2e

@@ -5,7 +5,9 @@
  * #DF) CR2. A second exception on the same CPU while handling one sends a message and
  * powers off at once; a third powers off silently. The exceptions handled are the #GP of
  * the sampler's probing MSR accesses (a hypervisor without the MSR): execution resumes at
- * their recovery path; and ring 3's requests to ring 0 (user.c). */
+ * their recovery path; ring 3's requests to ring 0 (user.c); and whatever a program's
+ * bmrt_exception_hook takes (it runs first and returns 1 for an exception it handled,
+ * having set the frame to resume). */
 #include "bmprof_x86_64.h"
 #include "bmrt.h"
 #include "rt.h"
@@ -25,19 +27,24 @@ static int has_error_code(uint64_t v)
 	return v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30;
 }
 
+int (*bmrt_exception_hook)(struct bmrt_regs *r);
+
 void bmrt_exception(struct bmrt_regs *r)
 {
 	static volatile int depth[BMPROF_X86_MAX_CPUS];
-	volatile int *d = &depth[bmrt_cpu()];
+	volatile int *d;
 	uint64_t cr2;
 	const char *name = names[r->vector & 31];
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
 	struct bmrt_msg m;
 
+	if (bmrt_exception_hook && bmrt_exception_hook(r))
+		return;
 	if (r->vector == VEC_GP && bmprof_x86_gp_fixup(&r->rip))
 		return;
 	if (bmrt_user_trap(r))
 		return;
+	d = &depth[bmrt_cpu()];
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	if (++*d > 2)
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);

@@ -50,6 +50,10 @@ struct bmrt_regs {
 /* exception.c: returns only when the fault was a probing MSR access (its RIP moved to
  * the recovery path); else ends the run */
 void bmrt_exception(struct bmrt_regs *r);
+/* A program's own exception handling (bmprof bhive's harness), called first with the frame
+ * of any CPU exception, on the stack and page tables the exception arrived on: 1 when it
+ * handled it (the frame then says where to resume), 0 for the runtime's handling. */
+extern int (*bmrt_exception_hook)(struct bmrt_regs *r);
 
 /* desc.c: the IDT and the GDT with one TSS per CPU (IST1 #DF, IST2 NMI and #MC), and the
  * ring-3 code and data segments */
@@ -91,6 +95,7 @@ uint64_t bmrt_chain_ticks(uint64_t tsc_hz);
  * bmprof_x86_init: handed to the sampler); bmrt_steal_ns reads it, from either ring. */
 void bmrt_steal_init(void);
 uint64_t bmrt_steal_ns(void);
+const volatile uint64_t *bmrt_steal_word(void);   /* NULL without it */
 
 
 /* start.c: HELLO with the core clock measured (ticks from bmrt_chain_ticks), then every

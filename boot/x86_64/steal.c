@@ -42,6 +42,13 @@ void bmrt_steal_init(void)
 	bmprof_x86_set_steal(&area);
 }
 
+/* The steal counter itself (NULL without it), for code that reads it around a window of
+ * its own (bmprof bhive's harness maps its page for ring 3) */
+const volatile uint64_t *bmrt_steal_word(void)
+{
+	return on ? &area.steal : 0;
+}
+
 /* CPU 0's steal so far, ns (0 without it); memory reads, so ring 3 may call it too */
 uint64_t bmrt_steal_ns(void)
 {

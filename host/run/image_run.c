@@ -461,8 +461,9 @@ int image_run(struct image_run *r)
 	nmeta += r->nmeta;
 	struct capture_opts co = {
 		.path = r->out, .elf = r->abs_image, .accel = qemu_accel_name(r->accel_used),
-		.command = r->command, .meta = meta, .nmeta = nmeta, .on_text = print_text,
+		.command = r->command, .meta = meta, .nmeta = nmeta, .on_text = r->on_text ? r->on_text : print_text,
 		.on_log = print_log,
+		.ctx = r->text_ctx,
 	};
 	r->cap = capture_open(&co, err, sizeof err);
 	if (!r->cap) {

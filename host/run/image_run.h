@@ -54,6 +54,9 @@ struct image_run {
 				  * "data_space") */
 	double stall;            /* stop QEMU when no frame arrived for this many seconds (after
 				  * the first; meta "stall"); 0: never */
+	/* the image's console text, as it arrives; NULL: to stdout */
+	void (*on_text)(void *ctx, const char *text, size_t len);
+	void *text_ctx;
 	int recover;             /* when bmprof stops QEMU (timeout, signal, stall), read the
 				  * samples the image still holds from its memory first */
 	/* filled in by image_run */

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Runs of the unrolled block in ring 3 (harness.h). The code is a loop, entered once for
+ * a round of runs: it resets the state every run starts from (RFLAGS by popfq, the shared
+ * frame by rep stosq through its own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
+ * XMM lane), reads KVM's steal counter and the clock into the run's record in the scratch
+ * page, sets every general register to BHIVE_INIT, runs the copies of the block, reads the
+ * clock and the steal counter again; the same for each other segment (the other unroll
+ * factor, the calibration block at its two), so all are timed alternately, microseconds
+ * apart, at whatever clock frequency the core runs (the TSC does not follow it); and
+ * loops while passes are left; then a ud2 at a known
+ * address. Any exception from ring 3, that ud2's included, comes to hook(): it switches
+ * back to the runtime's page tables, records the exception and resumes ring 0 at
+ * bhive_land, so a block that faults never reaches the runtime's handler. Ring 3 runs with
+ * interrupts disabled and IOPL 0: no interrupt can be taken in the timed window and the
+ * block cannot enable them. */
+#include "harness.h"
+
+#define RFLAGS_FIXED 0x2ull
+#define RFLAGS_AC (1ull << 18)
+#define CR0_AM (1ull << 18)
+#define CR4_PCE (1ull << 8)
+#define SEL_KCODE 0x08
+#define SEL_KDATA 0x10
+#define VEC_UD 6
+#define R0_STACK 16384
+#define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
+#define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
+/* the scratch page, in 64-bit words: what the code loads, where it records (S_PTR), how
+ * many runs are left (S_LEFT), and from S_REC one record a run: the clock before and after
+ * (edx:eax each) and the steal counter before and after */
+#define S_MXCSR 4
+#define S_VEC 6
+#define S_PTR 8
+#define S_LEFT 9
+#define S_REC 16
+#define REC_WORDS 4
+
+extern uint64_t bmrt_pml4[512];
+
+static uint8_t r0_stack[R0_STACK] __attribute__((aligned(16)));
+static struct run_result *current;
+static uint64_t rflags = RFLAGS_FIXED;
+static int pmc;
+
+static int hook(struct bmrt_regs *r)
+{
+	struct run_result *res = current;
+	uint64_t cr2;
+
+	if ((r->cs & 3) != 3 || !res)
+		return 0;
+	__asm__ volatile("mov %0, %%cr3" : : "r"((uintptr_t)bmrt_pml4) : "memory");
+	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
+	res->exited = r->vector == VEC_UD && r->rip == run_exit_va;
+	res->vector = r->vector;
+	res->error = r->error;
+	res->cr2 = cr2;
+	res->rip = r->rip;
+	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
+				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
+				    r->r14, r->r15 };
+	for (unsigned i = 0; i < 16; i++)
+		res->regs[i] = regs[i];
+	current = 0;
+	r->rip = (uintptr_t)bhive_land;
+	r->cs = SEL_KCODE;
+	r->rflags = RFLAGS_FIXED;
+	r->rsp = bhive_saved_rsp;
+	r->ss = SEL_KDATA;
+	return 1;
+}
+
+void run_init(int use_pmc, int align_check)
+{
+	uint64_t cr;
+
+	pmc = use_pmc;
+	bhive_scratch[S_MXCSR] = MXCSR;
+	bhive_scratch[S_VEC] = bhive_scratch[S_VEC + 1] = BHIVE_INIT;
+	bmrt_desc_set_rsp0(0, (uintptr_t)r0_stack + sizeof r0_stack);
+	bmrt_exception_hook = hook;
+	if (align_check) {
+		__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
+		__asm__ volatile("mov %0, %%cr0" : : "r"(cr | CR0_AM));
+		rflags |= RFLAGS_AC;
+	}
+	if (pmc) {
+		__asm__ volatile("mov %%cr4, %0" : "=r"(cr));
+		__asm__ volatile("mov %0, %%cr4" : : "r"(cr | CR4_PCE));
+	}
+}
+
+void run_once(struct run_result *res, unsigned reps)
+{
+	const uint64_t *rec = bhive_scratch + S_REC;
+
+	res->exited = 0;
+	res->reps = reps;
+	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
+	bhive_scratch[S_LEFT] = reps;
+	for (unsigned i = 0; i < reps * run_segments * REC_WORDS; i++)
+		bhive_scratch[S_REC + i] = 0;
+	space_fill_frame();
+	current = res;
+	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
+	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS) {
+		res->ticks[i] = rec[1] - rec[0];
+		res->stolen[i] = rec[2] != rec[3];
+	}
+}
+
+/* ---- the code ---- */
+
+static unsigned at;
+unsigned run_seg_at[RUN_MAX_SEGS], run_seg_end[RUN_MAX_SEGS], run_segments;
+uint64_t run_exit_va;
+
+static void put(const void *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		bhive_code[at++] = ((const uint8_t *)p)[i];
+}
+
+static void put8(uint8_t b) { put(&b, 1); }
+static void put32(uint32_t v) { put(&v, 4); }
+static void put64(uint64_t v) { put(&v, 8); }
+static void bytes(const char *s, unsigned n) { put(s, n); }
+
+/* a rip-relative operand naming scratch[slot], the instruction's last 4 bytes (imm: the
+ * bytes of an immediate after it) */
+static void put_rel(unsigned slot, unsigned imm)
+{
+	put32((uint32_t)(BHIVE_SCRATCH_VA + 8 * slot - (BHIVE_CODE_VA + at + 4 + imm)));
+}
+
+/* mov $imm64, reg (0-15) */
+static void movabs(unsigned reg, uint64_t v)
+{
+	put8(reg >= 8 ? 0x49 : 0x48), put8((uint8_t)(0xb8 + (reg & 7))), put64(v);
+}
+
+/* The state every run starts from: RFLAGS (pushed on the scratch page's top), the shared
+ * frame (rep stosq through its own mapping), x87, MXCSR, the XMM registers. */
+static void reset_state(void)
+{
+	movabs(4, BHIVE_SCRATCH_VA + 4096);              /* rsp */
+	put8(0x68), put32((uint32_t)rflags);             /* push $rflags */
+	put8(0x9d);                                      /* popfq */
+	movabs(7, BHIVE_FRAME_VA);                       /* rdi */
+	put8(0xb9), put32(512);                          /* mov $512, %ecx */
+	movabs(0, BHIVE_INIT);
+	bytes("\xf3\x48\xab", 3);                        /* rep stosq */
+	bytes("\xdb\xe3", 2);                            /* fninit */
+	bytes("\x0f\xae\x15", 3), put_rel(S_MXCSR, 0);   /* ldmxcsr */
+	for (unsigned x = 0; x < 16; x++) {              /* movdqa S_VEC(%rip), %xmmX */
+		put8(0x66);
+		if (x >= 8)
+			put8(0x44);                      /* REX.R */
+		put8(0x0f), put8(0x6f), put8((uint8_t)((x & 7) << 3 | 5)), put_rel(S_VEC, 0);
+	}
+}
+
+/* KVM's steal counter into the record at %rsi, word w (nothing without it) */
+static void read_steal(unsigned w)
+{
+	const volatile uint64_t *s = bmrt_steal_word();
+
+	if (!s)
+		return;
+	put8(0x48), put8(0xa1), put64(BHIVE_STEAL_VA + ((uintptr_t)s & 4095));   /* movabs */
+	bytes("\x48\x89\x46", 3), put8((uint8_t)(8 * w));  /* mov %rax, 8w(%rsi) */
+}
+
+/* The clock into edx:eax */
+static void read_clock(void)
+{
+	bytes("\x0f\xae\xe8", 3);                        /* lfence */
+	if (pmc) {
+		put8(0xb9), put32(PMC_FIXED_CYCLES);     /* mov $imm32, %ecx */
+		bytes("\x0f\x33", 2);                    /* rdpmc */
+	} else {
+		bytes("\x0f\x31", 2);                    /* rdtsc */
+	}
+}
+
+/* edx:eax into the record at %rsi, word w */
+static void store_clock(unsigned w)
+{
+	bytes("\x89\x46", 2), put8((uint8_t)(8 * w));       /* mov %eax, 8w(%rsi) */
+	bytes("\x89\x56", 2), put8((uint8_t)(8 * w + 4));   /* mov %edx, 8w+4(%rsi) */
+}
+
+/* One timed run of n copies: reset, clock, the copies, clock, into the record at S_PTR,
+ * which then moves to the next. */
+static void segment(const struct run_seg *g)
+{
+	reset_state();
+	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
+	read_steal(2);
+	read_clock();
+	store_clock(0);
+	for (unsigned r = 0; r < 16; r++)
+		movabs(r, BHIVE_INIT);
+	bytes("\x0f\xae\xe8", 3);                        /* lfence */
+	run_seg_at[run_segments] = g->track ? at : 0;
+	for (unsigned i = 0; i < g->copies; i++, at += g->len)
+		__builtin_memcpy(bhive_code + at, g->block, g->len);
+	run_seg_end[run_segments] = g->track ? at : 0;
+	read_clock();
+	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
+	store_clock(1);
+	read_steal(3);
+	bytes("\x48\x83\x05", 3), put_rel(S_PTR, 1), put8(8 * REC_WORDS);   /* addq */
+}
+
+unsigned run_emit(const struct run_seg *segs, unsigned n)
+{
+	at = 0;
+	for (run_segments = 0; run_segments < n; run_segments++)
+		segment(&segs[run_segments]);
+	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
+	bytes("\x0f\x85", 2), put32((uint32_t)(0 - (at + 4)));               /* jnz 0 */
+	run_exit_va = BHIVE_CODE_VA + at;
+	bytes("\x0f\x0b", 2);                            /* ud2 */
+	return at;
+}

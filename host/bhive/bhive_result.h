@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The harness's result lines (transport/bhive.h) into results, the statuses' names, and
+ * what the host tells about a block before and after it ran: code capstone cannot decode
+ * or that leaves the block (never run), and what a #GP was (a privileged instruction or a
+ * non-canonical address). */
+#ifndef BMPROF_BHIVE_RESULT_H
+#define BMPROF_BHIVE_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bhive.h"
+
+/* Statuses beyond the harness's own (enum bhive_status) */
+enum { BHIVE_PRIVILEGED = BHIVE_NSTATUS, BHIVE_UNDECODABLE, BHIVE_NOT_RUN, BHIVE_NSTATUS_ALL };
+
+struct bhive_result {
+	int have;                        /* judged: by the host, or a line came */
+	int ran;                         /* a line came from the harness */
+	int status;
+	uint64_t t_lo, t_hi;
+	uint64_t cal_lo, cal_hi;         /* the calibration block's, beside it (tsc) */
+	unsigned faults, pages, written, kept_lo, kept_hi, rounds;
+	long vector, offset;
+	uint64_t error, addr;
+	int have_regs;
+	uint64_t regs[16];               /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
+	unsigned u_lo, u_hi;
+	unsigned insns;                  /* instructions in the block (capstone) */
+};
+
+const char *bhive_status_name(int status);
+
+/* "@bhive ..." into r (index in *index): 0, or -1 when the line is not one. */
+int bhive_parse_line(const char *line, uint32_t *index, struct bhive_result *r);
+/* "@bhive-clock CLOCK": 0 with the clock's name ("pmc", "tsc") in clock. */
+int bhive_parse_clock(const char *line, char *clock, size_t n);
+
+/* Before running: instructions decoded into *insns; BHIVE_OK, BHIVE_UNDECODABLE (with the
+ * offset of the bytes capstone rejects) or BHIVE_CONTROL_FLOW (a jump, call, return or
+ * interrupt instruction: the block would leave its copies). */
+int bhive_precheck(const uint8_t *code, size_t len, unsigned *insns, size_t *bad_offset);
+/* After a #GP at offset: BHIVE_PRIVILEGED, BHIVE_NONCANONICAL (a memory operand's address,
+ * from the registers at the fault) or BHIVE_GENERAL_PROTECTION. */
+int bhive_refine_gp(const uint8_t *code, size_t len, long offset, const uint64_t regs[16]);
+
+#endif

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bmprof bhive's host side: the blocks reader, the result rows, the unroll factors and the
+ * throughput formula, the harness's result lines, and what capstone tells before and
+ * after a run. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bhive/bhive_csv.h"
+#include "bhive/bhive_result.h"
+#include "bhive/bhive_unroll.h"
+
+static int parse(const char *text, struct bhive_blocks *b, char *err, size_t n)
+{
+	return bhive_csv_parse(text, strlen(text), "b.csv", b, err, n);
+}
+
+static void test_csv_read(void **state)
+{
+	struct bhive_blocks b;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("hex,throughput\n4801D8,100.00\r\n\n  488b18 , 1\n90", &b, err,
+			       sizeof err), 0);
+	assert_int_equal(b.n, 3);
+	assert_string_equal(b.v[0].hex, "4801d8");
+	assert_int_equal(b.v[0].len, 3);
+	assert_memory_equal(b.v[0].code, "\x48\x01\xd8", 3);
+	assert_int_equal(b.v[0].line, 2);
+	assert_string_equal(b.v[1].hex, "488b18");
+	assert_int_equal(b.v[1].line, 4);
+	assert_string_equal(b.v[2].hex, "90");
+	assert_int_equal(b.v[2].line, 5);
+	bhive_blocks_free(&b);
+	/* our own output fed back: the header and the extra columns are skipped */
+	assert_int_equal(parse(BHIVE_CSV_HEADER "\n4801d8,1.00,ok,faults=0\n", &b, err,
+			       sizeof err), 0);
+	assert_int_equal(b.n, 1);
+	bhive_blocks_free(&b);
+	assert_int_equal(parse("", &b, err, sizeof err), 0);
+	assert_int_equal(b.n, 0);
+	bhive_blocks_free(&b);
+}
+
+static void test_csv_errors(void **state)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "4801d8\n48zz,1\n", "b.csv:2: the first column is not hexadecimal" },
+		{ "4801d\n", "b.csv:1: the first column has an odd number of hex digits" },
+		{ "4801d8\n,100\n", "b.csv:2: the first column is empty" },
+		{ "90\n\nhex\n", "b.csv:3: the first column is not hexadecimal" },  /* not line 1 */
+		{ "48 01\n", "b.csv:1: the first column is not hexadecimal" },
+	};
+	struct bhive_blocks b;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(parse(bad[i].text, &b, err, sizeof err), -1);
+		assert_non_null(strstr(err, bad[i].want));
+		assert_int_equal(b.n, 0);
+		assert_null(b.v);
+	}
+	/* longer than the limit */
+	size_t n = BHIVE_CSV_MAX_HEX + 2;
+	char *big = malloc(n + 2);
+	assert_non_null(big);
+	memset(big, 'a', n);
+	big[n] = '\n';
+	big[n + 1] = 0;
+	assert_int_equal(parse(big, &b, err, sizeof err), -1);
+	assert_non_null(strstr(err, "b.csv:1: the block is longer than"));
+	free(big);
+}
+
+static void test_csv_row(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	bhive_csv_row(f, "4801d8", 1.0, "ok", "a=1;b=2");
+	bhive_csv_row(f, "f4", -1, "privileged", "x,y\"z\nw");
+	fclose(f);
+	assert_string_equal(text, "4801d8,1.00,ok,a=1;b=2\nf4,,privileged,x;y'z w\n");
+	free(text);
+}
+
+static void test_unroll_factors(void **state)
+{
+	static const struct { size_t len; unsigned lo, hi; } want[] = {
+		{ 1, 100, 200 }, { 3, 100, 200 }, { 81, 100, 200 }, { 82, 99, 198 },
+		{ 100, 81, 162 }, { 4096, 2, 4 }, { 8192, 1, 2 },
+	};
+	unsigned lo = 0, hi = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		assert_int_equal(bhive_unroll_factors(want[i].len, &lo, &hi), 1);
+		assert_int_equal(lo, want[i].lo);
+		assert_int_equal(hi, want[i].hi);
+		assert_true(hi * want[i].len <= BHIVE_CODE_BUDGET);
+	}
+	assert_int_equal(bhive_unroll_factors(0, &lo, &hi), 0);
+	assert_int_equal(bhive_unroll_factors(8193, &lo, &hi), 0);
+}
+
+static void test_throughput(void **state)
+{
+	(void)state;
+	/* a block of throughput 2.5 with 40 cycles of overhead: cycles(u) = 40 + 2.5u, and
+	 * cycles(u') = cycles(u) + (u' - u) * throughput (the paper's erratum: not divided) */
+	uint64_t c100 = 40 + 250, c200 = c100 + (200 - 100) * 5 / 2;
+	assert_true(bhive_throughput(c100, c200, 100, 200) == 2.5);
+	assert_true(bhive_throughput(109, 209, 100, 200) == 1.0);
+	assert_true(bhive_throughput(209, 109, 100, 200) < 0);
+	assert_true(bhive_throughput(1, 2, 100, 100) < 0);
+	/* calibration: 16 adds an iteration, 100 more iterations = 1600 cycles */
+	assert_true(bhive_core_per_tick(1609, 3209) == 1.0);
+	assert_true(bhive_core_per_tick(1000, 1800) == 2.0);
+	assert_true(bhive_core_per_tick(0, 0) < 0);
+}
+
+static void test_result_line(void **state)
+{
+	struct bhive_result r;
+	uint32_t i;
+	char clock[8];
+
+	(void)state;
+	assert_int_equal(bhive_parse_line("@bhive 7 0 109 209 1609 3209 1 1 0 16 15 2 -1 0 -1 0", &i, &r),
+			 0);
+	assert_int_equal(i, 7);
+	assert_int_equal(r.status, BHIVE_OK);
+	assert_int_equal(r.t_lo, 109);
+	assert_int_equal(r.t_hi, 209);
+	assert_int_equal(r.cal_lo, 1609);
+	assert_int_equal(r.cal_hi, 3209);
+	assert_int_equal(r.faults, 1);
+	assert_int_equal(r.kept_hi, 15);
+	assert_int_equal(r.vector, -1);
+	assert_false(r.have_regs);
+	assert_int_equal(bhive_parse_line("@bhive 1 10 0 0 0 0 0 0 0 0 0 0 13 0x0 10 0x12346600 "
+					  "8000000000000000 1 2 3 4 5 6 7 8 9 a b c d e f", &i, &r),
+			 0);
+	assert_int_equal(r.vector, 13);
+	assert_int_equal(r.offset, 10);
+	assert_true(r.have_regs);
+	assert_int_equal(r.regs[0], 0x8000000000000000ull);
+	assert_int_equal(r.regs[15], 0xf);
+	assert_int_equal(bhive_parse_line("@bhive 1 99 0 0 0 0 0 0 0 0 0 0 -1 0 -1 0", &i, &r), -1);
+	assert_int_equal(bhive_parse_line("@bhive 1 0 0", &i, &r), -1);
+	assert_int_equal(bhive_parse_line("hello", &i, &r), -1);
+	assert_int_equal(bhive_parse_clock("@bhive-clock tsc", clock, sizeof clock), 0);
+	assert_string_equal(clock, "tsc");
+	assert_int_equal(bhive_parse_clock("@bhive-clocks", clock, sizeof clock), -1);
+	assert_string_equal(bhive_status_name(BHIVE_TOO_MANY_FAULTS), "too-many-faults");
+	assert_string_equal(bhive_status_name(BHIVE_PRIVILEGED), "privileged");
+}
+
+static void test_capstone(void **state)
+{
+	uint64_t regs[16];
+	unsigned insns;
+	size_t bad = 0;
+
+	(void)state;
+	assert_int_equal(bhive_precheck((const uint8_t *)"\x48\x01\xd8\x48\x8b\x18", 6, &insns,
+					&bad), BHIVE_OK);
+	assert_int_equal(insns, 2);
+	assert_int_equal(bhive_precheck((const uint8_t *)"\x48\x01\xd8\xeb\x00", 5, &insns,
+					&bad), BHIVE_CONTROL_FLOW);
+	assert_int_equal(bhive_precheck((const uint8_t *)"\x90\xc3", 2, &insns, &bad),
+			 BHIVE_CONTROL_FLOW);
+	assert_int_equal(bhive_precheck((const uint8_t *)"\x90\x0f", 2, &insns, &bad),
+			 BHIVE_UNDECODABLE);
+	assert_int_equal(bad, 1);
+	for (int i = 0; i < 16; i++)
+		regs[i] = 0x12345600;
+	assert_int_equal(bhive_refine_gp((const uint8_t *)"\xf4", 1, 0, regs), BHIVE_PRIVILEGED);
+	/* mov (%rax), %r8 with rax non-canonical, and canonical */
+	regs[0] = 0x8000000000000000ull;
+	assert_int_equal(bhive_refine_gp((const uint8_t *)"\x4c\x8b\x00", 3, 0, regs),
+			 BHIVE_NONCANONICAL);
+	regs[0] = 0x12345600;
+	assert_int_equal(bhive_refine_gp((const uint8_t *)"\x4c\x8b\x00", 3, 0, regs),
+			 BHIVE_GENERAL_PROTECTION);
+	/* base + index * scale + disp: 0x7fff_ffff_f000 + 8 * 0x200 = 0x8000_0000_0000 */
+	regs[3] = 0x7ffffffff000ull;
+	regs[1] = 0x200;
+	assert_int_equal(bhive_refine_gp((const uint8_t *)"\x48\x8b\x04\xcb", 4, 0, regs),
+			 BHIVE_NONCANONICAL);
+	assert_int_equal(bhive_refine_gp((const uint8_t *)"\x4c\x8b\x00", 3, 5, regs),
+			 BHIVE_GENERAL_PROTECTION);   /* an offset outside the block */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_read),
+		cmocka_unit_test(test_csv_errors),
+		cmocka_unit_test(test_csv_row),
+		cmocka_unit_test(test_unroll_factors),
+		cmocka_unit_test(test_throughput),
+		cmocka_unit_test(test_result_line),
+		cmocka_unit_test(test_capstone),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

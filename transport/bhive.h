@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bmprof bhive: what the host hands the harness image (the QEMU fw_cfg file
+ * BHIVE_FWCFG_NAME) and the result lines the harness prints on its console.
+ *
+ * Input, little-endian: struct bhive_in_header, then count blocks, each a struct
+ * bhive_in_block followed by len bytes of machine code, padded to 4 bytes.
+ *
+ * Output, one console line per block (fields separated by one space, numbers in decimal
+ * unless 0x-prefixed):
+ *   @bhive-clock CLOCK                 the clock: pmc (core cycles) or tsc
+ *   @bhive INDEX STATUS T_LO T_HI C_LO C_HI FAULTS PAGES WRITTEN KEPT_LO KEPT_HI TRIES
+ *          VECTOR ERROR OFFSET ADDR [R0..R15]
+ * T_LO and T_HI are the kept timings of the block unrolled u_lo and u_hi times (0 when not
+ * measured); C_LO, C_HI those of the calibration block (BHIVE_CAL_ADDS dependent register
+ * adds an iteration, unrolled BHIVE_CAL_LO and _HI times) timed beside it (tsc only);
+ * KEPT_* how many of the BHIVE_TIMINGS timings were clean and agreed on it;
+ * TRIES the rounds of BHIVE_TIMINGS taken; VECTOR, ERROR the exception that ended it
+ * (-1 none), OFFSET its RIP's offset in the block, ADDR CR2 for a page fault. After a #GP
+ * the general registers at the fault follow (rax rcx rdx rbx rsp rbp rsi rdi r8..r15, hex),
+ * so the host can tell a non-canonical address from a privileged instruction. */
+#ifndef BMPROF_BHIVE_H
+#define BMPROF_BHIVE_H
+
+#include <stdint.h>
+
+#define BHIVE_FWCFG_NAME "opt/bmprof/bhive"
+#define BHIVE_MAGIC 0x31564842u          /* "BHV1" */
+#define BHIVE_INIT 0x12345600ull         /* every register, lane and memory word */
+#define BHIVE_MAX_BLOCK 8192u            /* bytes of one block */
+#define BHIVE_CODE_MAX (64u * 1024)      /* the code: both factors, the calibration */
+#define BHIVE_CODE_BUDGET 16384u         /* u_hi copies of a block fit in this (L1I) */
+#define BHIVE_UNROLL_HI 200u
+#define BHIVE_TIMINGS 16u                /* timings of each unrolled block per round */
+#define BHIVE_KEEP 8u                    /* clean identical timings needed */
+#define BHIVE_TSC_TOL_TICKS 4u           /* TSC timings this close agree (or 1%) */
+#define BHIVE_ROUNDS 4u                  /* rounds before giving up (status unstable) */
+#define BHIVE_MAX_FAULTS 32u             /* page faults mapped per block */
+#define BHIVE_CAL_ADDS 16u               /* the calibration block: add %rbx,%rax x 16 */
+#define BHIVE_CAL_LO 100u
+#define BHIVE_CAL_HI 200u
+#define BHIVE_IN_MAX (1024u * 1024)      /* one input file; the host sends batches */
+
+/* Result statuses the harness sends (the host's names: host/bhive/bhive_status.c) */
+enum bhive_status {
+	BHIVE_OK, BHIVE_UNMAPPABLE, BHIVE_NONCANONICAL, BHIVE_TOO_MANY_FAULTS,
+	BHIVE_CONTROL_FLOW, BHIVE_MISALIGNED, BHIVE_ALIASING, BHIVE_UNSTABLE,
+	BHIVE_DIVIDE_ERROR, BHIVE_INVALID_OPCODE, BHIVE_GENERAL_PROTECTION, BHIVE_FAULT,
+	BHIVE_TOO_LONG, BHIVE_NSTATUS
+};
+
+#define BHIVE_IN_TIMINGS 1u   /* print each round's clean timings: @bhive-timings N T... */
+
+struct bhive_in_header {
+	uint32_t magic;
+	uint32_t count;
+	uint32_t flags;                  /* BHIVE_IN_* */
+	uint32_t max_faults;             /* 0: BHIVE_MAX_FAULTS */
+};
+
+struct bhive_in_block {
+	uint32_t index;                  /* echoed in the result line */
+	uint16_t len;
+	uint16_t u_lo, u_hi;
+	uint16_t reserved;
+};
+
+#endif
