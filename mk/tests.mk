@@ -13,11 +13,13 @@ $(HOST_BUILD)/tests/%: $(call host_objs,tests/unit/%.c) $(HOST_LIB) $(CORE_HOST_
 
 unit: $(UNIT_BINS)
 
-# make check: the whole suite, host side under ASan + UBSan.
+# make check: the whole suite, host side under ASan + UBSan, built and run CHECK_JOBS at a
+# time (default: the number of CPUs).
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	@$(MAKE) --no-print-directory SAN=1 check-build
-	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-uefi
-	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 check-build
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all test-images test-images-aarch64 test-images-uefi
+	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests JOBS=$(CHECK_JOBS) \
 		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 
 check-build: $(BMPROF_BIN) $(UNIT_BINS) plugin bhive-image
@@ -28,9 +30,9 @@ check-build: $(BMPROF_BIN) $(UNIT_BINS) plugin bhive-image
 LOAD ?= 2
 LOAD_SECONDS ?= 7200
 check-loaded: deps
-	@$(MAKE) --no-print-directory SAN=1 check-build
-	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-uefi
-	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR= \
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 check-build
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all test-images test-images-aarch64 test-images-uefi
+	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR= JOBS=1 \
 		bash tests/e2e/burn.sh $(LOAD) $(LOAD_SECONDS) bash tests/run.sh
 
 .PHONY: unit check check-build check-loaded

@@ -10,6 +10,12 @@ export PYTHONPATH=$ROOT/tests/e2e${PYTHONPATH:+:$PYTHONPATH}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
+# tests/run.sh runs several tests at once, and some build images into the shared build
+# folder: one make at a time, so two never write the same objects.
+case $BUILD in /*) E2E_MAKE_LOCK=$BUILD/.e2e-make.lock ;; *) E2E_MAKE_LOCK=$ROOT/$BUILD/.e2e-make.lock ;; esac
+mkdir -p "$(dirname "$E2E_MAKE_LOCK")"
+make() { flock "$E2E_MAKE_LOCK" make "$@"; }
+
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
 need_qemu() { command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"; }
