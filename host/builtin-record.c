@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "run/progress.h"
 #include "run/qemu.h"
 #include "profile/capture.h"
 #include "report/data_space.h"
@@ -134,13 +135,19 @@ static void close_input(struct input *in)
 		close(in->fd);
 }
 
+/* The status line on a terminal: erased before console text, messages and the summary. */
+static struct progress status;
+#define STATUS_EVERY_S 0.25
+
 static void print_text(void *ctx, const char *text, size_t len)
 {
+	progress_clear(&status);
 	fwrite(text, 1, len, stdout);
 }
 
 static void print_log(void *ctx, uint8_t level, const char *text, size_t len)
 {
+	progress_clear(&status);
 	fflush(stdout);
 	target_log_print(stderr, level, text, len);
 }
@@ -155,6 +162,9 @@ static enum stop pump(struct capture *c, struct input *in)
 	sigset_t block, wait_mask;
 	enum stop how = STOP_EOF;
 	int write_reported = 0;
+	double shown = 0;
+	/* on a terminal, wake up to redraw the status line even when no byte arrives */
+	const struct timespec tick = { 0, (long)(STATUS_EVERY_S * 1e9) };
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -165,7 +175,12 @@ static enum stop pump(struct capture *c, struct input *in)
 	for (;;) {
 		struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
 		ssize_t n;
+		int ready;
 
+		if (status.on && qemu_now() - shown >= STATUS_EVERY_S) {
+			shown = qemu_now();
+			progress_show_profile(&status, shown, capture_profile(c));
+		}
 		if (capture_ended(c)) {
 			how = STOP_END;
 			break;
@@ -174,30 +189,37 @@ static enum stop pump(struct capture *c, struct input *in)
 			how = STOP_SIGNAL;
 			break;
 		}
-		if (ppoll(&pfd, 1, NULL, &wait_mask) < 0) {
+		ready = ppoll(&pfd, 1, status.on ? &tick : NULL, &wait_mask);
+		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
+			progress_clear(&status);
 			bm_err("cannot wait for input on %s: %s", in->path, strerror(errno));
 			how = STOP_ERROR;
 			break;
 		}
+		if (!ready)
+			continue;
 		n = read(in->fd, buf, sizeof(buf));
 		if (n == 0)
 			break;
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
+			progress_clear(&status);
 			bm_err("cannot read %s: %s", in->path, strerror(errno));
 			how = STOP_ERROR;
 			break;
 		}
 		if (capture_push(c, buf, (size_t)n) && !write_reported) {
+			progress_clear(&status);
 			bm_err("writing the profile file failed; still receiving the stream");
 			write_reported = 1;
 		}
 		fflush(stdout);
 	}
 	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	progress_clear(&status);
 	return how;
 }
 
@@ -280,6 +302,7 @@ static int record(const char *from, const char *out, const char *elf, long baud,
 		bm_err("%s", err);
 		goto out;
 	}
+	progress_init(&status, qemu_now(), 0, 0);
 	rc = conclude(c, &in, out, pump(c, &in));
 	capture_free(c);
 out:

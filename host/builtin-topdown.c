@@ -425,8 +425,15 @@ static int run_pass(const struct topdown_cmd *c, const struct td_model *m,
 		.firmware_log = o->firmware_log, .params = o->params, .user = o->user,
 	};
 	const struct profile *prof;
+	char step[32];
 	int rc;
 
+	if (p->npasses > 1) {
+		/* several runs, one per counter group set: say which one this is */
+		snprintf(step, sizeof step, "run %u/%u", r + 1, p->npasses);
+		run.step = step;
+		fprintf(stderr, "bmprof: topdown: %s\n", step);
+	}
 	if (pass_config(c, m, p, r, 0, config, sizeof config, map, sizeof map) &&
 	    pass_config(c, m, p, r, 1, config, sizeof config, map, sizeof map)) {
 		bm_err("topdown: run %u's events do not fit the runtime's %d-byte configuration",

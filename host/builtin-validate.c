@@ -71,7 +71,16 @@ struct validate {
 	char dropped[1024];          /* functions left out: counts not affine */
 	unsigned long freq;          /* the profile's sampling rate */
 	double count_seconds;        /* QEMU's time in the counting runs */
+	unsigned step, nsteps;       /* the run under way, of all (the profile, the counts) */
+	char step_text[32];          /* "run 2/5" */
 };
+
+/* The next run: its number on the lines that say what it does and on the status line. */
+static const char *next_step(struct validate *v)
+{
+	snprintf(v->step_text, sizeof v->step_text, "run %u/%u", ++v->step, v->nsteps);
+	return v->step_text;
+}
 
 /* ---- the options ---- */
 
@@ -208,7 +217,9 @@ static int profile(struct validate *v, struct image_run *r, char *config, size_t
 		.timeout = v->o.timeout, .freq = freq, .config = config,
 		.command = "bmprof validate (profile)", .user = v->kvm,
 	};
-	fprintf(stderr, "bmprof: validate: profiling at %lu Hz, config \"%s\"\n", freq, config);
+	r->step = next_step(v);
+	fprintf(stderr, "bmprof: validate: %s: profiling at %lu Hz, config \"%s\"\n", r->step,
+		freq, config);
 	/* the image's console goes to stderr: stdout is the report */
 	fflush(stdout);
 	saved = dup(1);
@@ -345,8 +356,8 @@ static int count_run(struct validate *v, const struct truth_range *rs, unsigned 
 
 	/* the sampler off (freq=0): no timer interrupt in the counted run */
 	config_text(v, 0, 0, k, config, sizeof config);
-	fprintf(stderr, "bmprof: validate: counting (QEMU TCG%s, insn_count plugin), config "
-		"\"%s\"\n", tr.icount ? " -icount" : "", config);
+	fprintf(stderr, "bmprof: validate: %s: counting (QEMU TCG%s, insn_count plugin), config "
+		"\"%s\"\n", next_step(v), tr.icount ? " -icount" : "", config);
 	if (truth_qemu_run(&tr, t))
 		return -1;
 	if (tr.exit_status == EXIT_CRASHED) {
@@ -667,6 +678,7 @@ int cmd_validate(int argc, char **argv)
 	if (choose_source(&v, &rc))
 		goto done;
 	fprintf(stderr, "bmprof: validate: sample source: %s\n", v.source);
+	v.nsteps = 1 + (v.o.reps_param ? NFIT : 1);
 	if (profile(&v, &r, config, sizeof config))
 		goto out;
 	if (analyze(&v, capture_profile(r.cap), r.abs_image))

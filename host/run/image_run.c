@@ -109,18 +109,10 @@ static double stopper_last(void *ctx)
 static void on_tick(void *ctx, double now)
 {
 	struct stopper *s = ctx;
-	const struct profile *p;
-	uint64_t samples, lost = 0;
-	unsigned ncpus;
 
 	pthread_mutex_lock(&s->feed->lock);
-	p = capture_profile(s->feed->cap);
-	samples = p->total;
-	ncpus = p->have_hello ? p->hello.ncpus : 0;
-	for (unsigned i = 0; i < p->ncpus_seen; i++)
-		lost += p->cpus[i].seq_gaps;
+	progress_show_profile(&s->pg, now, capture_profile(s->feed->cap));
 	pthread_mutex_unlock(&s->feed->lock);
-	progress_show(&s->pg, now, samples, ncpus, lost);
 }
 
 static const char *stop_name(enum qemu_end how)
@@ -482,6 +474,8 @@ int image_run(struct image_run *r)
 	}
 	progress_init(&stop.pg, qemu_now(), r->freq, qemu_argv_icount(qargv) &&
 		      strcmp(qemu_argv_icount(qargv), "0"));
+	if (r->step)
+		snprintf(stop.pg.step, sizeof stop.pg.step, "%s", r->step);
 	status = &stop.pg;
 	struct qemu_watch watch = {
 		.stall_s = r->stall, .last_progress = stopper_last,

@@ -31,6 +31,8 @@ struct image_run {
 	char **extra;            /* QEMU arguments after -- */
 	int nextra;
 	const char *command;     /* meta "command" */
+	const char *step;        /* which of several runs this is ("run 2/3"), first on the
+				  * status line; NULL: none */
 	const struct bm_kv *meta;  /* more meta keys */
 	size_t nmeta;
 	int shm;                 /* the stream over shared-memory rings (docs/transport-shm.md) */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile.h"
 #include "run/progress.h"
 
 int progress_terminal(void)
@@ -33,7 +34,8 @@ void progress_show(struct progress *pg, double now, uint64_t samples, unsigned n
 		return;
 	if (samples && !pg->first)
 		pg->first = now;
-	fprintf(stderr, "\r\033[Kbmprof: %.1f s, %" PRIu64 " samples", t, samples);
+	fprintf(stderr, "\r\033[Kbmprof: %s%s%.1f s, %" PRIu64 " samples", pg->step,
+		*pg->step ? ": " : "", t, samples);
 	/* the rate since samples began to arrive (drains come in bursts: not per tick) */
 	if (!pg->guest_clock && pg->first && now - pg->first >= 1)
 		fprintf(stderr, ", %.0f/s", (double)samples / (now - pg->first));
@@ -44,6 +46,15 @@ void progress_show(struct progress *pg, double now, uint64_t samples, unsigned n
 		fprintf(stderr, ", %" PRIu64 " frames lost", frames_lost);
 	fflush(stderr);
 	pg->shown = 1;
+}
+
+void progress_show_profile(struct progress *pg, double now, const struct profile *p)
+{
+	uint64_t lost = 0;
+
+	for (unsigned i = 0; i < p->ncpus_seen; i++)
+		lost += p->cpus[i].seq_gaps;
+	progress_show(pg, now, p->total, p->have_hello ? p->hello.ncpus : 0, lost);
 }
 
 void progress_clear(struct progress *pg)

@@ -16,6 +16,7 @@ struct progress {
 	double first;            /* when the first samples arrived; 0: none yet */
 	unsigned long freq;      /* asked per CPU; 0: not known */
 	int guest_clock;         /* -icount: the rate is per second of guest time */
+	char step[48];           /* which step of several ("run 2/3"), shown first; "": none */
 };
 
 /* Whether a status line would be shown: stderr is a terminal and $TERM is not "dumb". */
@@ -25,6 +26,9 @@ void progress_init(struct progress *pg, double now, unsigned long freq, int gues
 /* The line at now: samples received, on ncpus CPUs, frames_lost missing by sequence. */
 void progress_show(struct progress *pg, double now, uint64_t samples, unsigned ncpus,
 		   uint64_t frames_lost);
+struct profile;
+/* The line for what profile p has received so far (its samples, CPUs, frames missing). */
+void progress_show_profile(struct progress *pg, double now, const struct profile *p);
 /* Erase the line (before other output, and at the end). */
 void progress_clear(struct progress *pg);
 

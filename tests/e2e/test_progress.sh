@@ -48,4 +48,27 @@ grep -q $'\033\\[K' "$T/err" && fail "a status line went to a stderr that is not
 grep -q "samples (asked" "$T/err" && fail "status text without a terminal"
 "$BMPROF" report -i "$T/q.data" --format json >"$T/q.json" || fail "report"
 pyassert "$T/q.json" '"flush_ms" not in r["meta"]["host"]' || fail "a flush without a terminal"
+# bmprof record on a terminal: the same line while a board's stream comes in (here QEMU's
+# serial port on a pipe, the image flushing every 50 ms until the timeout ends it)
+printf 'freq=4000\nflush_ms=50\nmode=0\nwork=1\n' >"$T/rec.cfg"
+cat >"$T/rec.sh" <<EOF
+timeout 8 qemu-system-x86_64 -M q35 -m 256M -display none -no-reboot -monitor none -accel tcg \
+	-icount shift=0,sleep=off -device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial stdio \
+	-fw_cfg name=opt/bmprof/config,file='$T/rec.cfg' -kernel '$IMAGES/hang.elf' </dev/null 2>/dev/null |
+	'$BMPROF' record --from - -o '$T/rec.data' --elf '$IMAGES/hang.elf'
+EOF
+script -qec "bash '$T/rec.sh'" "$T/tty3" >/dev/null 2>&1 || { cat "$T/tty3"; fail "bmprof record under a terminal failed"; }
+"$BMPROF" report -i "$T/rec.data" --format json >"$T/rec.json" || fail "report of the recorded stream"
+python3 - "$T/tty3" "$T/rec.json" <<'PY' || exit 1
+import json, re, sys
+out = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+received = json.load(open(sys.argv[2]))["meta"]["samples"]["received"]
+counts = [int(n) for n in re.findall(r"\r\x1b\[Kbmprof: [0-9.]+ s, ([0-9]+) samples", out)]
+assert counts and max(counts) > 0 and counts == sorted(counts) and counts[-1] <= received, (counts, received)
+i = out.index("bmprof: stream from")
+assert out[i - 4:i] == "\r\x1b[K" or out[i - 1] == "\n", repr(out[i - 40:i + 20])
+print(f"record: {len(counts)} status lines, up to {max(counts)} of {received} samples")
+PY
+"$BMPROF" record --from - -o "$T/rec2.data" <"$T/rec.data" >/dev/null 2>"$T/err" || fail "record from a file"
+grep -q $'\033\\[K' "$T/err" && fail "record drew a status line on a stderr that is not a terminal"
 echo "progress ok"

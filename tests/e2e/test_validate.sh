@@ -30,6 +30,11 @@ REPS=300
 "$BMPROF" validate --accel tcg --reps-param reps --reps $REPS --freq 100000 --json \
 	"$X86/dcpi-straight.elf" >"$T/straight.json" 2>"$T/straight.err" ||
 	{ cat "$T/straight.err"; fail "bmprof validate straight failed"; }
+# each run named as it starts, numbered against all of them (the profile, four counts)
+[ "$(grep -c '^bmprof: validate: run [1-5]/5: ' "$T/straight.err")" = 5 ] &&
+	grep -q '^bmprof: validate: run 1/5: profiling' "$T/straight.err" &&
+	grep -q '^bmprof: validate: run 5/5: counting' "$T/straight.err" ||
+	{ cat "$T/straight.err"; fail "straight: the runs are not named run 1/5 .. 5/5"; }
 pyassert "$T/straight.json" '
 r["source"] == "tcg" and "machinery check" in r["source_text"] and r["samples"] > 0
 ' || fail "straight: wrong source or no samples"
@@ -85,6 +90,8 @@ pyassert "$T/affine.json" 'r["left_out"] == "quad" and len(r["functions"]) >= 1 
 "$BMPROF" validate --accel tcg --param reps=30 --freq 100000 --json \
 	"$X86/dcpi-straight.elf" >"$T/whole.json" 2>"$T/whole.err" ||
 	{ cat "$T/whole.err"; fail "bmprof validate (whole run) failed"; }
+grep -q '^bmprof: validate: run 2/2: counting' "$T/whole.err" ||
+	{ cat "$T/whole.err"; fail "whole run: the counting run is not named run 2/2"; }
 python3 - "$T/whole.json" <<'PY' || fail "whole run: truth"
 import json, sys
 r = json.load(open(sys.argv[1]))
