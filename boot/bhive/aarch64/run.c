@@ -20,8 +20,11 @@
 
 #define SCTLR_A (1ull << 1)              /* alignment checks */
 #define SCTLR_SA0 (1ull << 4)            /* SP alignment checks at EL0 */
+#define SCTLR_UMA (1ull << 9)            /* EL0 may mask interrupts */
 #define SCTLR_DZE (1ull << 14)           /* DC ZVA at EL0 */
 #define SCTLR_UCT (1ull << 15)           /* CTR_EL0 at EL0 */
+#define SCTLR_NTWI (1ull << 16)          /* WFI at EL0 not trapped */
+#define SCTLR_NTWE (1ull << 18)          /* WFE at EL0 not trapped */
 #define SCTLR_UCI (1ull << 26)           /* cache maintenance by VA at EL0 */
 #define TCR_T0SZ_MASK 0x3Full
 #define PMCR_E (1ull << 0)
@@ -60,7 +63,10 @@ void run_init(int use_pmc, int align_check)
 	__asm__ volatile("mrs %0, tcr_el1" : "=r"(v));
 	bhive_block_regime.tcr = (v & ~TCR_T0SZ_MASK) | (64 - BHIVE_VA_BITS);
 	__asm__ volatile("mrs %0, sctlr_el1" : "=r"(v));
+	/* EL0 may read CTR_EL0, zero and maintain lines by VA (as Linux lets it); WFI and
+	 * WFE trap (a block must not wait), and DAIF stays out of its reach */
 	v |= SCTLR_DZE | SCTLR_UCT | SCTLR_UCI;
+	v &= ~(SCTLR_NTWI | SCTLR_NTWE | SCTLR_UMA);
 	if (align_check)
 		v |= SCTLR_A | SCTLR_SA0;
 	bhive_block_regime.sctlr = v;
