@@ -29,7 +29,6 @@
 #define TCR_T0SZ_MASK 0x3Full
 #define PMCR_E (1ull << 0)
 #define PMCR_LC (1ull << 6)
-#define PMUSERENR_EN (1ull << 0)
 #define PMUSERENR_CR (1ull << 2)
 #define CNTKCTL_EL0VCTEN (1ull << 1)
 #define FPCR_FZ (1u << 24)
@@ -56,7 +55,8 @@ void run_init(int use_pmc, int align_check)
 		__asm__ volatile("msr pmcr_el0, %0" : : "r"(v | PMCR_E | PMCR_LC));
 		__asm__ volatile("msr pmccfiltr_el0, xzr");            /* EL0 and EL1 */
 		__asm__ volatile("msr pmcntenset_el0, %0" : : "r"(1ull << 31));
-		__asm__ volatile("msr pmuserenr_el0, %0" : : "r"(PMUSERENR_EN | PMUSERENR_CR));
+		/* EL0 reads the cycle counter, and may not touch the rest of the PMU */
+		__asm__ volatile("msr pmuserenr_el0, %0" : : "r"(PMUSERENR_CR));
 	}
 	__asm__ volatile("mrs %0, cntkctl_el1" : "=r"(v));
 	__asm__ volatile("msr cntkctl_el1, %0; isb" : : "r"(v | CNTKCTL_EL0VCTEN));
