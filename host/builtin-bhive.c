@@ -22,7 +22,7 @@
 
 struct bhive_cli {
 	const char *output, *qemu;
-	int accel, icount, show_timings;
+	int accel, icount, show_timings, arch;
 	unsigned long timeout, max_faults;
 	struct opt_args args;
 };
@@ -30,9 +30,10 @@ struct bhive_cli {
 static const char description[] =
 	"Measure the throughput of each basic block in BLOCKS (BHive's dataset format: one "
 	"block a line, its bytes in hex, then optionally a comma and a column that is ignored) "
-	"in bmprof's bare-metal x86-64 harness under QEMU: every page the block touches is "
-	"mapped to one physical frame and the block restarted from the same state, then the "
-	"block unrolled at two factors is timed in ring 3. Writes one CSV row a block: "
+	"in bmprof's bare-metal harness under QEMU (x86-64, or AArch64 with --arch aarch64: "
+	"little-endian 4-byte instructions): every page the block touches is mapped to one "
+	"physical frame and the block restarted from the same state, then the block unrolled "
+	"at two factors is timed in ring 3 (EL0). Writes one CSV row a block: "
 	"hex,cycles,status,detail (docs/bmprof-bhive.md). Timings are the CPU's only under "
 	"KVM; under TCG they count QEMU's time (instructions, with --icount).";
 
@@ -43,7 +44,11 @@ static const char tail[] =
 
 static int parse_opts(int argc, char **argv, struct bhive_cli *o)
 {
+	static const char *const arches[] = { "x86_64|x86-64", "aarch64|arm64", NULL };
 	const struct opt opts[] = {
+		OPT_CHOICE(0, "arch", &o->arch, "ARCH", "the blocks' architecture: x86_64 "
+			   "(default) or aarch64 (the AArch64 harness, in qemu-system-aarch64 -M "
+			   "virt)", arches),
 		OPT_STRING('o', "output", &o->output, "FILE", "the results CSV (default: "
 			   "standard output; a file is replaced whole when done)"),
 		RUN_OPT_ACCEL(&o->accel, "auto (default): KVM when it is hardware-assisted, "
@@ -128,12 +133,12 @@ int cmd_bhive(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	opt_args_free(&o.args);
-	if (bhive_image_path(image, sizeof image, err, sizeof err)) {
+	if (bhive_image_path(o.arch, image, sizeof image, err, sizeof err)) {
 		bm_err("bhive: %s", err);
 		bhive_blocks_free(&b);
 		return EXIT_FAILED;
 	}
-	struct bhive_run r = { .image = image, .qemu = o.qemu, .accel = o.accel,
+	struct bhive_run r = { .arch = o.arch, .image = image, .qemu = o.qemu, .accel = o.accel,
 			       .icount = o.icount, .timeout = (unsigned)o.timeout,
 			       .max_faults = (unsigned)o.max_faults,
 			       .progress = isatty(STDERR_FILENO),

@@ -8,6 +8,7 @@
 # Under PREFIX:
 #   bin/bmprof, lib/bmprof/insn_count.so       (bmprof finds its plugin at ../lib/bmprof/)
 #   lib/bmprof/bhive-x86_64.elf                bmprof bhive's harness image (found the same way)
+#   lib/bmprof/bhive-aarch64.elf               and its AArch64 harness (bhive --arch aarch64)
 #   lib/bmprof/ARCH/libbmprof.a                the in-image library, x86_64 and aarch64
 #   include/bmprof/*.h                         its headers (bmprof.h includes wire.h)
 #   lib/pkgconfig/bmprof-ARCH.pc               pkg-config, one per architecture
@@ -49,6 +50,7 @@ KIT_HEADERS := target/include/bmprof.h target/include/bmprof_pmu.h \
 
 # Installed files, relative to $(DESTDIR)$(PREFIX)/ (uninstall removes these)
 KIT_FILES := bin/bmprof lib/bmprof/insn_count.so lib/bmprof/bhive-x86_64.elf \
+	lib/bmprof/bhive-aarch64.elf \
 	lib/bmprof/x86_64/libbmprof.a lib/bmprof/aarch64/libbmprof.a \
 	$(addprefix include/bmprof/,$(notdir $(KIT_HEADERS))) \
 	lib/pkgconfig/bmprof-x86_64.pc lib/pkgconfig/bmprof-aarch64.pc \
@@ -62,7 +64,7 @@ kit_subst = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(BMPROF_VERSION)|g'
 	-e 's|@VERSION_MAJOR@|$(BMPROF_VERSION_MAJOR)|g' \
 	-e 's|@VERSION_MINOR@|$(BMPROF_VERSION_MINOR)|g'
 
-install: $(BMPROF) $(PLUGIN) $(BHIVE_X86) $(X86_LIB) $(A64_LIB) $(MAN_PAGES)
+install: $(BMPROF) $(PLUGIN) $(BHIVE_X86) $(BHIVE_A64) $(X86_LIB) $(A64_LIB) $(MAN_PAGES)
 	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path" \
 		"(it is written into the pkg-config files), not '$(PREFIX)'" >&2; exit 1;; esac
 	install -d $(KIT_ROOT)/bin $(KIT_ROOT)/lib/bmprof/x86_64 $(KIT_ROOT)/lib/bmprof/aarch64 \
@@ -71,6 +73,7 @@ install: $(BMPROF) $(PLUGIN) $(BHIVE_X86) $(X86_LIB) $(A64_LIB) $(MAN_PAGES)
 	install -m 755 $(BMPROF) $(KIT_ROOT)/bin/bmprof
 	install -m 755 $(PLUGIN) $(KIT_ROOT)/lib/bmprof/insn_count.so
 	install -m 644 $(BHIVE_X86) $(KIT_ROOT)/lib/bmprof/bhive-x86_64.elf
+	install -m 644 $(BHIVE_A64) $(KIT_ROOT)/lib/bmprof/bhive-aarch64.elf
 	install -m 644 $(X86_LIB) $(KIT_ROOT)/lib/bmprof/x86_64/libbmprof.a
 	install -m 644 $(A64_LIB) $(KIT_ROOT)/lib/bmprof/aarch64/libbmprof.a
 	install -m 644 $(KIT_HEADERS) $(KIT_ROOT)/include/bmprof/

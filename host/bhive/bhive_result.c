@@ -117,6 +117,34 @@ int bhive_precheck(const uint8_t *code, size_t len, unsigned *insns, size_t *bad
 	return st;
 }
 
+/* A64's branch and exception-generating encodings (the Arm ARM's "Branches, Exception
+ * Generating and System instructions" group, less the system instructions) */
+static int a64_leaves(uint32_t i)
+{
+	return (i & 0x7C000000u) == 0x14000000u ||   /* B, BL */
+	       (i & 0xFF000000u) == 0x54000000u ||   /* B.cond, BC.cond */
+	       (i & 0x7E000000u) == 0x34000000u ||   /* CBZ, CBNZ */
+	       (i & 0x7E000000u) == 0x36000000u ||   /* TBZ, TBNZ */
+	       (i & 0xFE000000u) == 0xD6000000u ||   /* BR, BLR, RET, ERET, DRPS (and PAC) */
+	       (i & 0xFF000000u) == 0xD4000000u;     /* SVC, HVC, SMC, BRK, HLT, DCPS */
+}
+
+int bhive_precheck_a64(const uint8_t *code, size_t len, unsigned *insns, size_t *bad_offset)
+{
+	*insns = (unsigned)(len / 4);
+	for (size_t at = 0; at + 4 <= len; at += 4) {
+		uint32_t i = (uint32_t)code[at] | (uint32_t)code[at + 1] << 8 |
+			(uint32_t)code[at + 2] << 16 | (uint32_t)code[at + 3] << 24;
+		if (a64_leaves(i))
+			return BHIVE_CONTROL_FLOW;
+	}
+	if (len % 4) {
+		*bad_offset = len & ~(size_t)3;
+		return BHIVE_UNDECODABLE;
+	}
+	return BHIVE_OK;
+}
+
 /* The register's value at the fault, for the 64-bit general registers; -1 if other. */
 static int reg_index(unsigned reg)
 {

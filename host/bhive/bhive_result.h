@@ -39,6 +39,12 @@ int bhive_parse_clock(const char *line, char *clock, size_t n);
  * offset of the bytes capstone rejects) or BHIVE_CONTROL_FLOW (a jump, call, return or
  * interrupt instruction: the block would leave its copies). */
 int bhive_precheck(const uint8_t *code, size_t len, unsigned *insns, size_t *bad_offset);
+/* The AArch64 precheck: the block is little-endian 4-byte instructions (*insns of them);
+ * BHIVE_OK, BHIVE_UNDECODABLE (a length that is not a multiple of 4: the offset of the
+ * trailing bytes) or BHIVE_CONTROL_FLOW (a branch, a branch to a register, a return or an
+ * exception-generating instruction: SVC, HVC, SMC, BRK, HLT), told by their encodings.
+ * Instructions the CPU does not implement are run and reported by the harness. */
+int bhive_precheck_a64(const uint8_t *code, size_t len, unsigned *insns, size_t *bad_offset);
 /* After a #GP at offset: BHIVE_PRIVILEGED, BHIVE_NONCANONICAL (a memory operand's address,
  * from the registers at the fault) or BHIVE_GENERAL_PROTECTION. */
 int bhive_refine_gp(const uint8_t *code, size_t len, long offset, const uint64_t regs[16]);

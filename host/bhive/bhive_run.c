@@ -45,7 +45,9 @@ static void take_result(struct ctx *c, const char *line)
 	x.u_lo = c->r->res[i].u_lo;
 	x.u_hi = c->r->res[i].u_hi;
 	x.insns = c->r->res[i].insns;
-	if (x.status == BHIVE_GENERAL_PROTECTION)
+	if (x.status == BHIVE_GENERAL_PROTECTION && c->r->arch == BHIVE_ARCH_AARCH64)
+		x.status = BHIVE_PRIVILEGED;   /* the harness tells EL1's instructions apart */
+	else if (x.status == BHIVE_GENERAL_PROTECTION)
 		x.status = bhive_refine_gp(c->b->v[i].code, c->b->v[i].len, x.offset,
 					   x.have_regs ? x.regs : NULL);
 	x.ran = 1;
@@ -184,7 +186,9 @@ static void precheck(struct bhive_run *r, const struct bhive_blocks *b, size_t *
 			x->have = 1;
 			continue;
 		}
-		int st = bhive_precheck(b->v[i].code, b->v[i].len, &x->insns, &bad);
+		int st = r->arch == BHIVE_ARCH_AARCH64 ?
+			bhive_precheck_a64(b->v[i].code, b->v[i].len, &x->insns, &bad) :
+			bhive_precheck(b->v[i].code, b->v[i].len, &x->insns, &bad);
 		if (st != BHIVE_OK) {
 			x->status = st;
 			x->offset = (long)bad;
@@ -267,6 +271,8 @@ static const char *clock_name(const struct bhive_run *r, double k)
 {
 	if (!strcmp(r->clock, "pmc"))
 		return "pmc-core-cycles";
+	if (!strcmp(r->clock, "cntvct"))
+		return k > 0 ? "cntvct-scaled" : "cntvct-ticks";
 	return k > 0 ? "tsc-scaled" : "tsc-ticks";
 }
 
@@ -290,7 +296,8 @@ void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char 
 	if (x->vector >= 0)
 		ADD(";vector=%ld;error=0x%llx;offset=%ld", x->vector,
 		    (unsigned long long)x->error, x->offset);
-	if (x->vector == 14)
+	if (r->arch == BHIVE_ARCH_AARCH64 ? x->vector == 0x20 || x->vector == 0x24 :
+	    x->vector == 14)   /* an instruction or data abort (FAR), a page fault (CR2) */
 		ADD(";addr=0x%llx", (unsigned long long)x->addr);
 	if (x->rounds)
 		ADD(";kept=%u+%u/%u;rounds=%u;ticks=%llu+%llu", x->kept_lo, x->kept_hi,
@@ -300,7 +307,7 @@ void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char 
 	if (x->rounds)
 		ADD(";clock=%s", clock_name(r, k));
 	if (x->rounds && k > 0 && strcmp(r->clock, "pmc"))
-		ADD(";core/tsc=%.4f", k);
+		ADD(";core/%s=%.4f", r->clock, k);
 	ADD(";accel=%s", r->accel_used == QEMU_ACCEL_KVM ? "kvm" :
 	    r->icount ? "tcg-icount" : "tcg");
 #undef ADD

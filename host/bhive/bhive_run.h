@@ -8,7 +8,10 @@
 #include "bhive/bhive_csv.h"
 #include "bhive/bhive_result.h"
 
+enum bhive_arch { BHIVE_ARCH_X86_64, BHIVE_ARCH_AARCH64 };
+
 struct bhive_run {
+	int arch;                        /* enum bhive_arch: the blocks' and the harness's */
 	const char *image;               /* the harness ELF */
 	const char *qemu;                /* NULL: from the ELF */
 	int accel, icount;               /* enum qemu_accel */
@@ -23,9 +26,10 @@ struct bhive_run {
 	unsigned batches;
 };
 
-/* Where the harness image is: BMPROF_BHIVE_IMAGE, else lib/bmprof/bhive-x86_64.elf beside
- * the running bmprof's bin/. 0, or -1 with err. */
-int bhive_image_path(char *out, size_t n, char *err, size_t errlen);
+/* Where the harness image for arch is: BMPROF_BHIVE_IMAGE (x86-64) or
+ * BMPROF_BHIVE_IMAGE_AARCH64, else lib/bmprof/bhive-ARCH.elf beside the running bmprof's
+ * bin/. 0, or -1 with err. */
+int bhive_image_path(int arch, char *out, size_t n, char *err, size_t errlen);
 
 /* Measure every block: r->res gets one result each. 0, or an exit status (the reason
  * printed) when QEMU or the image failed. */

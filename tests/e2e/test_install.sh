@@ -31,7 +31,8 @@ KIT=$T/kit
 	{ cat "$T/install.log"; fail "make install failed"; }
 
 # --- the installed tree
-for f in bin/bmprof lib/bmprof/insn_count.so lib/bmprof/bhive-x86_64.elf lib/bmprof/x86_64/libbmprof.a \
+for f in bin/bmprof lib/bmprof/insn_count.so lib/bmprof/bhive-x86_64.elf lib/bmprof/bhive-aarch64.elf \
+	lib/bmprof/x86_64/libbmprof.a \
 	lib/bmprof/aarch64/libbmprof.a include/bmprof/bmprof.h include/bmprof/wire.h \
 	include/bmprof/bmprof_x86_64.h include/bmprof/bmprof_aarch64.h include/bmprof/bmprof_pmu.h \
 	include/bmprof/bmprof_ring.h include/bmprof/bmprof_desc.h \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for bmprof bhive's inputs: the blocks reader (bhive_csv_parse), the
- * capstone check of each block it accepts (bhive_precheck), the harness's result lines
+ * capstone check of each block it accepts (bhive_precheck) and the AArch64 encoding check
+ * (bhive_precheck_a64), the harness's result lines
  * (bhive_parse_line, bhive_parse_clock, on every input line) and the result rows.
  *
  * Input: a blocks file. Checked for any input: parsing fails with one line naming the
@@ -29,6 +30,10 @@ static void check_blocks(const struct bhive_blocks *b)
 		int st = bhive_precheck(k->code, k->len, &insns, &bad);
 		CHECK(st == BHIVE_OK || st == BHIVE_CONTROL_FLOW || st == BHIVE_UNDECODABLE);
 		CHECK(st != BHIVE_UNDECODABLE || bad < k->len);
+		st = bhive_precheck_a64(k->code, k->len, &insns, &bad);
+		CHECK(st == BHIVE_OK || st == BHIVE_CONTROL_FLOW || st == BHIVE_UNDECODABLE);
+		CHECK(insns == k->len / 4);
+		CHECK(st != BHIVE_UNDECODABLE || (k->len % 4 && bad == k->len - k->len % 4));
 	}
 }
 

@@ -202,6 +202,52 @@ static void test_capstone(void **state)
 			 BHIVE_GENERAL_PROTECTION);   /* an offset outside the block */
 }
 
+/* AArch64: 4-byte little-endian words; every branch and exception-generating class */
+static void test_precheck_a64(void **state)
+{
+	static const uint32_t leave[] = {
+		0x14000001, 0x97ffffff,   /* b .+4, bl .-4 */
+		0x54000040, 0x54000050,   /* b.eq, bc.eq */
+		0xb4000040, 0x35000040,   /* cbz x0, cbnz w0 */
+		0x36000040, 0xb7f80040,   /* tbz w0 #0, tbnz x0 #63 */
+		0xd61f0000, 0xd63f0000,   /* br x0, blr x0 */
+		0xd65f03c0, 0xd69f03e0,   /* ret, eret */
+		0xd65f0bff,               /* retaa */
+		0xd4000001, 0xd4000002,   /* svc #0, hvc #0 */
+		0xd4000003, 0xd4200000,   /* smc #0, brk #0 */
+		0xd4400000,               /* hlt #0 */
+	};
+	static const uint32_t stay[] = {
+		0x8b010000, 0xf9400020,   /* add x0, x0, x1; ldr x0, [x1] */
+		0xd503201f, 0xd5381000,   /* nop; mrs x0, sctlr_el1 (the harness judges it) */
+		0xd503207f, 0x00000000,   /* wfi; udf #0 */
+		0x1e602820, 0x4e083c00,   /* fadd d0, d1, d0; umov x0, v0.d[0] */
+		0x10000000, 0x90000000,   /* adr x0, .; adrp x0, . */
+	};
+	uint8_t b[8];
+	unsigned insns;
+	size_t bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof leave / sizeof *leave; i++) {
+		uint32_t ok = 0x8b010000;
+		memcpy(b, &ok, 4);
+		memcpy(b + 4, &leave[i], 4);
+		assert_int_equal(bhive_precheck_a64(b, 8, &insns, &bad), BHIVE_CONTROL_FLOW);
+		assert_int_equal(insns, 2);
+	}
+	for (size_t i = 0; i < sizeof stay / sizeof *stay; i++) {
+		memcpy(b, &stay[i], 4);
+		assert_int_equal(bhive_precheck_a64(b, 4, &insns, &bad), BHIVE_OK);
+		assert_int_equal(insns, 1);
+	}
+	memcpy(b, &stay[0], 4);
+	assert_int_equal(bhive_precheck_a64(b, 6, &insns, &bad), BHIVE_UNDECODABLE);
+	assert_int_equal(bad, 4);
+	assert_int_equal(bhive_precheck_a64(b, 3, &insns, &bad), BHIVE_UNDECODABLE);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_throughput),
 		cmocka_unit_test(test_result_line),
 		cmocka_unit_test(test_capstone),
+		cmocka_unit_test(test_precheck_a64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
