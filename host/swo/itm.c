@@ -39,7 +39,7 @@ static void deliver(struct itm_decoder *d, unsigned port, const uint8_t *p, unsi
 }
 
 /* A broken packet: its bytes so far are skipped. */
-static void error(struct itm_decoder *d, unsigned bytes)
+static void error(struct itm_decoder *d, uint64_t bytes)
 {
 	d->st.errors++;
 	d->st.skipped += bytes;
@@ -103,14 +103,13 @@ static void byte(struct itm_decoder *d, uint8_t c)
 		return;
 	case S_ZEROS:
 		if (c == 0x00) {
-			if (d->zeros < UINT32_MAX)
-				d->zeros++;
+			d->zeros++;
 		} else if (c == 0x80 && d->zeros >= SYNC_ZEROS) {
 			d->st.syncs++;
 			d->page = 0;
 			d->state = S_HDR;
 		} else {
-			error(d, d->zeros > 255 ? 255 : d->zeros);
+			error(d, d->zeros);
 			header(d, c);
 		}
 		return;

@@ -50,7 +50,7 @@ struct itm_decoder {
 	/* private */
 	uint8_t state, hdr, need, have, page;
 	uint8_t payload[4];
-	uint32_t zeros;
+	uint64_t zeros;          /* of the zero run being read */
 	uint8_t buf[4096];
 	size_t nbuf;
 };

@@ -328,6 +328,23 @@ static void test_decode_errors_resync(void **s)
 	free(out.p);
 }
 
+/* A long zero run that is no synchronization packet: every zero is counted as skipped. */
+static void test_decode_long_zero_run(void **s)
+{
+	struct bytes cap = { 0 }, out = { 0 };
+	const uint8_t w[1] = { 'z' };
+	(void)s;
+	for (int i = 0; i < 1000; i++)
+		put1(&cap, 0);
+	stim(&cap, 0, w, 1);
+	struct itm_stats st = decode(&cap, 0, 3, &out);
+	assert_int_equal(st.errors, 1);
+	assert_int_equal(st.skipped, 1000);
+	assert_int_equal(out.n, 1);
+	free(cap.p);
+	free(out.p);
+}
+
 /* Garbage never grows memory or crashes, and every byte is accounted as input. */
 static void test_decode_garbage(void **s)
 {
@@ -470,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_decode_interleaved),
 		cmocka_unit_test(test_decode_port_page),
 		cmocka_unit_test(test_decode_errors_resync),
+		cmocka_unit_test(test_decode_long_zero_run),
 		cmocka_unit_test(test_decode_garbage),
 		cmocka_unit_test(test_frames_through_itm),
 		cmocka_unit_test(test_recorded_stream_wrapped),
