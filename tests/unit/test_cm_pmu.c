@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -181,6 +182,44 @@ static void test_layer_long_period(void **s)
 	cpu_free(cpu);
 }
 
+/* The event numbers cm_pmu.h names are Arm's common ones (the armv8 rows of
+ * analysis/events/arm_events.tsv, generated from Arm's PMU data; run from the repository
+ * root). */
+static void test_event_numbers_from_arm_data(void **s)
+{
+	static const struct { const char *name; unsigned code; } ev[] = {
+#define E(n) { #n, BMPROF_CM_##n }
+		E(SW_INCR), E(L1I_CACHE_REFILL), E(L1D_CACHE_REFILL), E(L1D_CACHE), E(LD_RETIRED),
+		E(ST_RETIRED), E(INST_RETIRED), E(EXC_TAKEN), E(EXC_RETURN), E(PC_WRITE_RETIRED),
+		E(BR_IMMED_RETIRED), E(BR_RETURN_RETIRED), E(BR_MIS_PRED), E(CPU_CYCLES), E(BR_PRED),
+		E(MEM_ACCESS), E(L1I_CACHE), E(BUS_ACCESS), E(BUS_CYCLES), E(CHAIN),
+		E(STALL_FRONTEND), E(STALL_BACKEND),
+#undef E
+	};
+	unsigned found = 0;
+	char line[1024];
+	FILE *f = fopen("analysis/events/arm_events.tsv", "r");
+	(void)s;
+
+	if (!f)
+		fail_msg("cannot open analysis/events/arm_events.tsv: run from the repository root");
+	while (fgets(line, sizeof line, f)) {
+		char pmu[32], name[128];
+		unsigned code;
+
+		if (sscanf(line, "%31[^\t]\t%x\t%127[^\t]", pmu, &code, name) != 3 ||
+		    strcmp(pmu, "armv8"))
+			continue;
+		for (unsigned i = 0; i < sizeof ev / sizeof ev[0]; i++)
+			if (!strcmp(ev[i].name, name)) {
+				assert_int_equal(ev[i].code, code);
+				found++;
+			}
+	}
+	fclose(f);
+	assert_int_equal(found, sizeof ev / sizeof ev[0]);
+}
+
 /* ---- DWT ---- */
 
 static void test_cyccnt_present(void **s)
@@ -218,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_program_enable_clear),
 		cmocka_unit_test(test_layer_sampling),
 		cmocka_unit_test(test_layer_long_period),
+		cmocka_unit_test(test_event_numbers_from_arm_data),
 		cmocka_unit_test(test_cyccnt_present),
 		cmocka_unit_test(test_cyccnt_absent),
 	};
