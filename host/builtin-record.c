@@ -260,8 +260,15 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 		return 1;
 	}
 	summary_print(stderr, p, in->path, NULL);
-	if (swo.on)
+	if (swo.on) {
+		char port[16], counts[256];
+		struct bm_kv kv[] = { { "itm_port", port }, { "itm", counts } };
+
 		itm_summary(stderr, &swo.d.st, swo.d.port);
+		snprintf(port, sizeof port, "%u", swo.d.port);
+		itm_counts(counts, sizeof counts, &swo.d.st);
+		capture_meta(c, kv, 2);
+	}
 	if (want_stacks)
 		summary_expect_stacks(stderr, p);
 	fprintf(stderr, "  stopped   %s\n", stop_text(how));

@@ -19,6 +19,15 @@ void itm_summary(FILE *f, const struct itm_stats *st, unsigned port)
 			st->errors, st->skipped, st->truncated ? "; the capture ends inside a packet" : "");
 }
 
+void itm_counts(char *buf, size_t len, const struct itm_stats *st)
+{
+	snprintf(buf, len, "delivered=%" PRIu64 " other=%" PRIu64 " hw=%" PRIu64 " ts=%" PRIu64
+		 " sync=%" PRIu64 " overflow=%" PRIu64 " errors=%" PRIu64 " skipped=%" PRIu64
+		 " truncated=%d", st->delivered, st->other_bytes, st->hw_packets,
+		 st->local_ts + st->global_ts, st->syncs, st->overflows, st->errors, st->skipped,
+		 st->truncated);
+}
+
 void itm_no_port(const struct itm_stats *st, unsigned port, const char *path)
 {
 	char ports[256];

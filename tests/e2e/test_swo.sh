@@ -37,6 +37,9 @@ for port in 0 5 37; do
 	grep -q "^shares: " "$T/out" || fail "console text of port $port not passed through"
 	grep -q "  itm       port $port: $(stat -c %s "$T/raw") bytes" "$T/err" ||
 		{ cat "$T/err"; fail "itm summary line (port $port)"; }
+	grep -aq "itm_port" "$T/swo$port.data" &&
+		grep -aq "delivered=$(stat -c %s "$T/raw") " "$T/swo$port.data" ||
+		fail "the profile does not record the ITM port and counts"
 	"$BMPROF" report -i "$T/swo$port.data" --format json >"$T/swo$port.json" ||
 		fail "report of the SWO capture (port $port)"
 	compare "$T/direct.json" "$T/swo$port.json"
