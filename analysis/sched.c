@@ -20,8 +20,9 @@
  * limit), completes latency cycles later, and retires in order, at most width per cycle,
  * in the cycle it completes at the earliest. M is the distance between retirements.
  * Blocking (in order, Cortex-M): one execute stage; an instruction holds it its class's
- * busy cycles (instead of a unit) and the next starts after that, except that a load or store right after a
- * load or store starts 1 cycle after it (address and data phases overlap).
+ * busy cycles (instead of a unit) and the next starts after that, except that a load or
+ * store right after a load or store starts 1 cycle after it (address and data phases
+ * overlap).
  * Loops run LOOP_ITERS times (fewer for long blocks) and the last iteration is reported. */
 #include "sched.h"
 

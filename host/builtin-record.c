@@ -153,7 +153,6 @@ enum stop { STOP_END, STOP_EOF, STOP_SIGNAL, STOP_ERROR };
 static struct swo {
 	int on;
 	struct itm_decoder d;
-	struct capture *c;
 	int failed;            /* a capture_push of the decoded bytes failed */
 } swo;
 
