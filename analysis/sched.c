@@ -19,6 +19,10 @@
  * executes as soon as its operands are ready and a unit is free (oldest first, no window
  * limit), completes latency cycles later, and retires in order, at most width per cycle,
  * in the cycle it completes at the earliest. M is the distance between retirements.
+ * Blocking (in order, Cortex-M): one execute stage; an instruction holds it its class's
+ * busy cycles (instead of a unit) and the next starts after that, except that a load or
+ * store right after a load or store starts 1 cycle after it (address and data phases
+ * overlap).
  * Loops run LOOP_ITERS times (fewer for long blocks) and the last iteration is reported. */
 #include "sched.h"
 
@@ -196,6 +200,8 @@ static int run(const struct uarch *u, const struct insn *insns, size_t n, size_t
 	unsigned width = u->width ? u->width : 1;
 	unsigned aw = u->alloc_width ? u->alloc_width : width;
 	int64_t slot = 0, rcyc = 0;      /* current issue/alloc cycle, retire cycle */
+	int64_t held = 0;                /* blocking: the execute stage is free from here */
+	int prev_mem = 0;
 	unsigned nslot = 0, nret = 0;    /* instructions in them so far */
 	int rc = 0;
 
@@ -219,8 +225,17 @@ static int run(const struct uarch *u, const struct insn *insns, size_t n, size_t
 			d->why = WHY_SLOT;
 		}
 		int64_t t = operands(&s, in, slot, d);
-		int64_t x = resv_take(&rv, cls, u->cls[cls].units, u->cls[cls].busy, t,
-				      (int32_t)j, &by);
+		int mem = cls == IC_LOAD || cls == IC_STORE;
+		if (u->blocking && j > 0) {
+			int64_t h = mem && prev_mem ? dy[j - 1].start + 1 : held;
+			if (h > t) {
+				t = h;
+				d->why = WHY_UNIT;
+				d->culprit = (int32_t)j - 1;
+			}
+		}
+		int64_t x = resv_take(&rv, cls, u->cls[cls].units,
+				      u->blocking ? 1 : u->cls[cls].busy, t, (int32_t)j, &by);
 		if (x < 0) {
 			rc = -1;
 			break;
@@ -230,6 +245,8 @@ static int run(const struct uarch *u, const struct insn *insns, size_t n, size_t
 			d->culprit = by;
 		}
 		d->start = x;
+		held = x + (u->cls[cls].busy ? u->cls[cls].busy : 1);
+		prev_mem = mem;
 		if (!u->out_of_order) {
 			if (x > slot) {
 				slot = x;

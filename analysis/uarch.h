@@ -29,6 +29,9 @@ struct uarch {
 	uint8_t alloc_width;  /* out of order: instructions entering the window (allocated,
 			       * in order) per cycle; 0: same as width */
 	uint8_t generic;      /* 1: the fallback model of its arch */
+	uint8_t blocking;     /* in order: one execute stage, held busy cycles (of the class)
+			       * by each instruction, stalling all behind it; a load or store
+			       * right after a load or store holds it 1 cycle (Cortex-M) */
 	/* dynamic stall costs, cycles per occurrence: the bounds of the culprit analysis */
 	uint16_t icache_miss, dcache_miss, memory, itlb_miss, dtlb_miss, mispredict;
 	struct uarch_class cls[IC__COUNT];

@@ -15,6 +15,7 @@ static const struct uarch m_aarch64_generic = {
 	.load_latency = 4,
 	.line_size = 64,
 	.generic = 1,
+	.blocking = 0,
 	.icache_miss = 15, .dcache_miss = 15, .memory = 200,
 	.itlb_miss = 20, .dtlb_miss = 20, .mispredict = 13,
 	.cls = {
@@ -48,6 +49,7 @@ static const struct uarch m_cortex_a72 = {
 	.load_latency = 4,
 	.line_size = 64,
 	.generic = 0,
+	.blocking = 0,
 	.icache_miss = 20, .dcache_miss = 20, .memory = 200,
 	.itlb_miss = 20, .dtlb_miss = 20, .mispredict = 15,
 	.cls = {
@@ -70,6 +72,74 @@ static const struct uarch m_cortex_a72 = {
 	},
 };
 
+static const struct uarch m_cortex_m3 = {
+	.name = "cortex-m3",
+	.title = "Arm Cortex-M3, in order, 3 stages, one execute stage",
+	.source = "Arm Cortex-M3 Technical Reference Manual r2p1 (DDI 0337I), Table 3-1 \"Cortex-M3 instruction set summary\"",
+	.arch = 3,
+	.out_of_order = 0,
+	.width = 1,
+	.alloc_width = 0,
+	.load_latency = 0,
+	.line_size = 4,
+	.generic = 0,
+	.blocking = 1,
+	.icache_miss = 2, .dcache_miss = 2, .memory = 2,
+	.itlb_miss = 0, .dtlb_miss = 0, .mispredict = 2,
+	.cls = {
+		[IC_NOP] = { 1, 1, 1 },
+		[IC_MOVE] = { 1, 1, 1 },
+		[IC_ALU] = { 1, 1, 1 },
+		[IC_SHIFT] = { 1, 1, 1 },
+		[IC_MUL] = { 1, 1, 1 },
+		[IC_DIV] = { 2, 1, 2 },
+		[IC_LOAD] = { 2, 1, 2 },
+		[IC_STORE] = { 1, 1, 2 },
+		[IC_BRANCH] = { 1, 1, 2 },
+		[IC_FP_ADD] = { 1, 1, 1 },
+		[IC_FP_MUL] = { 1, 1, 1 },
+		[IC_FP_DIV] = { 1, 1, 1 },
+		[IC_VEC] = { 1, 1, 1 },
+		[IC_STRING] = { 1, 1, 1 },
+		[IC_SYSTEM] = { 2, 1, 2 },
+		[IC_OTHER] = { 1, 1, 1 },
+	},
+};
+
+static const struct uarch m_cortex_m4 = {
+	.name = "cortex-m4",
+	.title = "Arm Cortex-M4(F), in order, 3 stages, one execute stage",
+	.source = "Arm Cortex-M4 Technical Reference Manual r0p1 (DDI 0439B), Table 3-1 \"Cortex-M4 instruction set summary\" and Table 7-1 \"FPU instruction set\"",
+	.arch = 3,
+	.out_of_order = 0,
+	.width = 1,
+	.alloc_width = 0,
+	.load_latency = 0,
+	.line_size = 4,
+	.generic = 1,
+	.blocking = 1,
+	.icache_miss = 2, .dcache_miss = 2, .memory = 2,
+	.itlb_miss = 0, .dtlb_miss = 0, .mispredict = 2,
+	.cls = {
+		[IC_NOP] = { 1, 1, 1 },
+		[IC_MOVE] = { 1, 1, 1 },
+		[IC_ALU] = { 1, 1, 1 },
+		[IC_SHIFT] = { 1, 1, 1 },
+		[IC_MUL] = { 1, 1, 1 },
+		[IC_DIV] = { 2, 1, 2 },
+		[IC_LOAD] = { 2, 1, 2 },
+		[IC_STORE] = { 1, 1, 2 },
+		[IC_BRANCH] = { 1, 1, 2 },
+		[IC_FP_ADD] = { 1, 1, 1 },
+		[IC_FP_MUL] = { 1, 1, 1 },
+		[IC_FP_DIV] = { 14, 1, 1 },
+		[IC_VEC] = { 1, 1, 1 },
+		[IC_STRING] = { 1, 1, 1 },
+		[IC_SYSTEM] = { 2, 1, 2 },
+		[IC_OTHER] = { 1, 1, 1 },
+	},
+};
+
 static const struct uarch m_golden_cove = {
 	.name = "golden-cove",
 	.title = "Intel Golden Cove P-core (Sapphire/Emerald Rapids, Alder/Raptor Lake P-cores), out of order",
@@ -81,6 +151,7 @@ static const struct uarch m_golden_cove = {
 	.load_latency = 5,
 	.line_size = 64,
 	.generic = 0,
+	.blocking = 0,
 	.icache_miss = 16, .dcache_miss = 16, .memory = 400,
 	.itlb_miss = 30, .dtlb_miss = 30, .mispredict = 17,
 	.cls = {
@@ -114,6 +185,7 @@ static const struct uarch m_neoverse_n1 = {
 	.load_latency = 4,
 	.line_size = 64,
 	.generic = 0,
+	.blocking = 0,
 	.icache_miss = 11, .dcache_miss = 11, .memory = 200,
 	.itlb_miss = 20, .dtlb_miss = 20, .mispredict = 11,
 	.cls = {
@@ -147,6 +219,7 @@ static const struct uarch m_skylake = {
 	.load_latency = 5,
 	.line_size = 64,
 	.generic = 0,
+	.blocking = 0,
 	.icache_miss = 14, .dcache_miss = 12, .memory = 250,
 	.itlb_miss = 30, .dtlb_miss = 30, .mispredict = 16,
 	.cls = {
@@ -180,6 +253,7 @@ static const struct uarch m_tcg = {
 	.load_latency = 0,
 	.line_size = 64,
 	.generic = 0,
+	.blocking = 0,
 	.icache_miss = 0, .dcache_miss = 0, .memory = 0,
 	.itlb_miss = 0, .dtlb_miss = 0, .mispredict = 0,
 	.cls = {
@@ -213,6 +287,7 @@ static const struct uarch m_x86_64_generic = {
 	.load_latency = 5,
 	.line_size = 64,
 	.generic = 1,
+	.blocking = 0,
 	.icache_miss = 15, .dcache_miss = 14, .memory = 250,
 	.itlb_miss = 30, .dtlb_miss = 30, .mispredict = 17,
 	.cls = {
@@ -238,6 +313,8 @@ static const struct uarch m_x86_64_generic = {
 const struct uarch *const uarch_models[] = {
 	&m_aarch64_generic,
 	&m_cortex_a72,
+	&m_cortex_m3,
+	&m_cortex_m4,
 	&m_golden_cove,
 	&m_neoverse_n1,
 	&m_skylake,
@@ -248,6 +325,8 @@ const struct uarch *const uarch_models[] = {
 
 const struct uarch_cpu uarch_cpus[] = {
 	{ 2, "ARM", 0x41, 0xd08, &m_cortex_a72 },
+	{ 3, "ARM", 0x41, 0xc23, &m_cortex_m3 },
+	{ 3, "ARM", 0x41, 0xc24, &m_cortex_m4 },
 	{ 1, "GenuineIntel", 0x6, 0xcf, &m_golden_cove },
 	{ 1, "GenuineIntel", 0x6, 0x8f, &m_golden_cove },
 	{ 1, "GenuineIntel", 0x6, 0x97, &m_golden_cove },

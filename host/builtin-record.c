@@ -19,6 +19,8 @@
 #include "profile/capture.h"
 #include "report/data_space.h"
 #include "report/summary.h"
+#include "swo/itm.h"
+#include "swo/itm_report.h"
 #include "profile/target_log.h"
 #include "util/options.h"
 #include "util/util.h"
@@ -154,6 +156,28 @@ static void print_log(void *ctx, uint8_t level, const char *text, size_t len)
 
 enum stop { STOP_END, STOP_EOF, STOP_SIGNAL, STOP_ERROR };
 
+/* --itm-port: the input is an SWO capture, and the stream is that port's bytes. */
+static struct swo {
+	int on;
+	struct itm_decoder d;
+	int failed;            /* a capture_push of the decoded bytes failed */
+} swo;
+
+static void swo_out(void *ctx, const uint8_t *data, size_t len)
+{
+	if (capture_push(ctx, data, len))
+		swo.failed = 1;
+}
+
+static int feed(struct capture *c, const void *buf, size_t len)
+{
+	if (!swo.on)
+		return capture_push(c, buf, len);
+	swo.failed = 0;
+	itm_push(&swo.d, buf, len);
+	return swo.failed;
+}
+
 /* Read until END, end of input, a signal or an error. SIGINT and SIGTERM are blocked
  * except inside ppoll(), so one arriving between two reads is never missed. */
 static enum stop pump(struct capture *c, struct input *in)
@@ -211,7 +235,7 @@ static enum stop pump(struct capture *c, struct input *in)
 			how = STOP_ERROR;
 			break;
 		}
-		if (capture_push(c, buf, (size_t)n) && !write_reported) {
+		if (feed(c, buf, (size_t)n) && !write_reported) {
 			progress_clear(&status);
 			bm_err("writing the profile file failed; still receiving the stream");
 			write_reported = 1;
@@ -220,6 +244,8 @@ static enum stop pump(struct capture *c, struct input *in)
 	}
 	sigprocmask(SIG_UNBLOCK, &block, NULL);
 	progress_clear(&status);
+	if (swo.on)
+		itm_finish(&swo.d);
 	return how;
 }
 
@@ -244,6 +270,10 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 	int rc = how == STOP_ERROR;
 
 	capture_finish(c);
+	if (swo.on && !swo.d.st.delivered) {
+		itm_no_port(&swo.d.st, swo.d.port, in->path);
+		return 1;
+	}
 	if (!p->frames_ok) {
 		bm_err("no bmprof stream found in %s: is the image built with bmprof and is this "
 		       "the right port?%s", in->path,
@@ -251,6 +281,15 @@ static int conclude(struct capture *c, const struct input *in, const char *out, 
 		return 1;
 	}
 	summary_print(stderr, p, in->path, NULL);
+	if (swo.on) {
+		char port[16], counts[256];
+		struct bm_kv kv[] = { { "itm_port", port }, { "itm", counts } };
+
+		itm_summary(stderr, &swo.d.st, swo.d.port);
+		snprintf(port, sizeof port, "%u", swo.d.port);
+		itm_counts(counts, sizeof counts, &swo.d.st);
+		capture_meta(c, kv, 2);
+	}
 	if (want_stacks)
 		summary_expect_stacks(stderr, p);
 	fprintf(stderr, "  stopped   %s\n", stop_text(how));
@@ -303,6 +342,8 @@ static int record(const char *from, const char *out, const char *elf, long baud,
 		goto out;
 	}
 	progress_init(&status, qemu_now(), 0, 0);
+	if (swo.on)
+		itm_init(&swo.d, swo.d.port, swo_out, c);
 	rc = conclude(c, &in, out, pump(c, &in));
 	capture_free(c);
 out:
@@ -315,7 +356,7 @@ out:
 int cmd_record(int argc, char **argv)
 {
 	const char *out = PROFILE_DEFAULT_PATH, *from = NULL, *elf = NULL;
-	unsigned long baud = DEFAULT_BAUD;
+	unsigned long baud = DEFAULT_BAUD, itm_port = 0;
 	const struct opt opts[] = {
 		OPT_STRING('o', "output", &out, "FILE", "profile file to write (default "
 			   PROFILE_DEFAULT_PATH "; an existing one is renamed to FILE.old)"),
@@ -324,6 +365,9 @@ int cmd_record(int argc, char **argv)
 			  "terminal device", 1, LONG_MAX),
 		OPT_STRING(0, "elf", &elf, "ELF", "the image's ELF, recorded in the profile for "
 			   "bmprof report"),
+		OPT_ULONG(0, "itm-port", &itm_port, "N", "the input is an SWO capture of ITM "
+			  "packets (TPIU formatter bypassed): the stream is stimulus port N's "
+			  "bytes (0..255; docs/cortex-m-trace.md)", 0, ITM_PORTS - 1),
 		OPT_BOOL('g', "call-graph", &want_stacks, "expect call stacks: warn when the stream "
 			 "has none (the image sends them when its stack_depth is set)"),
 		OPT_BOOL(0, "data-space", &want_raw, "expect raw samples (data-space profiling): "
@@ -342,6 +386,8 @@ int cmd_record(int argc, char **argv)
 	if ((rc = opt_parse(&cmd, argc, argv, &a)) >= 0)
 		return rc;
 	baud_given = opt_given(&a, "baud") != NULL;
+	swo.on = opt_given(&a, "itm-port") != NULL;
+	swo.d.port = (unsigned)itm_port;
 	rc = a.n || a.dash_given;
 	if (rc)
 		bm_err("record: unexpected argument '%s' (the stream is named with --from)",

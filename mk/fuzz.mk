@@ -24,7 +24,7 @@ FUZZ_CFLAGS := -std=gnu11 -O2 -g -fno-omit-frame-pointer $(HOST_WARN) \
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 
 FUZZ_ALL := fuzz_reader fuzz_profile fuzz_elf fuzz_recover fuzz_db fuzz_topdown fuzz_cpi fuzz_diff fuzz_cli \
-	fuzz_backtrack fuzz_dtype fuzz_bhive
+	fuzz_backtrack fuzz_dtype fuzz_bhive fuzz_itm
 FUZZ_HARNESSES ?= $(FUZZ_ALL)
 # Every harness links the whole host library, built with the fuzzing flags (the linker
 # takes the objects it needs).

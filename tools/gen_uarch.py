@@ -21,12 +21,12 @@ DIR = os.path.join(ROOT, "analysis/uarch")
 OUT = os.path.join(ROOT, "analysis/uarch_table.c")
 CLASSES = ["nop", "move", "alu", "shift", "mul", "div", "load", "store", "branch",
            "fp_add", "fp_mul", "fp_div", "vec", "string", "system", "other"]
-ARCHS = {"any": 0, "x86_64": 1, "aarch64": 2}
+ARCHS = {"any": 0, "x86_64": 1, "aarch64": 2, "cortex-m": 3}
 STRINGS = ["name", "title", "source"]
 NUMBERS = {"out_of_order": 1, "width": 255, "alloc_width": 255, "load_latency": 255,
            "line_size": 65535, "icache_miss": 65535, "dcache_miss": 65535,
            "memory": 65535, "itlb_miss": 65535, "dtlb_miss": 65535, "mispredict": 65535,
-           "generic": 1}
+           "generic": 1, "blocking": 1}
 REQUIRED = STRINGS + ["arch", "out_of_order", "width", "load_latency", "line_size",
                       "icache_miss", "dcache_miss", "memory", "itlb_miss", "dtlb_miss",
                       "mispredict"]
@@ -63,7 +63,7 @@ def read_model(path):
                 m["cls"][c[1]] = (lat, units, busy)
             elif key == "cpu":
                 if len(c) < 5 or c[1] not in ARCHS or c[1] == "any":
-                    sys.exit(f"{where}: want cpu ARCH VENDOR FAMILY MODEL, ARCH x86_64 or aarch64")
+                    sys.exit(f"{where}: want cpu ARCH VENDOR FAMILY MODEL, ARCH x86_64, aarch64 or cortex-m")
                 model = 0xffffffff if c[4] == "*" else number(c[4], 0xfffffffe, where)
                 m["cpus"].append((ARCHS[c[1]], c[2], number(c[3], 0xffffffff, where), model))
             elif key in STRINGS:
@@ -91,7 +91,7 @@ def read_model(path):
 
 def read_models():
     models = [read_model(p) for p in sorted(glob.glob(os.path.join(DIR, "*.tsv")))]
-    for a in (1, 2):
+    for a in (1, 2, 3):
         g = [m["name"] for m in models if m.get("generic") and m["arch"] == a]
         if len(g) != 1:
             sys.exit(f"{DIR}: want exactly one generic model for arch {a}, found {g}")
@@ -123,7 +123,7 @@ def render(models):
         for k in STRINGS:
             out.append(f"\t.{k} = {c_str(m[k])},")
         for k in ["arch", "out_of_order", "width", "alloc_width", "load_latency", "line_size",
-                  "generic"]:
+                  "generic", "blocking"]:
             out.append(f"\t.{k} = {m.get(k, 0)},")
         out.append(f"\t.icache_miss = {m['icache_miss']}, .dcache_miss = {m['dcache_miss']}, "
                    f".memory = {m['memory']},")

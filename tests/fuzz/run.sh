@@ -25,7 +25,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # reader, a few frames for a profile, a small ELF, a database of a few profiles, a few runs).
 opts() {
 	case $1 in
-	fuzz_reader | fuzz_bhive) echo "-max_len=70000 -rss_limit_mb=1024" ;;
+	fuzz_reader | fuzz_bhive | fuzz_itm) echo "-max_len=70000 -rss_limit_mb=1024" ;;
 	fuzz_profile) echo "-max_len=200000 -rss_limit_mb=1024" ;;
 	fuzz_elf | fuzz_dtype) echo "-max_len=131072 -rss_limit_mb=2048" ;;
 	fuzz_recover) echo "-max_len=512 -rss_limit_mb=1024" ;;

@@ -361,7 +361,7 @@ static void test_uarch_lookup(void **state)
 	assert_string_equal(uarch_for_cpu(A64, "ARM", 0x41, 0xd0c)->name, "neoverse-n1");
 	assert_string_equal(uarch_for_cpu(A64, "ARM", 0x41, 0xd08)->name, "cortex-a72");
 	assert_string_equal(uarch_for_cpu(A64, "Apple", 0x61, 0x22)->name, "aarch64-generic");
-	assert_null(uarch_for_cpu(3, intel, 6, 0xCF));
+	assert_null(uarch_for_cpu(9, intel, 6, 0xCF));
 
 	assert_ptr_equal(uarch_find("golden-cove"), uarch_for_cpu(X86, intel, 6, 0xCF));
 	assert_null(uarch_find("no-such-core"));
@@ -424,9 +424,11 @@ static void test_table_matches_tsv(void **state)
 			else if (!strcmp(k, "title")) assert_string_equal(u->title, v);
 			else if (!strcmp(k, "source")) assert_string_equal(u->source, v);
 			else if (!strcmp(k, "arch"))
-				assert_int_equal(u->arch, !strcmp(v, "x86_64") ? 1 : !strcmp(v, "aarch64") ? 2 : 0);
+				assert_int_equal(u->arch, !strcmp(v, "x86_64") ? 1 : !strcmp(v, "aarch64") ? 2 :
+						 !strcmp(v, "cortex-m") ? 3 : 0);
 			else if (!strcmp(k, "out_of_order")) assert_int_equal(u->out_of_order, num(v));
 			else if (!strcmp(k, "generic")) assert_int_equal(u->generic, num(v));
+			else if (!strcmp(k, "blocking")) assert_int_equal(u->blocking, num(v));
 			else if (!strcmp(k, "width")) assert_int_equal(u->width, num(v));
 			else if (!strcmp(k, "alloc_width")) assert_int_equal(u->alloc_width, num(v));
 			else if (!strcmp(k, "load_latency")) assert_int_equal(u->load_latency, num(v));
@@ -451,7 +453,7 @@ static void test_table_matches_tsv(void **state)
 				assert_non_null(cell[4]);
 				uint32_t model = !strcmp(cell[4], "*") ? UARCH_ANY_MODEL :
 					(uint32_t)num(cell[4]);
-				unsigned arch = !strcmp(v, "x86_64") ? 1 : 2;
+				unsigned arch = !strcmp(v, "x86_64") ? 1 : !strcmp(v, "aarch64") ? 2 : 3;
 				int found = 0;
 				for (const struct uarch_cpu *c = uarch_cpus; c->u; c++)
 					found |= c->u == u && c->arch == arch && c->family == num(cell[3]) &&
