@@ -255,8 +255,17 @@ static void test_skylake_loads(void **s)
 	mm_pebs_record(rec, fmt3_record(rec, 0, 0x1, 0x401234, 0x601040));
 	assert_true(mm.pmi);
 	assert_int_equal(mm.global_status & OVF_BUF, OVF_BUF);
+	mm_log_clear();
 	assert_int_equal(bmprof_pmu_overflow_raw(r.p, 0x409999, 0, &interrupted),
 			 1ull << 62);
+	/* OvfBuffer and PMC0's bit acknowledged; PMC0 stopped while the buffer was read */
+	assert_int_equal(mm.nlog, 3);
+	assert_int_equal(mm.log[0].msr, 0x390);
+	assert_int_equal(mm.log[0].v, OVF_BUF | 0xFull | 7ull << 32);
+	assert_int_equal(mm.log[1].msr, 0x38F);
+	assert_int_equal(mm.log[1].v, 0);
+	assert_int_equal(mm.log[2].msr, 0x38F);
+	assert_int_equal(mm.log[2].v, 1);
 	/* OvfBuffer and PMC0's overflow bit cleared, the buffer emptied */
 	assert_int_equal(mm.global_status, 0);
 	assert_int_equal(d[5], base);

@@ -273,14 +273,19 @@ static int intel_event_ok(uint64_t encoding)
 }
 
 /* A started PERF_METRICS field starts fixed counter 3 and PERF_METRICS. */
-static void write_global(struct intel *in)
+static uint64_t global_value(const struct intel *in)
 {
 	uint64_t v = in->on & in->hw;
 
 	if (in->on & in->metrics)
 		v |= 1ull << SLOTS_CTR | GLOBAL_CTRL_METRICS_EN;
+	return v;
+}
+
+static void write_global(struct intel *in)
+{
 	if (in->version >= 2)
-		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, v);
+		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, global_value(in));
 }
 
 /* Freeze on PMI while a started counter interrupts. */
@@ -522,6 +527,22 @@ static int intel_pebs_ok(uint64_t encoding)
 	return st == BMPROF_PRECISE_PEBS ? 0 : st;
 }
 
+/* The PEBS counters stop while their buffer is read and its index set back, so that no
+ * record is written meanwhile and lost. */
+static unsigned intel_pebs_drain(struct bmprof_raw *out, unsigned max)
+{
+	struct intel *in = this_cpu();
+	uint64_t stop = in->on & in->pebs;
+	unsigned n;
+
+	if (stop)
+		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, global_value(in) & ~stop);
+	n = pebs_drain(out, max);
+	if (stop)
+		write_global(in);
+	return n;
+}
+
 const struct bmprof_pmu_ops bmprof_pmu_intel = {
 	.name = "intel",
 	.probe = intel_probe,
@@ -536,5 +557,5 @@ const struct bmprof_pmu_ops bmprof_pmu_intel = {
 	.event_ok = intel_event_ok,
 	.pebs_ok = intel_pebs_ok,
 	.pebs_reload = pebs_reload,
-	.pebs_drain = pebs_drain,
+	.pebs_drain = intel_pebs_drain,
 };
