@@ -397,6 +397,40 @@ static void test_full_buffer(void **s)
 	rig_down(&r);
 }
 
+/* The driver's drain alone: fewer records asked for than the buffer holds leaves the rest,
+ * moved to the buffer's start, for the next call; an adaptive record whose size field
+ * cannot be a record ends the buffer (nothing after it can be framed). */
+static void test_drain_partial_and_bad_size(void **s)
+{
+	static const char *const specs[] = { "1:intel.0x81d0:20000:mem-loads" };
+	struct bmprof_raw out[8];
+	struct rig r;
+	uint8_t rec[0xD0];
+	(void)s;
+
+	rig_up(&r, &mm_icelake_pebs, 16, specs, 1);
+	bmprof_pmu_start(r.p, 1000);
+	for (unsigned k = 0; k < 5; k++)
+		mm_pebs_record(rec, fmt4_record(rec, k, 1, 0x406000 + 16 * k, 0x60B000 + 8 * k));
+	assert_int_equal(pebs_drain(out, 3), 3);
+	for (unsigned k = 0; k < 3; k++)
+		check_raw(&out[k], k, 0, 0x406000 + 16 * k, 0x60B000 + 8 * k);
+	assert_int_equal(ds()[5], ds()[4] + 2 * 0xD0);
+	assert_int_equal(pebs_drain(out, 8), 2);
+	for (unsigned k = 0; k < 2; k++)
+		check_raw(&out[k], k + 3, 0, 0x406000 + 16 * (k + 3), 0x60B000 + 8 * (k + 3));
+	assert_int_equal(ds()[5], ds()[4]);
+
+	mm_pebs_record(rec, fmt4_record(rec, 0, 1, 0x406100, 0x60C000));
+	fmt4_record(rec, 1, 1, 0x406110, 0x60C008);
+	put64(rec, 0, 0x10ull << 48 | 0x3);   /* a 16-byte "record" */
+	mm_pebs_record(rec, 0xD0);
+	assert_int_equal(pebs_drain(out, 8), 1);
+	check_raw(&out[0], 0, 0, 0x406100, 0x60C000);
+	assert_int_equal(ds()[5], ds()[4]);
+	rig_down(&r);
+}
+
 /* Records the raw ring has no room for are lost and counted: taken = in the ring + lost;
  * every record is still a sample in the aggregated table. */
 static void test_ring_overflow(void **s)
@@ -501,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_skylake_load_latency),
 		cmocka_unit_test(test_icelake_adaptive),
 		cmocka_unit_test(test_full_buffer),
+		cmocka_unit_test(test_drain_partial_and_bad_size),
 		cmocka_unit_test(test_ring_overflow),
 		cmocka_unit_test(test_unavailable_falls_back),
 	};
