@@ -224,8 +224,9 @@ static void regs_from(struct bmprof_raw *s, const uint8_t *base, const uint8_t *
 	s->valid = 0xFFFF;
 }
 
-/* One record at p (size bytes) as a raw sample; 0, or -1 if it is not one this reads. */
-static int parse(const struct pebs_cpu *c, const uint8_t *p, uint32_t size, struct bmprof_raw *s)
+/* The record at p as a raw sample; 0, or -1 if it is not one this reads (an adaptive
+ * record without the memory info group). */
+static int parse(const struct pebs_cpu *c, const uint8_t *p, struct bmprof_raw *s)
 {
 	*s = (struct bmprof_raw){ .flags = BMPROF_RAWF_PC_EXACT | BMPROF_RAWF_DATA_ADDR };
 	if (!c->adaptive) {
@@ -236,16 +237,13 @@ static int parse(const struct pebs_cpu *c, const uint8_t *p, uint32_t size, stru
 		return 0;
 	}
 	uint64_t fmt = rd64(p);
-	uint32_t off = GRP_BASIC;
-	(void)size;
 	if (!(fmt & PEBS_DATACFG_MEMINFO))
 		return -1;
 	s->pc = rd64(p + 8);
 	s->event = applies_to(c, rd64(p + 16));
-	s->data_addr = rd64(p + off);
-	off += GRP_MEMINFO;
+	s->data_addr = rd64(p + GRP_BASIC);
 	if (fmt & PEBS_DATACFG_GPRS)
-		regs_from(s, p + off, gprs_reg);
+		regs_from(s, p + GRP_BASIC + GRP_MEMINFO, gprs_reg);
 	return 0;
 }
 
@@ -269,10 +267,12 @@ unsigned pebs_drain(struct bmprof_raw *out, unsigned max)
 			at = end;             /* not a record: the rest cannot be framed */
 			break;
 		}
-		if (!parse(c, p, size, &out[n]))
+		if (!parse(c, p, &out[n]))
 			n++;
 		at += size;
 	}
+	if (n < max)
+		at = end;                     /* less than a record left: not one */
 	if (at >= end) {
 		ds->pebs_index = ds->pebs_base;
 		return n;
