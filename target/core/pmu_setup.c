@@ -159,7 +159,7 @@ static void choose_pebs(struct bmprof_pmu *p, struct bmprof_pmu_event *e)
 	e->precise = BMPROF_PRECISE_NONE;
 	if (!p->ops->pebs_ok || !p->cpu || !p->cpu->raw.cap || pmu_is_fixed(e->counter))
 		return;
-	why = p->ops->pebs_ok(e->encoding);
+	why = p->ops->pebs_ok(e->counter, e->encoding);
 	if (why < 0)
 		return;
 	e->precise = why ? (uint8_t)why : BMPROF_PRECISE_PEBS;

@@ -163,14 +163,14 @@ struct bmprof_pmu_ops {
 	/* Optional (NULL: every encoding is implemented): 0 if this CPU does not implement the
 	 * GP event encoding (the event is then UNAVAILABLE, reason UNSUPPORTED). */
 	int (*event_ok)(uint64_t encoding);
-	/* Optional, Intel PEBS. pebs_ok: whether GP encoding can sample by PEBS here: 0 yes,
-	 * -1 not an event PEBS samples (or no PEBS at all on a CPU without it), else the enum
+	/* Optional, Intel PEBS. pebs_ok: whether GP counter ctr can sample encoding by PEBS
+	 * here: 0 yes, -1 not an event (or a counter) PEBS samples, else the enum
 	 * bmprof_precise reason an event that could cannot. A counter programmed with irq
 	 * BMPROF_PMU_IRQ_PEBS is reloaded by the hardware with pebs_reload's value (within
 	 * its width) after each record. pebs_drain (the PMI) moves at most max records into
 	 * out, oldest first, each with the GP counter it applies to in event; it returns how
 	 * many, and the records it could not take wait for the next call. */
-	int (*pebs_ok)(uint64_t encoding);
+	int (*pebs_ok)(unsigned ctr, uint64_t encoding);
 	void (*pebs_reload)(unsigned ctr, uint64_t value);
 	unsigned (*pebs_drain)(struct bmprof_raw *out, unsigned max);
 };

@@ -340,7 +340,7 @@ static void intel_program(unsigned ctr, uint64_t encoding, int irq)
 		pebs_disarm(ctr);
 		in->pebs &= ~bit;
 	}
-	if (irq == BMPROF_PMU_IRQ_PEBS && !is_fixed(ctr) && in->ovf_buf) {
+	if (irq == BMPROF_PMU_IRQ_PEBS && ctr < PEBS_MAX_GP && in->ovf_buf) {
 		irq = 0;
 		in->pebs |= bit;
 		pebs_arm(ctr, encoding);
@@ -517,12 +517,13 @@ static void intel_ack(uint64_t mask)
 			     (mask >> BMPROF_PMU_PEBS_BIT & 1 ? in->ovf_buf : 0));
 }
 
-/* PEBS: a memory event with a data address, on a CPU whose PEBS this driver reads. */
-static int intel_pebs_ok(uint64_t encoding)
+/* PEBS: a memory event with a data address, on a GP counter the DS area has a reset value
+ * for, on a CPU whose PEBS this driver reads. */
+static int intel_pebs_ok(unsigned ctr, uint64_t encoding)
 {
 	uint8_t st = pebs_status();
 
-	if (!pebs_event(encoding))
+	if (!pebs_event(encoding) || ctr >= PEBS_MAX_GP)
 		return -1;
 	return st == BMPROF_PRECISE_PEBS ? 0 : st;
 }
