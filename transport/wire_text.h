@@ -95,6 +95,20 @@ static inline const char *bmprof_counter_kind_name(unsigned kind)
 	return "unknown";
 }
 
+/* enum bmprof_precise as a word (report JSON). */
+static inline const char *bmprof_precise_name(unsigned precise)
+{
+	switch (precise) {
+	case BMPROF_PRECISE_NONE: return "none";
+	case BMPROF_PRECISE_PEBS: return "pebs";
+	case BMPROF_PRECISE_NO_DS: return "no_ds";
+	case BMPROF_PRECISE_DISABLED: return "pebs_disabled";
+	case BMPROF_PRECISE_FORMAT: return "pebs_format";
+	case BMPROF_PRECISE_NO_CAPS: return "no_perf_capabilities";
+	}
+	return "unknown";
+}
+
 /* Why a memory event PEBS could sample was sampled by its interrupt (enum bmprof_precise). */
 static inline const char *bmprof_precise_text(unsigned precise)
 {

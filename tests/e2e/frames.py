@@ -162,9 +162,10 @@ def enc_uleb(v):
     return b + bytes([v])
 
 
-def enc_hello(ncpus, build_id, load_bias=0):
-    """HELLO frame of an x86-64 timer-sampling image: a 1 GHz timebase, GenuineIntel."""
-    return enc_frame(HELLO, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, 1, ncpus, 0, 10**9,
+def enc_hello(ncpus, build_id, load_bias=0, source=1):
+    """HELLO frame of an x86-64 image sampling on the timer (source 1; 2: a PMU event): a
+    1 GHz timebase, GenuineIntel."""
+    return enc_frame(HELLO, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, source, ncpus, 0, 10**9,
                                         load_bias, b"GenuineIntel", 6, 0xcf, 2, 0x806f2,
                                         len(build_id)) + build_id)
 

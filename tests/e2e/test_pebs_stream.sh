@@ -45,7 +45,7 @@ regs = {0: 1, 7: 0x7ff000}   # rax, rsp: present, not needed
 def stream(precise, flags):
     recs = [(1, flags(i), price_out, a, regs)
             for i, a in enumerate(a for _, addrs in want for a in addrs)]
-    out = F.enc_hello(1, F.build_id(elf)) + \
+    out = F.enc_hello(1, F.build_id(elf), source=2) + \
         F.enc_pmu_event(1, "mem-loads", 0x81d0, 20000, 0, precise)
     seq = 0
     for i in range(0, len(recs), 30):
@@ -74,6 +74,11 @@ open(f"{tmp}/pebs.raw", "wb").write(raw)
 data = f"{tmp}/pebs.data"
 rec = run("record", "--data-space", "--from", f"{tmp}/pebs.raw", "-o", data)
 assert "by PEBS" in rec.stderr, rec.stderr
+assert "  event 1   mem-loads, period 20000, PMU counter 0, by PEBS records\n" in rec.stderr, \
+    rec.stderr
+assert "source    timer" not in rec.stderr, rec.stderr
+ev = json.loads(report(data, "--format", "json"))["meta"]["events"]
+assert [(e["name"], e["precise"]) for e in ev] == [("mem-loads", "pebs")], ev
 
 txt = report(data, "--sort", "type,member", "-a")
 src = [l for l in txt.splitlines() if l.startswith("# data space:")]
@@ -128,6 +133,10 @@ raw, total = stream(3, lambda i: 0)
 open(f"{tmp}/nopebs.raw", "wb").write(raw)
 data = f"{tmp}/nopebs.data"
 rec = run("record", "--data-space", "--from", f"{tmp}/nopebs.raw", "-o", data)
+assert ", by its interrupt (no PEBS: IA32_MISC_ENABLE[12] says PEBS is unavailable)" in \
+    rec.stderr, rec.stderr
+ev = json.loads(report(data, "--format", "json"))["meta"]["events"]
+assert [(e["name"], e["precise"]) for e in ev] == [("mem-loads", "pebs_disabled")], ev
 j = json.loads(report(data, "--sort", "type,member", "--format", "json"))
 assert j["source_line"] == "raw samples from PMU event mem-loads (its overflow interrupt; no " \
     "PEBS: IA32_MISC_ENABLE[12] says PEBS is unavailable); the host backtracks from each " \
