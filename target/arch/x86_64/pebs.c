@@ -20,8 +20,10 @@
  * retired, and the data address is the record's data linear address. */
 #include "pmu_x86.h"
 
+/* PEBS records the buffer holds per CPU; 0: no PEBS. PEBS serves raw mode only, so an
+ * image without raw memory has no PEBS memory either. */
 #ifndef BMPROF_X86_PEBS_RECORDS
-#define BMPROF_X86_PEBS_RECORDS 8
+#define BMPROF_X86_PEBS_RECORDS (BMPROF_X86_RAW_ENTRIES ? 8 : 0)
 #endif
 
 #define IA32_MISC_ENABLE 0x1A0u
