@@ -202,6 +202,7 @@ static void event_status(struct profile_event *e, const uint8_t *b, const uint8_
 	e->counter = 0xff;
 	e->group = 0xff;
 	e->ngroups = 1;
+	e->precise = BMPROF_PRECISE_NONE;
 	if (end - b < NSTATUS)
 		return;
 	e->have_status = 1;
@@ -211,6 +212,8 @@ static void event_status(struct profile_event *e, const uint8_t *b, const uint8_
 	e->counter = b[3];
 	e->group = b[4];
 	e->ngroups = b[5];
+	if (end - b > NSTATUS)        /* appended in 3.1 */
+		e->precise = b[6];
 }
 
 static int apply_event(struct profile *p, const uint8_t *b, uint16_t len)

@@ -57,6 +57,7 @@ struct profile_event {
 	uint8_t counter;           /* index within the kind; 0xff: none */
 	uint8_t group;             /* multiplexing group; 0xff: not multiplexed */
 	uint8_t ngroups;           /* groups the PMU rotates through (1: none) */
+	uint8_t precise;           /* enum bmprof_precise: PEBS, or why not (0 if not sent) */
 };
 
 /* One COUNTS record: the latest totals of an event on a CPU. */

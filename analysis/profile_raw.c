@@ -33,7 +33,7 @@ static size_t one_record(const struct raw_hdr *h, const uint8_t *q, const uint8_
 	if (!(k = varint(q, end, &ev)) || ev > UINT16_MAX)
 		return 0;
 	q += k;
-	if (q >= end || (*q & ~BMPROF_RAWF_DATA_ADDR))
+	if (q >= end || (*q & ~BMPROF_RAWF_KNOWN))
 		return 0;
 	r.flags = *q++;
 	if (!(k = varint(q, end, &valid)) || (h->nregs < 64 && valid >> h->nregs))

@@ -142,8 +142,9 @@ static int run(struct qemu_cmd *c)
 	if (o->data_space && !o->events.n) {
 		if (run_opts_add_events(o, DATA_SPACE_DEFAULT_EVENT))
 			return EXIT_USAGE;
-		fprintf(stderr, "bmprof: data space: asking for %s (level 1 data cache misses); "
-			"the timer samples where the CPU does not count it\n",
+		fprintf(stderr, "bmprof: data space: asking for %s (loads that miss the level 1 "
+			"data cache; by PEBS where the CPU has it); the timer samples where the "
+			"CPU does not count it\n",
 			DATA_SPACE_DEFAULT_EVENT);
 		r.nmeta = 2;
 	}

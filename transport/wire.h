@@ -102,6 +102,9 @@ enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOUR
  *   u8  group              multiplexing group (events of one group are always on the PMU
  *                          together; 0xff: not multiplexed)
  *   u8  ngroups            number of groups the PMU rotates through (1: no multiplexing)
+ *   then, appended in version 3.1 (a reader takes it when present):
+ *   u8  precise            enum bmprof_precise: whether the event samples by PEBS, or why
+ *                          a memory event that could does not
  */
 #define BMPROF_EVENT_FIXED 28u
 #define BMPROF_EVENT_RANDOMIZED 0x01u
@@ -120,6 +123,18 @@ enum bmprof_event_reason {
 	BMPROF_EVR_NO_COUNTER = 3,    /* no counter can hold it (e.g. a group larger than the PMU) */
 	BMPROF_EVR_BAD_ENCODING = 4,  /* the encoding has no form for this CPU's vendor */
 	BMPROF_EVR_NO_OVERFLOW = 5,   /* the counter cannot interrupt on overflow here */
+};
+
+/* How a sampling event's samples are taken: by the overflow interrupt (NONE), by PEBS
+ * records (pc, registers and data address from the hardware), or by the interrupt because
+ * PEBS could not be used for an event that has it (the reason). */
+enum bmprof_precise {
+	BMPROF_PRECISE_NONE = 0,      /* the overflow interrupt; PEBS not asked for */
+	BMPROF_PRECISE_PEBS = 1,      /* Intel PEBS records */
+	BMPROF_PRECISE_NO_DS = 2,     /* no PEBS: no debug store (CPUID.1:EDX[21] clear) */
+	BMPROF_PRECISE_DISABLED = 3,  /* no PEBS: IA32_MISC_ENABLE[12] says PEBS unavailable */
+	BMPROF_PRECISE_FORMAT = 4,    /* no PEBS: a record format the target does not read */
+	BMPROF_PRECISE_NO_CAPS = 5,   /* no PEBS: no IA32_PERF_CAPABILITIES (CPUID.1:ECX[15]) */
 };
 
 enum bmprof_counter_kind {
@@ -202,7 +217,8 @@ static inline uint64_t bmprof_key_wire_event(uint16_t key)
  *     varint event         the event id, as in SAMPLES
  *     u8  flags            BMPROF_RAWF_*
  *     varint valid         bit i: register i follows (i < nregs)
- *     varint pc            the delivered pc
+ *     varint pc            the delivered pc (with BMPROF_RAWF_PC_EXACT: the instruction
+ *                          that caused the event)
  *     varint data_addr     only with BMPROF_RAWF_DATA_ADDR: the data address the hardware
  *                          gave (PEBS, IBS, SPE)
  *     one varint per bit set in valid, lowest first: the register's value
@@ -211,6 +227,8 @@ static inline uint64_t bmprof_key_wire_event(uint16_t key)
 #define BMPROF_RAW_FIXED 12u
 #define BMPROF_RAW_REGS_MAX 32u
 #define BMPROF_RAWF_DATA_ADDR 0x01u   /* data_addr is present */
+#define BMPROF_RAWF_PC_EXACT 0x02u    /* pc is the instruction itself (PEBS EventingIP) */
+#define BMPROF_RAWF_KNOWN (BMPROF_RAWF_DATA_ADDR | BMPROF_RAWF_PC_EXACT)
 
 /* TOTALS payload: u16 cpu, u16 nfields, then nfields u64 counters in this order.
  * A reader takes the fields it knows; a writer may append more. A version 1.1 writer sends

@@ -95,6 +95,36 @@ static inline const char *bmprof_counter_kind_name(unsigned kind)
 	return "unknown";
 }
 
+/* enum bmprof_precise as a word (report JSON). */
+static inline const char *bmprof_precise_name(unsigned precise)
+{
+	switch (precise) {
+	case BMPROF_PRECISE_NONE: return "none";
+	case BMPROF_PRECISE_PEBS: return "pebs";
+	case BMPROF_PRECISE_NO_DS: return "no_ds";
+	case BMPROF_PRECISE_DISABLED: return "pebs_disabled";
+	case BMPROF_PRECISE_FORMAT: return "pebs_format";
+	case BMPROF_PRECISE_NO_CAPS: return "no_perf_capabilities";
+	}
+	return "unknown";
+}
+
+/* Why a memory event PEBS could sample was sampled by its interrupt (enum bmprof_precise). */
+static inline const char *bmprof_precise_text(unsigned precise)
+{
+	switch (precise) {
+	case BMPROF_PRECISE_NONE: return "PEBS not asked for";
+	case BMPROF_PRECISE_PEBS: return "PEBS";
+	case BMPROF_PRECISE_NO_DS: return "the CPU has no debug store (CPUID.1:EDX[21] clear)";
+	case BMPROF_PRECISE_DISABLED: return "IA32_MISC_ENABLE[12] says PEBS is unavailable";
+	case BMPROF_PRECISE_FORMAT:
+		return "its PEBS record format is not one the target reads (2, 3, or adaptive 4 on)";
+	case BMPROF_PRECISE_NO_CAPS:
+		return "no IA32_PERF_CAPABILITIES to give the PEBS record format";
+	}
+	return "unknown reason";
+}
+
 static inline const char *bmprof_end_reason_name(unsigned reason)
 {
 	switch (reason) {

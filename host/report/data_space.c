@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "wire_text.h"
 #include "report/data_space.h"
 
 /* The first PMU event that sampled (on a counter, interrupting on overflow). */
@@ -31,6 +32,20 @@ void data_space_source(const struct profile *p, char *name, size_t nn, char *lin
 {
 	const struct profile_event *e = pmu_sampler(p), *off;
 
+	if (e && e->precise == BMPROF_PRECISE_PEBS) {
+		snprintf(name, nn, "%s", e->name);
+		snprintf(line, ln, "raw samples from PMU event %s by PEBS: each record's pc is the "
+			 "instruction that caused the event and its data address is the hardware's "
+			 "(no backtracking)", e->name);
+		return;
+	}
+	if (e && e->precise != BMPROF_PRECISE_NONE) {
+		snprintf(name, nn, "%s", e->name);
+		snprintf(line, ln, "raw samples from PMU event %s (its overflow interrupt; no PEBS: "
+			 "%s); the host backtracks from each delivered pc to the memory instruction",
+			 e->name, bmprof_precise_text(e->precise));
+		return;
+	}
 	if (e) {
 		snprintf(name, nn, "%s", e->name);
 		snprintf(line, ln, "raw samples from PMU event %s (its overflow interrupt); the "

@@ -7,9 +7,10 @@
 #include <stddef.h>
 #include "profile.h"
 
-/* The event a data-space run asks for when none is given: level 1 data cache misses
- * (analysis/events/events.tsv: Intel L1D.REPLACEMENT, AMD PMCx060, Arm L1D_CACHE_REFILL). */
-#define DATA_SPACE_DEFAULT_EVENT "l1d-misses"
+/* The event a data-space run asks for when none is given: loads that missed the level 1
+ * data cache (analysis/events/events.tsv: Intel MEM_LOAD_RETIRED.L1_MISS, which the
+ * target samples by PEBS where the CPU has it; AMD PMCx060, Arm L1D_CACHE_REFILL). */
+#define DATA_SPACE_DEFAULT_EVENT "l1d-miss-loads"
 
 /* The source the run's raw samples came from into name (an event's name, or "timer") and
  * one line saying so and why into line ("raw samples from the timer: l1d-misses is not

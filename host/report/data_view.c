@@ -119,6 +119,31 @@ static void set_key(struct dv_attr *at, const struct dtype_answer *a, enum data_
 	}
 }
 
+/* A raw sample with the hardware's data address: attributed by it; when the address lies
+ * in no object (heap, stack) and the pc is exact, by the trigger instruction's operand
+ * (the pointer variable's type) if that finds a type. */
+static int resolve_hw(struct dv_ctx *c, const struct profile_raw *rs, struct dv_attr *at)
+{
+	struct dtype_answer a;
+	int exact = (rs->flags & BMPROF_RAWF_PC_EXACT) != 0;
+
+	c->v->hw_address++;
+	c->v->address++;
+	c->v->trigger += exact;
+	a.cls = DTYPE_UNIDENTIFIED;
+	if (dtype_addr(c->dt, rs->data_addr - c->bias, &a))
+		return -1;
+	if (!answer_typed(&a) && exact) {
+		struct dtype_answer b;
+		if (attribute_insn(c, rs->regs.pc - c->bias, &b))
+			return -1;
+		if (answer_typed(&b))
+			a = b;
+	}
+	set_key(at, &a, c->v->key);
+	return 0;
+}
+
 /* One raw sample through backtracking and the type attribution. 0, or -1 (out of memory,
  * reason in err). */
 static int resolve_one(struct dv_ctx *c, const struct profile *p, const struct profile_raw *rs,
@@ -130,6 +155,11 @@ static int resolve_one(struct dv_ctx *c, const struct profile *p, const struct p
 	struct dtype_answer a;
 
 	memset(at, 0, sizeof *at);
+	if (rs->flags & BMPROF_RAWF_DATA_ADDR) {
+		if (resolve_hw(c, rs, at))
+			goto oom;
+		return 0;
+	}
 	regs.pc -= c->bias;
 	q.pc = regs.pc;
 	if (bt_image_resolve(c->bt, &q, &r, err, errlen))
@@ -404,6 +434,10 @@ static void print_header(FILE *f, const struct data_view *v)
 	fprintf(f, "# backtracking: %" PRIu64 " raw samples: %.1f%% to a trigger instruction, "
 		"%.1f%% to an address, %.1f%% to a type\n", v->total, pct(v->trigger, v->total),
 		pct(v->address, v->total), pct(v->typed, v->total));
+	if (v->hw_address)
+		fprintf(f, "# hardware addresses: %" PRIu64 " raw samples (%.1f%%) carry the data "
+			"address the hardware recorded, used as it is\n", v->hw_address,
+			pct(v->hw_address, v->total));
 }
 
 static void print_layout(FILE *f, const struct data_view *v)
@@ -479,6 +513,7 @@ int data_view_print_json(FILE *f, const struct data_view *v, long limit, double 
 	json_kv_u64(&j, "trigger", v->trigger);
 	json_kv_u64(&j, "address", v->address);
 	json_kv_u64(&j, "type", v->typed);
+	json_kv_u64(&j, "hardware_address", v->hw_address);
 	json_kv_double(&j, "trigger_percent", pct(v->trigger, v->total));
 	json_kv_double(&j, "address_percent", pct(v->address, v->total));
 	json_kv_double(&j, "type_percent", pct(v->typed, v->total));

@@ -2,7 +2,9 @@
 /* Data-space views of a profile with raw samples (bmprof report --sort type, type,member,
  * object; --layout STRUCT): each raw sample backtracked to its trigger instruction and
  * effective address (host/decode/bt_image.h), attributed to a data type, member and object
- * from the image's DWARF (host/symbol/dtype.h), then counted per row. docs/data-space.md,
+ * from the image's DWARF (host/symbol/dtype.h), then counted per row. A raw sample that
+ * carries the data address the hardware gave (PEBS) is attributed by that address, with
+ * no backtracking; with its pc exact, that pc is its trigger instruction. docs/data-space.md,
  * "Reports". */
 #ifndef BMPROF_DATA_VIEW_H
 #define BMPROF_DATA_VIEW_H
@@ -45,8 +47,8 @@ struct data_view {
 	char source[256], source_line[512];   /* the data_space_source meta, and the line */
 	/* Backtracking effectiveness: raw samples, those with a trigger instruction found
 	 * (ea or ea-unknown), with its address computed, with a type (an object or
-	 * <Scalars>). */
-	uint64_t total, trigger, address, typed;
+	 * <Scalars>); hw_address: those whose address came from the hardware. */
+	uint64_t total, trigger, address, typed, hw_address;
 	uint64_t cls[DTYPE__NCLASS];
 	struct data_view_fn *fns;             /* by delivered pc's function, in first-seen order */
 	size_t nfns, fns_cap;

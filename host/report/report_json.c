@@ -52,6 +52,7 @@ static void json_event(struct json *j, const struct profile *p, const struct pro
 	json_key(j, "group");
 	e->group != 0xff ? json_u64(j, e->group) : json_null(j);
 	json_kv_u64(j, "ngroups", e->ngroups);
+	json_kv_string(j, "precise", bmprof_precise_name(e->precise));
 	json_key(j, "count");
 	counted ? json_u64(j, s.value) : json_null(j);
 	json_key(j, "enabled");

@@ -140,6 +140,10 @@ static void print_event(FILE *f, const struct profile *p, const struct profile_e
 		fprintf(f, ", %s", events_counter_text(buf, sizeof(buf), e, p->hello.arch));
 	if (e->reason != BMPROF_EVR_NONE)
 		fprintf(f, " (%s)", events_reason_text(e->reason));
+	if (e->precise == BMPROF_PRECISE_PEBS)
+		fprintf(f, ", by PEBS records");
+	else if (e->precise != BMPROF_PRECISE_NONE)
+		fprintf(f, ", by its interrupt (no PEBS: %s)", bmprof_precise_text(e->precise));
 	if (e->ngroups > 1 && e->group != 0xff)
 		fprintf(f, ", group %u of %u", e->group + 1u, e->ngroups);
 	if (!profile_event_count(p, e->id, -1, &s)) {

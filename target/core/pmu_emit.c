@@ -25,6 +25,7 @@ static void describe(const struct bmprof_pmu *p, const struct bmprof_pmu_event *
 		d->period = e->period;
 		d->jitter = e->jitter;
 		d->flags = e->jitter ? BMPROF_EVENT_RANDOMIZED : 0;
+		d->precise = e->precise;
 	} else {
 		d->flags = BMPROF_EVENT_COUNTING;
 	}

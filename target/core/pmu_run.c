@@ -66,7 +66,13 @@ static void load(struct bmprof_pmu *p, int all)
 		struct bmprof_pmu_event *e = &p->ev[i];
 		if (!selected(p, e, all))
 			continue;
-		p->ops->program(e->counter, e->encoding, pmu_samples(e));
+		if (e->flags & BMPROF_PMUEV_PEBS) {
+			p->ops->program(e->counter, e->encoding, BMPROF_PMU_IRQ_PEBS);
+			p->ops->pebs_reload(e->counter,
+					    (0 - e->period) & pmu_width_mask(p, e->counter));
+		} else {
+			p->ops->program(e->counter, e->encoding, pmu_samples(e));
+		}
 		p->ops->write(e->counter, e->last);
 	}
 }
@@ -175,6 +181,53 @@ uint64_t bmprof_pmu_overflow_stack(struct bmprof_pmu *p, uint64_t pc, uint16_t s
 	return bmprof_pmu_overflow_raw(p, pc, stack, 0);
 }
 
+/* The PEBS event sampling on GP counter ctr (the first PEBS event if none does). */
+static struct bmprof_pmu_event *pebs_event(struct bmprof_pmu *p, unsigned ctr)
+{
+	struct bmprof_pmu_event *first = 0;
+
+	for (unsigned i = 0; i < p->nevents; i++) {
+		struct bmprof_pmu_event *e = &p->ev[i];
+		if (!(e->flags & BMPROF_PMUEV_PEBS) || !pmu_placed(e))
+			continue;
+		if (e->counter == ctr)
+			return e;
+		if (!first)
+			first = e;
+	}
+	return first;
+}
+
+/* Each PEBS record is one sample of its event, taken at the record's pc with its
+ * registers and data address. The counter overflowed once per record and the hardware
+ * reloaded it with minus the period: the events from the last read to the wrap are
+ * counted, and the reload is the new last read (when the PMI owns the event). */
+static void pebs_samples(struct bmprof_pmu *p, uint16_t stack, uint8_t busy)
+{
+	struct bmprof_raw rec[BMPROF_PMU_PEBS_BATCH];
+	unsigned n;
+
+	do {
+		n = p->ops->pebs_drain(rec, BMPROF_PMU_PEBS_BATCH);
+		for (unsigned k = 0; k < n; k++) {
+			struct bmprof_pmu_event *e = pebs_event(p, rec[k].event);
+			if (!e || !p->running)
+				continue;
+			if (pmi_owns(p, e, busy)) {
+				uint64_t mask = pmu_width_mask(p, e->counter);
+				e->count += (0 - e->last) & mask;
+				e->last = (0 - e->period) & mask;
+			}
+			e->samples++;
+			if (!p->cpu)
+				continue;
+			rec[k].event = e->id;
+			bmprof_record_stack(p->cpu, rec[k].pc, e->id, stack);
+			bmprof_record_raw(p->cpu, &rec[k]);
+		}
+	} while (n == BMPROF_PMU_PEBS_BATCH);
+}
+
 uint64_t bmprof_pmu_overflow_raw(struct bmprof_pmu *p, uint64_t pc, uint16_t stack,
 				 const struct bmprof_raw *raw)
 {
@@ -185,9 +238,12 @@ uint64_t bmprof_pmu_overflow_raw(struct bmprof_pmu *p, uint64_t pc, uint16_t sta
 		return 0;
 	uint8_t busy = p->busy;
 	p->ops->ack(m);
+	if (m >> BMPROF_PMU_PEBS_BIT & 1 && p->ops->pebs_drain)
+		pebs_samples(p, stack, busy);
 	for (unsigned i = 0; p->running && i < p->nevents; i++) {
 		struct bmprof_pmu_event *e = &p->ev[i];
-		if (!(m >> (e->counter & 63) & 1) || !pmi_owns(p, e, busy))
+		if (!(m >> (e->counter & 63) & 1) || !pmi_owns(p, e, busy) ||
+		    (e->flags & BMPROF_PMUEV_PEBS))
 			continue;
 		uint64_t v = fold(p, e);
 		e->next = draw(p, e);

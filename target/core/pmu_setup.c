@@ -149,6 +149,26 @@ static uint64_t max_period(const struct bmprof_pmu *p, unsigned ctr)
 	return p->caps.max_period && p->caps.max_period < m ? p->caps.max_period : m;
 }
 
+/* In raw mode a GP sampling event that PEBS can sample is sampled by PEBS records, with a
+ * fixed period (the hardware reloads the counter); one that PEBS could sample on a CPU
+ * whose PEBS cannot be used keeps the interrupt and says why in precise. */
+static void choose_pebs(struct bmprof_pmu *p, struct bmprof_pmu_event *e)
+{
+	int why;
+
+	e->precise = BMPROF_PRECISE_NONE;
+	if (!p->ops->pebs_ok || !p->cpu || !p->cpu->raw.cap || pmu_is_fixed(e->counter))
+		return;
+	why = p->ops->pebs_ok(e->counter, e->encoding);
+	if (why < 0)
+		return;
+	e->precise = why ? (uint8_t)why : BMPROF_PRECISE_PEBS;
+	if (why)
+		return;
+	e->flags |= BMPROF_PMUEV_PEBS;
+	e->jitter = 0;
+}
+
 /* Which placed events interrupt, with their first period drawn; which fall back. */
 static void arm_events(struct bmprof_pmu *p)
 {
@@ -168,6 +188,7 @@ static void arm_events(struct bmprof_pmu *p)
 			e->jitter = e->period / 16;
 		}
 		e->flags |= BMPROF_PMUEV_SAMPLES;
+		choose_pebs(p, e);
 		e->next = p->cpu ? bmprof_random_period(p->cpu, e->period, e->jitter) :
 			  e->period;
 		e->last = (0 - e->next) & pmu_width_mask(p, e->counter);
@@ -212,7 +233,9 @@ int bmprof_pmu_setup(struct bmprof_pmu *p, const struct bmprof_pmu_ops *ops,
 		}
 		e->counter = BMPROF_PMU_NONE;
 		e->group = BMPROF_PMU_NONE;
-		e->flags &= (uint8_t)~(BMPROF_PMUEV_SAMPLES | BMPROF_PMUEV_WRAPPED);
+		e->flags &= (uint8_t)~(BMPROF_PMUEV_SAMPLES | BMPROF_PMUEV_WRAPPED |
+				       BMPROF_PMUEV_PEBS);
+		e->precise = BMPROF_PRECISE_NONE;
 		e->count = e->enabled = e->running = e->samples = e->next = 0;
 		check_event(p, e);
 	}

@@ -53,7 +53,7 @@ void bmprof_record_raw(struct bmprof_cpu *c, const struct bmprof_raw *s)
 static unsigned encode_record(uint8_t *p, const struct bmprof_raw *s, unsigned nregs)
 {
 	uint32_t valid = nregs < 32 ? s->valid & ((1u << nregs) - 1) : s->valid;
-	uint8_t flags = s->flags & BMPROF_RAWF_DATA_ADDR;
+	uint8_t flags = s->flags & BMPROF_RAWF_KNOWN;
 	unsigned n = bmprof_put_varint(p, s->event);
 
 	p[n++] = flags;

@@ -430,6 +430,7 @@ struct bmprof_event_desc {
 	uint8_t counter;
 	uint8_t group;
 	uint8_t ngroups;
+	uint8_t precise;         /* enum bmprof_precise */
 };
 
 /* One COUNTS record (transport/wire.h). */

@@ -109,6 +109,15 @@ struct bmprof_pmu_caps {
 #define BMPROF_PMUEV_NO_GP 0x01u       /* a word with no GP encoding for this vendor */
 #define BMPROF_PMUEV_WRAPPED 0x02u     /* a counting counter wrapped (COUNTS flag bit 0) */
 #define BMPROF_PMUEV_SAMPLES 0x04u     /* set by setup: armed to interrupt on overflow */
+#define BMPROF_PMUEV_PEBS 0x08u        /* set by setup: sampled by PEBS records */
+
+/* overflow() sets this bit when PEBS records wait in the buffer (x86: the OvfBuffer bit
+ * of IA32_PERF_GLOBAL_STATUS); ack() with it clears it. */
+#define BMPROF_PMU_PEBS_BIT 62
+/* program()'s irq for a PEBS counter: no overflow interrupt, a PEBS record per overflow */
+#define BMPROF_PMU_IRQ_PEBS 2
+/* PEBS records bmprof_pmu_overflow*() takes from the driver per call of pebs_drain */
+#define BMPROF_PMU_PEBS_BATCH 8
 
 /* One requested event, as the neutral layer keeps it. An event placed on a counter that
  * no other group uses stays on the PMU all the time: its group is then 0xff ("pinned";
@@ -131,6 +140,7 @@ struct bmprof_pmu_event {
 	char name[BMPROF_PMU_NAME_MAX];
 	uint8_t flags;                  /* BMPROF_PMUEV_* */
 	uint64_t samples;               /* overflow interrupts that recorded a sample */
+	uint8_t precise;                /* enum bmprof_precise (wire.h), set by setup */
 };
 
 /* A driver. Every function is called with interrupts (and the PMI) disabled on this CPU,
@@ -153,6 +163,16 @@ struct bmprof_pmu_ops {
 	/* Optional (NULL: every encoding is implemented): 0 if this CPU does not implement the
 	 * GP event encoding (the event is then UNAVAILABLE, reason UNSUPPORTED). */
 	int (*event_ok)(uint64_t encoding);
+	/* Optional, Intel PEBS. pebs_ok: whether GP counter ctr can sample encoding by PEBS
+	 * here: 0 yes, -1 not an event (or a counter) PEBS samples, else the enum
+	 * bmprof_precise reason an event that could cannot. A counter programmed with irq
+	 * BMPROF_PMU_IRQ_PEBS is reloaded by the hardware with pebs_reload's value (within
+	 * its width) after each record. pebs_drain (the PMI) moves at most max records into
+	 * out, oldest first, each with the GP counter it applies to in event; it returns how
+	 * many, and the records it could not take wait for the next call. */
+	int (*pebs_ok)(unsigned ctr, uint64_t encoding);
+	void (*pebs_reload)(unsigned ctr, uint64_t value);
+	unsigned (*pebs_drain)(struct bmprof_raw *out, unsigned max);
 };
 
 enum bmprof_pmu_mode { BMPROF_PMU_SAMPLE = 0, BMPROF_PMU_COUNT = 1 };

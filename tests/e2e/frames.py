@@ -129,7 +129,8 @@ def event(p):
     assert len(st) == 6, "EVENT without the status fields"
     return eid, dict(source=src, flags=fl, encoding=enc, period=per,
                      name=p[29:29 + nl].decode(), status=st[0], reason=st[1],
-                     kind=st[2], counter=st[3], group=st[4], ngroups=st[5])
+                     kind=st[2], counter=st[3], group=st[4], ngroups=st[5],
+                     precise=p[35 + nl] if len(p) > 35 + nl else 0)
 
 
 def counts(p):
@@ -161,9 +162,10 @@ def enc_uleb(v):
     return b + bytes([v])
 
 
-def enc_hello(ncpus, build_id, load_bias=0):
-    """HELLO frame of an x86-64 timer-sampling image: a 1 GHz timebase, GenuineIntel."""
-    return enc_frame(HELLO, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, 1, ncpus, 0, 10**9,
+def enc_hello(ncpus, build_id, load_bias=0, source=1):
+    """HELLO frame of an x86-64 image sampling on the timer (source 1; 2: a PMU event): a
+    1 GHz timebase, GenuineIntel."""
+    return enc_frame(HELLO, struct.pack("<HBBHHQQ16sIIIIB3x", 1, 1, source, ncpus, 0, 10**9,
                                         load_bias, b"GenuineIntel", 6, 0xcf, 2, 0x806f2,
                                         len(build_id)) + build_id)
 
@@ -172,6 +174,44 @@ def enc_timer_event():
     """EVENT frame of the timer, event 0, 1 MHz period, active."""
     return enc_frame(EVENT, struct.pack("<HBBQQQ", 0, 1, 0, 0, 10**6, 0) + bytes([5]) +
                      b"timer" + bytes([0, 0, 3, 0xff, 0xff, 1]))
+
+
+def enc_pmu_event(eid, name, encoding, period, counter, precise):
+    """EVENT frame of a PMU event sampling on GP counter `counter`, active, with a fixed
+    period; precise: enum bmprof_precise (1: PEBS)."""
+    n = name.encode()
+    return enc_frame(EVENT, struct.pack("<HBBQQQ", eid, 2, 0, encoding, period, 0) +
+                     bytes([len(n)]) + n + bytes([0, 0, 1, counter, 0xff, 1, precise]))
+
+
+def enc_raw_samples(cpu, seq, recs):
+    """RAW_SAMPLES frame (x86-64, 16 register slots): recs of (event, flags, pc, data_addr
+    or None, {register: value})."""
+    p = struct.pack("<HHIBBH", cpu, len(recs), seq, 1, 16, 0)
+    for ev, fl, pc, addr, regs in recs:
+        valid = sum(1 << r for r in regs)
+        p += enc_uleb(ev) + bytes([fl]) + enc_uleb(valid) + enc_uleb(pc)
+        if fl & 1:
+            p += enc_uleb(addr)
+        p += b"".join(enc_uleb(regs[r]) for r in sorted(regs))
+    return enc_frame(RAW_SAMPLES, p)
+
+
+def enc_samples_of(cpu, seq, event_id, pcs):
+    """SAMPLES frame of event_id: [(pc, count)] in pc order."""
+    p, prev = struct.pack("<HHI", cpu, len(pcs), seq), 0
+    for pc, n in pcs:
+        d = pc - prev
+        p += enc_uleb(event_id) + enc_uleb(d << 1 if d >= 0 else (-d << 1) - 1) + enc_uleb(n)
+        prev = pc
+    return enc_frame(SAMPLES, p)
+
+
+def enc_totals_raw(cpu, taken, nframes, raw_taken, raw_delivered, raw_full, raw_frames):
+    """TOTALS frame (version 3 fields): every sample delivered, the raw counters."""
+    return enc_frame(TOTALS, struct.pack("<HH17Q", cpu, 17, taken, 0, taken, 0, taken, 0, 0,
+                                         nframes, 0, 0, 0, 0, raw_taken, raw_delivered,
+                                         raw_full, 0, raw_frames))
 
 
 def enc_samples(cpu, seq, pcs):

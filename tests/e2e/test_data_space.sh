@@ -47,8 +47,8 @@ fi
 for a in "${arches[@]}"; do
 	arch=${a%%:*} dir=${a#*:}
 	run "$arch" "$arch" "$dir/rawregs.elf"
-	grep -q "data space: asking for l1d-misses" "$T/$arch.err" || fail "$arch: no word on the event asked for"
-	grep -q "data space: raw samples from the timer: l1d-misses is not counted here" "$T/$arch.err" ||
+	grep -q "data space: asking for l1d-miss-loads" "$T/$arch.err" || fail "$arch: no word on the event asked for"
+	grep -q "data space: raw samples from the timer: l1d-miss-loads is not counted here" "$T/$arch.err" ||
 		{ cat "$T/$arch.err"; fail "$arch: the source is not named"; }
 	grep -q "^  raw       taken [0-9]*, delivered [0-9]*, lost 0 " "$T/$arch.err" ||
 		fail "$arch: no raw line in the summary"

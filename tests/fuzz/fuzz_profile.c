@@ -64,7 +64,7 @@ static void check_model(const struct profile *p)
 		CHECK(r->cpu < PROFILE_MAX_CPUS && p->cpus[r->cpu].seen);
 		CHECK(r->regs.n >= 1 && r->regs.n <= REGFILE_MAX);
 		CHECK(r->regs.n == REGFILE_MAX || !(r->regs.valid >> r->regs.n));
-		CHECK(!(r->flags & ~BMPROF_RAWF_DATA_ADDR));
+		CHECK(!(r->flags & ~BMPROF_RAWF_KNOWN));
 		for (unsigned k = 0; k < REGFILE_MAX; k++)
 			CHECK(regfile_has(&r->regs, k) || r->regs.r[k] == 0);
 	}

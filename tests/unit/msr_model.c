@@ -65,6 +65,24 @@ const struct mm_cpu mm_kvm_vpmu = {
 	.ext_max = 0x80000008, .sig = 0x806F8, .leaf1_ecx = HV | PDCM, .perf_caps = 1 << 13,
 	.leafa = { 0x07300802, 0, 0, 3 | 48 << 5 }, .debugctl_gp = 1 << 12,
 };
+/* PERF_CAPABILITIES [11:8] the PEBS record format, [14] PEBS baseline (adaptive) */
+const struct mm_cpu mm_skylake_pebs = {
+	.name = "Skylake with PEBS (format 3)", .vendor = "GenuineIntel", .max_leaf = 0x16,
+	.ext_max = 0x80000008, .sig = 0x506E3, .leaf1_ecx = PDCM, .leaf1_edx = 1u << 21,
+	.perf_caps = 0x33C5 | 1 << 13, .leafa = { 0x07300404, 0, 0, 3 | 48 << 5 },
+};
+const struct mm_cpu mm_icelake_pebs = {
+	.name = "Ice Lake with PEBS (format 4, adaptive)", .vendor = "GenuineIntel",
+	.max_leaf = 0x1B, .ext_max = 0x80000008, .sig = 0x706E5, .leaf1_ecx = PDCM,
+	.leaf1_edx = 1u << 21, .perf_caps = 0x04C5 | 1 << 13 | 1 << 14,
+	.leafa = { 0x08300805, 0, 0xF, 4 | 48 << 5 | 1 << 15 },
+};
+const struct mm_cpu mm_skylake_pebs_off = {
+	.name = "Skylake with PEBS unavailable", .vendor = "GenuineIntel", .max_leaf = 0x16,
+	.ext_max = 0x80000008, .sig = 0x506E3, .leaf1_ecx = PDCM, .leaf1_edx = 1u << 21,
+	.perf_caps = 0x33C5 | 1 << 13, .misc_enable = 1ull << 12,
+	.leafa = { 0x07300404, 0, 0, 3 | 48 << 5 },
+};
 const struct mm_cpu mm_amd_k10 = {
 	.name = "AMD family 10h (legacy counters)", .vendor = "AuthenticAMD", .max_leaf = 5,
 	.ext_max = 0x8000001B, .sig = 0x100F42, .ext1_ecx = 0x37FF,
@@ -160,6 +178,7 @@ void pmu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 	case 1:
 		r[0] = c->sig;
 		r[2] = c->leaf1_ecx;
+		r[3] = c->leaf1_edx;
 		break;
 	case 0xA:
 		memcpy(r, c->leafa, sizeof c->leafa);
@@ -237,6 +256,10 @@ void mm_advance(unsigned ctr, uint64_t n)
 	if ((mm.intel && mm.version >= 2) || mm.amd_v2)
 		mm.global_status |= 1ull << ctr;
 	*v = (*v + n) & mask;
+	/* a PEBS counter is reloaded from the DS area's reset value for it (the test writes
+	 * the record with mm_pebs_record) */
+	if (mm.intel && !fixed && ctr < 8 && (mm.pebs_enable >> ctr & 1) && mm.ds_area)
+		*v = ((const uint64_t *)(uintptr_t)mm.ds_area)[8 + ctr] & mask;
 	if (mm_interrupts(ctr)) {
 		mm_raise_pmi();
 		if (!mm_counting(ctr))
@@ -285,9 +308,115 @@ static uint64_t mm_status_clear_bits(void)
 	return m;
 }
 
+static int mm_has_ds(void) { return mm.cpu->leaf1_edx >> 21 & 1; }
+
+static unsigned mm_pebs_format(void)
+{
+	return (mm.cpu->leaf1_ecx & PDCM) ? (unsigned)(mm.cpu->perf_caps >> 8 & 0xF) : 0;
+}
+
+static int mm_pebs_adaptive(void)
+{
+	return mm_pebs_format() >= 4 && (mm.cpu->perf_caps >> 14 & 1);
+}
+
+/* IA32_PEBS_ENABLE: a bit per GP counter; before version 5 load latency per counter in
+ * 35:32, from it the fixed counters there (adaptive PEBS). */
+static uint64_t mm_pebs_enable_bits(void)
+{
+	uint64_t gp = mm_wmask(mm.ngp < 8 ? mm.ngp : 8);
+	return gp | (mm.version < 5 ? (gp & 0xF) << 32 : (uint64_t)mm.fixed_exists << 32);
+}
+
+static int mm_pebs_rd(uint32_t msr, uint64_t *v)
+{
+	if (msr == 0x1A0)
+		*v = mm.cpu->misc_enable;
+	else if (msr == 0x600 && mm_has_ds())
+		*v = mm.ds_area;
+	else if (msr == 0x3F1 && mm_has_ds())
+		*v = mm.pebs_enable;
+	else if (msr == 0x3F2 && mm_pebs_adaptive())
+		*v = mm.pebs_data_cfg;
+	else if (msr == 0x3F6 && mm_has_ds())
+		*v = mm.ld_lat;
+	else
+		return -1;
+	return 0;
+}
+
+static int mm_pebs_wr(uint32_t msr, uint64_t v)
+{
+	if (msr == 0x600 && mm_has_ds()) {
+		mm.ds_area = v;
+	} else if (msr == 0x3F1 && mm_has_ds()) {
+		if (v & ~mm_pebs_enable_bits())
+			return -1;
+		mm.pebs_enable = v;
+	} else if (msr == 0x3F2 && mm_pebs_adaptive()) {
+		if (v & ~0xFF00000Full)   /* groups 3:0, LBR entries 31:24 */
+			return -1;
+		mm.pebs_data_cfg = v;
+	} else if (msr == 0x3F6 && mm_has_ds()) {
+		if (v & ~0xFFFFull)
+			return -1;
+		mm.ld_lat = v;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+int mm_pebs_record(const void *rec, unsigned size)
+{
+	uint64_t *ds = (uint64_t *)(uintptr_t)mm.ds_area;
+
+	assert_true(mm.ds_area != 0);
+	/* pebs_base 4, pebs_index 5, pebs_absolute_maximum 6, pebs_interrupt_threshold 7 */
+	if (ds[5] + size > ds[6])
+		return -1;
+	memcpy((void *)(uintptr_t)ds[5], rec, size);
+	ds[5] += size;
+	if (ds[5] >= ds[7]) {
+		mm.global_status |= 1ull << 62;
+		mm_raise_pmi();
+	}
+	return 0;
+}
+
+static void mm_log(uint32_t msr, uint64_t v)
+{
+	unsigned n = sizeof mm.log / sizeof mm.log[0];
+
+	if (mm.nlog == n) {
+		memmove(mm.log, mm.log + 1, (n - 1) * sizeof mm.log[0]);
+		mm.nlog--;
+	}
+	mm.log[mm.nlog].msr = msr;
+	mm.log[mm.nlog++].v = v;
+}
+
+unsigned mm_log_count(uint32_t msr, uint64_t *last)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < mm.nlog; i++)
+		if (mm.log[i].msr == msr) {
+			k++;
+			if (last)
+				*last = mm.log[i].v;
+		}
+	return k;
+}
+
+void mm_log_clear(void) { mm.nlog = 0; }
+
 static int mm_intel_rd(uint32_t msr, uint64_t *v)
 {
 	int i;
+
+	if (!mm_pebs_rd(msr, v))
+		return 0;
 
 	if (msr >= 0xC1 && msr < 0xC1 + mm.ngp) {
 		*v = mm.pmc[msr - 0xC1];
@@ -320,6 +449,9 @@ static int mm_intel_rd(uint32_t msr, uint64_t *v)
 static int mm_intel_wr(uint32_t msr, uint64_t v)
 {
 	int i;
+
+	if (!mm_pebs_wr(msr, v))
+		return 0;
 
 	if (msr >= 0xC1 && msr < 0xC1 + mm.ngp) {
 		/* bits 31:0, sign-extended from bit 31 to the counter's width */
@@ -460,7 +592,10 @@ int mm_wrmsr(uint32_t msr, uint64_t v)
 		return 0;
 	if (mm.cpu->msrs == MM_FAULT && mm_pmu_range(msr))
 		return -1;
-	return mm.amd ? mm_amd_wr(msr, v) : mm_intel_wr(msr, v);
+	if (mm.amd ? mm_amd_wr(msr, v) : mm_intel_wr(msr, v))
+		return -1;
+	mm_log(msr, v);
+	return 0;
 }
 
 uint64_t mm_peek(uint32_t msr)

@@ -41,6 +41,8 @@ struct mm_cpu {
 	uint32_t ext22[4];         /* CPUID 0x80000022 (EAX[0] PerfMonV2, EBX[3:0] counters) */
 	uint8_t msrs;              /* enum mm_msrs */
 	uint64_t debugctl_gp;      /* IA32_DEBUGCTL bits whose setting #GPs (a hypervisor's) */
+	uint32_t leaf1_edx;        /* bit 21 DS (the debug store: PEBS) */
+	uint64_t misc_enable;      /* IA32_MISC_ENABLE (bit 12: PEBS unavailable) */
 };
 
 /* Intel */
@@ -55,6 +57,9 @@ extern const struct mm_cpu mm_sapphire_pm;  /* Sapphire Rapids with PERF_METRICS
 extern const struct mm_cpu mm_intel_hv_fake; /* a hypervisor advertising version 2, no PMU */
 extern const struct mm_cpu mm_kvm_nopmu;    /* KVM here: GenuineIntel, CPUID.0AH = 0 */
 extern const struct mm_cpu mm_kvm_vpmu;     /* KVM with a v2 vPMU that refuses the freeze bit */
+extern const struct mm_cpu mm_skylake_pebs; /* Skylake with DS: PEBS record format 3 */
+extern const struct mm_cpu mm_icelake_pebs; /* Ice Lake with DS: adaptive PEBS, format 4 */
+extern const struct mm_cpu mm_skylake_pebs_off; /* DS, but IA32_MISC_ENABLE[12] set */
 /* AMD */
 extern const struct mm_cpu mm_amd_k10;      /* legacy: 4 counters */
 extern const struct mm_cpu mm_amd_zen2;     /* PerfCtrExtCore: 6 counters */
@@ -87,6 +92,12 @@ struct mm_state {
 	unsigned faults;          /* try accesses that #GPed */
 	unsigned accesses;        /* MSR accesses of any kind */
 	unsigned writes;          /* MSR writes of any kind */
+	/* PEBS (with CPUID.1:EDX[21]): IA32_DS_AREA, IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG,
+	 * MSR_PEBS_LD_LAT_THRESHOLD. Records are written by the test (mm_pebs_record). */
+	uint64_t ds_area, pebs_enable, pebs_data_cfg, ld_lat;
+	/* the last MM_LOG MSR writes that succeeded, oldest first (mm_log_find) */
+	struct { uint32_t msr; uint64_t v; } log[64];
+	unsigned nlog;
 };
 extern struct mm_state mm;
 
@@ -98,6 +109,13 @@ int mm_counting(unsigned ctr);
 /* Read / write an MSR as the CPU would; 0, or -1 for #GP. No test failure. */
 int mm_rdmsr(uint32_t msr, uint64_t *v);
 int mm_wrmsr(uint32_t msr, uint64_t v);
+/* PEBS: the record (size bytes) the CPU writes when a PEBS counter overflows: at the DS
+ * area's PEBS index unless that passes the absolute maximum (then dropped: returns -1),
+ * the index moved on, OvfBuffer and a PMI once the index reaches the threshold. */
+int mm_pebs_record(const void *rec, unsigned size);
+/* Writes logged since the last mm_log_clear, to msr: how many; *last their last value. */
+unsigned mm_log_count(uint32_t msr, uint64_t *last);
+void mm_log_clear(void);
 /* A register's value with no side effect (fails the test if the CPU has no such MSR). */
 uint64_t mm_peek(uint32_t msr);
 

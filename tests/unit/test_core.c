@@ -1226,7 +1226,7 @@ static void test_emit_event(void **state)
 	struct bmprof_out out = sink_out(&s);
 	assert_int_equal(bmprof_emit_event(&out, &e), 0);
 	size_t nl = strlen(e.name);
-	const uint8_t *p = one_frame(&s, BMPROF_FRAME_EVENT, BMPROF_EVENT_FIXED + 1 + nl + 6);
+	const uint8_t *p = one_frame(&s, BMPROF_FRAME_EVENT, BMPROF_EVENT_FIXED + 1 + nl + 7);
 	assert_int_equal(bmprof_get16(p), 0x0203);
 	assert_int_equal(p[2], BMPROF_SOURCE_PMU_FIXED);
 	assert_int_equal(p[3], BMPROF_EVENT_RANDOMIZED);
@@ -1241,7 +1241,7 @@ static void test_emit_event(void **state)
 	memset(&s, 0, sizeof s);
 	e.name = NULL;
 	assert_int_equal(bmprof_emit_event(&out, &e), 0);
-	p = one_frame(&s, BMPROF_FRAME_EVENT, BMPROF_EVENT_FIXED + 1 + 6);
+	p = one_frame(&s, BMPROF_FRAME_EVENT, BMPROF_EVENT_FIXED + 1 + 7);
 	assert_int_equal(p[28], 0);
 	sink_free(&s);
 
@@ -1251,7 +1251,7 @@ static void test_emit_event(void **state)
 	memset(&s, 0, sizeof s);
 	e.name = longname;
 	assert_int_equal(bmprof_emit_event(&out, &e), 0);
-	p = one_frame(&s, BMPROF_FRAME_EVENT, BMPROF_EVENT_FIXED + 1 + 255 + 6);
+	p = one_frame(&s, BMPROF_FRAME_EVENT, BMPROF_EVENT_FIXED + 1 + 255 + 7);
 	assert_int_equal(p[28], 255);
 	sink_free(&s);
 }

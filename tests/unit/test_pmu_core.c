@@ -999,7 +999,7 @@ static void test_event_frames(void **state)
 
 	const uint8_t *f = frame(&s, 0, &type, &len);
 	assert_int_equal(type, BMPROF_FRAME_EVENT);
-	assert_int_equal(len, BMPROF_EVENT_FIXED + 1 + 6 + 6);
+	assert_int_equal(len, BMPROF_EVENT_FIXED + 1 + 6 + 7);
 	assert_int_equal(bmprof_get16(f), 1);
 	assert_int_equal(f[2], BMPROF_SOURCE_PMU_FIXED);
 	assert_int_equal(f[3], BMPROF_EVENT_RANDOMIZED);
@@ -1017,7 +1017,7 @@ static void test_event_frames(void **state)
 	assert_int_equal(t[5], 2);                       /* 2 and 3 share GP 0 */
 
 	f = frame(&s, 1, &type, &len);
-	assert_int_equal(len, BMPROF_EVENT_FIXED + 1 + 3 + 6);
+	assert_int_equal(len, BMPROF_EVENT_FIXED + 1 + 3 + 7);
 	assert_int_equal(f[2], BMPROF_SOURCE_PMU);
 	assert_int_equal(f[3], BMPROF_EVENT_COUNTING);
 	assert_int_equal(bmprof_get64(f + 4), 0x2e);
@@ -1078,12 +1078,13 @@ static void test_emit_event_defaults(void **state)
 
 	assert_int_equal(bmprof_emit_event(&out, &d), 0);
 	const uint8_t *t = frame(&s, 0, &type, &len) + 29 + 5;
-	assert_int_equal(len, 29 + 5 + 6);
+	assert_int_equal(len, 29 + 5 + 7);
 	assert_int_equal(t[0], 0);
 	assert_int_equal(t[2], BMPROF_CTR_NONE);
 	assert_int_equal(t[3], 0xff);                    /* no counter kind: no counter */
 	assert_int_equal(t[4], 0xff);                    /* one group: not multiplexed */
 	assert_int_equal(t[5], 1);
+	assert_int_equal(t[6], BMPROF_PRECISE_NONE);       /* not sampled by PEBS */
 }
 
 static void test_counts_frames(void **state)

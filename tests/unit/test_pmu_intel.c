@@ -13,6 +13,7 @@
 
 #include "msr_model.c"
 #include "../../target/arch/x86_64/pmu_intel.c"
+#include "../../target/arch/x86_64/pebs.c"
 #include "core_fixture.h"
 #include "wire.h"
 

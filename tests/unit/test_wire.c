@@ -538,7 +538,7 @@ static void test_raw_malformed(void **state)
 		assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, ok, (uint16_t)n), -1);
 	/* an unknown flag, a register past nregs, nregs 0 or 33, a CPU out of range */
 	memcpy(bad, ok, sizeof ok);
-	bad[19] = 2;
+	bad[19] = 4;   /* bits 0 and 1 are DATA_ADDR and PC_EXACT */
 	assert_int_equal(profile_apply_frame(&p, BMPROF_FRAME_RAW_SAMPLES, bad, sizeof bad), -1);
 	memcpy(bad, ok, sizeof ok);
 	bad[9] = 7;

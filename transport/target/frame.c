@@ -77,7 +77,7 @@ int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_de
 {
 	if (!e)
 		return -1;
-	uint8_t p[BMPROF_EVENT_FIXED + 1 + 255 + 6];
+	uint8_t p[BMPROF_EVENT_FIXED + 1 + 255 + 7];
 	unsigned n = 0;
 	while (e->name && n < 255 && e->name[n])
 		n++;
@@ -97,7 +97,8 @@ int bmprof_emit_event(const struct bmprof_out *out, const struct bmprof_event_de
 	t[3] = on_counter ? e->counter : 0xff;
 	t[4] = e->ngroups > 1 ? e->group : 0xff;
 	t[5] = e->ngroups > 1 ? e->ngroups : 1;
-	return bmprof_emit_frame(out, BMPROF_FRAME_EVENT, p, (uint16_t)(t + 6 - p));
+	t[6] = e->precise;
+	return bmprof_emit_frame(out, BMPROF_FRAME_EVENT, p, (uint16_t)(t + 7 - p));
 }
 
 int bmprof_emit_end(const struct bmprof_out *out, const struct bmprof_end *e)

@@ -38,6 +38,10 @@
  * only while fixed counter 3 counts from that zero: a sampling TOPDOWN.SLOTS (re-armed on
  * every overflow) beside them spoils them.
  *
+ * PEBS (pebs.c): a GP counter programmed with BMPROF_PMU_IRQ_PEBS counts without its
+ * interrupt bit and writes a PEBS record on each overflow; the buffer's PMI shows as
+ * BMPROF_PMU_PEBS_BIT in overflow(), and ack() clears it with the counters' bits.
+ *
  * The driver state is per CPU (pmu_x86_cpu() picks the running CPU's); every operation
  * acts on the CPU it runs on. overflow() reports only counters programmed with the
  * interrupt.
@@ -87,6 +91,8 @@ struct intel {
 	uint64_t fixed_ctrl;            /* IA32_FIXED_CTR_CTRL as written */
 	uint64_t on;                    /* started counters: the IA32_PERF_GLOBAL_CTRL value */
 	uint64_t irq;                   /* counters that interrupt on overflow */
+	uint64_t pebs;                  /* GP counters sampling by PEBS */
+	uint64_t ovf_buf;               /* GLOBAL_STATUS_OVF_BUF when PEBS can be used */
 };
 
 static struct intel intel_cpu[BMPROF_X86_MAX_CPUS];
@@ -150,7 +156,7 @@ static void reset(struct intel *in)
 	if (in->nfixed)
 		pmu_wrmsr(IA32_FIXED_CTR_CTRL, 0);
 	pmu_wrmsr(IA32_PERF_GLOBAL_OVF_CTRL,
-		  in->hw | (in->version >= 4 ? GLOBAL_STATUS_CTR_FRZ : 0));
+		  in->hw | in->ovf_buf | (in->version >= 4 ? GLOBAL_STATUS_CTR_FRZ : 0));
 }
 
 /* Fixed counters (version 2 up): EDX[4:0] contiguous ones, EDX[12:5] their width, and on
@@ -226,6 +232,8 @@ static int intel_probe(struct bmprof_pmu_caps *caps)
 	if (!counter_works())
 		return -1;
 	in->can_freeze = (uint8_t)freeze_works(in, hypervisor);
+	if (pebs_probe(in->version) == BMPROF_PRECISE_PEBS)
+		in->ovf_buf = GLOBAL_STATUS_OVF_BUF;
 	reset(in);
 	*caps = (struct bmprof_pmu_caps){
 		.vendor = BMPROF_VENDOR_INTEL,
@@ -251,8 +259,10 @@ static int intel_probe(struct bmprof_pmu_caps *caps)
 static int intel_event_ok(uint64_t encoding)
 {
 	struct intel *in = this_cpu();
+	/* MEM_TRANS_RETIRED.LOAD_LATENCY carries its threshold above the EVTSEL bits */
+	uint64_t ldlat = (encoding & 0xFFFF) == PEBS_LOAD_LATENCY ? 0xFFFFull << 32 : 0;
 
-	if (encoding & ~(INTEL_ENC_MASK | INTEL_CTL_BITS))
+	if (encoding & ~(INTEL_ENC_MASK | INTEL_CTL_BITS | ldlat))
 		return 0;
 	if (encoding & EVTSEL_ANY && !in->any_thread)
 		return 0;
@@ -263,14 +273,19 @@ static int intel_event_ok(uint64_t encoding)
 }
 
 /* A started PERF_METRICS field starts fixed counter 3 and PERF_METRICS. */
-static void write_global(struct intel *in)
+static uint64_t global_value(const struct intel *in)
 {
 	uint64_t v = in->on & in->hw;
 
 	if (in->on & in->metrics)
 		v |= 1ull << SLOTS_CTR | GLOBAL_CTRL_METRICS_EN;
+	return v;
+}
+
+static void write_global(struct intel *in)
+{
 	if (in->version >= 2)
-		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, v);
+		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, global_value(in));
 }
 
 /* Freeze on PMI while a started counter interrupts. */
@@ -321,6 +336,15 @@ static void intel_program(unsigned ctr, uint64_t encoding, int irq)
 		write_fixed_field(in, 3, in->slots_field);
 		return;
 	}
+	if (in->pebs & bit) {
+		pebs_disarm(ctr);
+		in->pebs &= ~bit;
+	}
+	if (irq == BMPROF_PMU_IRQ_PEBS && ctr < PEBS_MAX_GP && in->ovf_buf) {
+		irq = 0;
+		in->pebs |= bit;
+		pebs_arm(ctr, encoding);
+	}
 	in->irq = irq ? in->irq | bit : in->irq & ~bit;
 	if (is_fixed(ctr)) {
 		write_fixed_field(in, ctr - BMPROF_PMU_FIXED_BASE,
@@ -344,6 +368,10 @@ static void intel_clear(unsigned ctr)
 	in->irq &= ~bit;
 	write_global(in);
 	update_freeze(in);
+	if (in->pebs & bit) {
+		pebs_disarm(ctr);
+		in->pebs &= ~bit;
+	}
 	if (is_metric(in, ctr)) {
 		in->metric_prog &= ~bit;
 		write_fixed_field(in, 3, in->slots_field);
@@ -461,7 +489,10 @@ static uint64_t intel_overflow(void)
 	uint64_t m = 0, top = (in->gp_mask >> 1) + 1;
 
 	if (in->version >= 2) {
-		m = pmu_rdmsr(IA32_PERF_GLOBAL_STATUS) & in->irq;
+		uint64_t st = pmu_rdmsr(IA32_PERF_GLOBAL_STATUS);
+		m = st & in->irq;
+		if (in->pebs && (st & GLOBAL_STATUS_OVF_BUF))
+			m |= 1ull << BMPROF_PMU_PEBS_BIT;
 		/* a PMI whose overflow was already handled (its counter was folded and
 		 * acknowledged meanwhile) still froze the counters: lift that at once */
 		if (!m && in->freeze)
@@ -482,7 +513,35 @@ static void intel_ack(uint64_t mask)
 	struct intel *in = this_cpu();
 
 	if (in->version >= 2)
-		unfreeze(in, (mask | ~in->irq) & in->hw);
+		unfreeze(in, ((mask | ~in->irq) & in->hw) |
+			     (mask >> BMPROF_PMU_PEBS_BIT & 1 ? in->ovf_buf : 0));
+}
+
+/* PEBS: a memory event with a data address, on a GP counter the DS area has a reset value
+ * for, on a CPU whose PEBS this driver reads. */
+static int intel_pebs_ok(unsigned ctr, uint64_t encoding)
+{
+	uint8_t st = pebs_status();
+
+	if (!pebs_event(encoding) || ctr >= PEBS_MAX_GP)
+		return -1;
+	return st == BMPROF_PRECISE_PEBS ? 0 : st;
+}
+
+/* The PEBS counters stop while their buffer is read and its index set back, so that no
+ * record is written meanwhile and lost. */
+static unsigned intel_pebs_drain(struct bmprof_raw *out, unsigned max)
+{
+	struct intel *in = this_cpu();
+	uint64_t stop = in->on & in->pebs;
+	unsigned n;
+
+	if (stop)
+		pmu_wrmsr(IA32_PERF_GLOBAL_CTRL, global_value(in) & ~stop);
+	n = pebs_drain(out, max);
+	if (stop)
+		write_global(in);
+	return n;
 }
 
 const struct bmprof_pmu_ops bmprof_pmu_intel = {
@@ -497,4 +556,7 @@ const struct bmprof_pmu_ops bmprof_pmu_intel = {
 	.overflow = intel_overflow,
 	.ack = intel_ack,
 	.event_ok = intel_event_ok,
+	.pebs_ok = intel_pebs_ok,
+	.pebs_reload = pebs_reload,
+	.pebs_drain = intel_pebs_drain,
 };

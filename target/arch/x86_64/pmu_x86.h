@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "bmprof_pmu.h"
 #include "bmprof_x86_64.h"
+#include "wire.h"
 
 /* MSRs that CPUID says exist. */
 uint64_t pmu_rdmsr(uint32_t msr);
@@ -70,6 +71,36 @@ extern const struct bmprof_pmu_ops bmprof_pmu_amd;
 #define FIXED_USR 0x2u
 #define FIXED_ANY 0x4u
 #define FIXED_PMI 0x8u
+
+/* PEBS (pebs.c): SDM vol. 3B, "Processor Event Based Sampling" */
+#define IA32_DS_AREA 0x600u
+#define IA32_PEBS_ENABLE 0x3F1u
+#define MSR_PEBS_DATA_CFG 0x3F2u          /* adaptive PEBS (format 4 up): the record's groups */
+#define MSR_PEBS_LD_LAT_THRESHOLD 0x3F6u
+#define PEBS_DATACFG_MEMINFO 0x1ull
+#define PEBS_DATACFG_GPRS 0x2ull
+#define GLOBAL_STATUS_OVF_BUF (1ull << 62)   /* the PEBS buffer reached its threshold */
+#define PEBS_LOAD_LATENCY 0x01CDu          /* MEM_TRANS_RETIRED.LOAD_LATENCY */
+#define PEBS_LD_LAT_DEFAULT 3u             /* cycles; the smallest threshold the SDM allows */
+#define PEBS_MAX_GP 8u                     /* GP counters the DS area has reset values for */
+
+/* This CPU's PEBS for an arch perfmon version: BMPROF_PRECISE_PEBS (usable) or the enum
+ * bmprof_precise reason it is not; pebs_status() repeats it. */
+uint8_t pebs_probe(uint8_t version);
+uint8_t pebs_status(void);
+/* Whether encoding (event | umask << 8, flags; LOAD_LATENCY's threshold in bits 47:32)
+ * is a PEBS event with a data address. */
+int pebs_event(uint64_t encoding);
+/* GP counter ctr samples encoding by PEBS: the DS area set up (first counter), its
+ * IA32_PEBS_ENABLE bit (and load latency's) set. pebs_disarm undoes it. */
+void pebs_arm(unsigned ctr, uint64_t encoding);
+void pebs_disarm(unsigned ctr);
+void pebs_reload(unsigned ctr, uint64_t value);
+/* IA32_PEBS_ENABLE as written. */
+uint64_t pebs_enabled(void);
+/* The records in the buffer, at most max, oldest first, as raw samples (event: the GP
+ * counter each applies to); the rest stay for the next call. */
+unsigned pebs_drain(struct bmprof_raw *out, unsigned max);
 
 /* AMD (PPR / APM vol. 2, "Performance Monitoring Counters") */
 #define AMD_PERF_CTL0 0xC0010000u         /* legacy: 4 counters, CTL n and CTR n = +4 + n */
