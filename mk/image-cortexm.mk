@@ -14,7 +14,7 @@
 #                + the library; the link prints the image's RAM footprint
 #   make test-images-cortexm
 #                $(BUILD)/test-images-ARCH/NAME.elf for every ARCH, for CM_TEST_PROGS and
-#                each tests/e2e/progs-cortexm/NAME.c
+#                each tests/e2e/progs-cortexm/NAME.c, and test-images-cortex-m3-tiny/shares.elf
 #
 # RAM: the sampler's table (CM_DEFS: -DBMPROF_CM_TABLE_ENTRIES=256, 16 bytes an entry), its
 # two overflow buffers (-DBMPROF_CM_OVF_ENTRIES=64 each), the config area
@@ -35,11 +35,17 @@ CM_CPU_cortex-m4 := -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16
 CM_CPU_cortex-m33 := -mcpu=cortex-m33 -mfloat-abi=hard -mfpu=fpv5-sp-d16
 CM_CPU_cortex-m55 := -mcpu=cortex-m55 -mfloat-abi=hard
 # QEMU machine, UART0 (the secure alias on the TrustZone boards), its APB clock, the CPU
-# clock SysTick counts, the code and RAM bases (hw/arm/mps2.c, hw/arm/mps2-tz.c)
-CM_BOARD_cortex-m3 := mps2-an385 0x40004000 25000000 25000000 0x00000000 0x20000000
-CM_BOARD_cortex-m4 := mps2-an386 0x40004000 25000000 25000000 0x00000000 0x20000000
-CM_BOARD_cortex-m33 := mps2-an505 0x50200000 20000000 20000000 0x10000000 0x38000000
-CM_BOARD_cortex-m55 := mps3-an547 0x59303000 25000000 32000000 0x00000000 0x20000000
+# clock SysTick counts, the code and RAM bases (hw/arm/mps2.c, hw/arm/mps2-tz.c), QEMU's CPU
+CM_BOARD_cortex-m3 := mps2-an385 0x40004000 25000000 25000000 0x00000000 0x20000000 cortex-m3
+CM_BOARD_cortex-m4 := mps2-an386 0x40004000 25000000 25000000 0x00000000 0x20000000 cortex-m4
+CM_BOARD_cortex-m33 := mps2-an505 0x50200000 20000000 20000000 0x10000000 0x38000000 cortex-m33
+CM_BOARD_cortex-m55 := mps3-an547 0x59303000 25000000 32000000 0x00000000 0x20000000 cortex-m55
+# A test configuration (make test-images-cortexm): the Cortex-M3 with an 8-entry table and
+# 4-entry overflow buffers, so the table evicts and the buffers fill all through a run.
+CM_CPU_cortex-m3-tiny := $(CM_CPU_cortex-m3)
+CM_BOARD_cortex-m3-tiny := $(CM_BOARD_cortex-m3)
+CM_XDEFS_cortex-m3-tiny := -DBMPROF_CM_TABLE_ENTRIES=8 -DBMPROF_CM_OVF_ENTRIES=4
+CM_CONFIGS := $(CM_ARCHS) cortex-m3-tiny
 cm_board = $(word $(2),$(CM_BOARD_$(1)))
 
 cm_out = $(BUILD)/$(1)
@@ -49,9 +55,10 @@ cm_obj = $(BUILD)/$(1)/obj
 CM_BASE_CFLAGS := -std=gnu11 -mthumb -ffreestanding -fno-pie -fno-pic -fno-stack-protector \
 	-O2 -g -Itransport -Itarget/include -Iboot/include
 cm_cflags = $(CM_BASE_CFLAGS) $(CM_CPU_$(1))
-cm_target_cflags = $(call cm_cflags,$(1)) -Wall -Wextra -Werror -mgeneral-regs-only $(CM_DEFS)
+cm_target_cflags = $(call cm_cflags,$(1)) -Wall -Wextra -Werror -mgeneral-regs-only $(CM_DEFS) \
+	$(CM_XDEFS_$(1))
 cm_rt_cflags = $(call cm_target_cflags,$(1)) -DBMRT_CM_MACHINE='"$(call cm_board,$(1),1)"' \
-	-DBMRT_CM_CPU='"$(1)"' -DBMRT_CM_UART=$(call cm_board,$(1),2) \
+	-DBMRT_CM_CPU='"$(call cm_board,$(1),7)"' -DBMRT_CM_UART=$(call cm_board,$(1),2) \
 	-DBMRT_CM_UART_PCLK=$(call cm_board,$(1),3) -DBMRT_CM_SYSCLK=$(call cm_board,$(1),4) \
 	-DBMRT_CM_CONFIG_BYTES=512
 cm_fp_cflags = $(filter-out -mgeneral-regs-only,$(call cm_rt_cflags,$(1)))
@@ -102,7 +109,7 @@ $$(call cm_lib,$(1)): $$(CM_LIB_OBJS_$(1))
 		--keep-global-symbol='__atomic_*' $$(call cm_obj,$(1))/libbmprof.o
 	$$(Q)$$(CM_AR) rcs $$@ $$(call cm_obj,$(1))/libbmprof.o
 endef
-$(foreach a,$(CM_ARCHS),$(eval $(call cm_rules,$(a))))
+$(foreach a,$(CM_CONFIGS),$(eval $(call cm_rules,$(a))))
 
 cm_src_obj = $(1)$(basename $(abspath $(2))).o
 
@@ -152,10 +159,13 @@ CM_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c \
 	$(wildcard tests/e2e/progs-cortexm/*.c)
 CM_TEST_CFLAGS := -Werror -DUNIT=200000ull
 CM_TEST_IMAGES := $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),\
-	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf))
+	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf)) \
+	$(BUILD)/test-images-cortex-m3-tiny/shares.elf
 $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),$(call cm_image,$(a),\
 	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf,\
 	$(BUILD)/test-images-$(a)/obj/$(basename $(notdir $(p))),$(p),$(CM_TEST_CFLAGS))))
+$(call cm_image,cortex-m3-tiny,$(BUILD)/test-images-cortex-m3-tiny/shares.elf,\
+	$(BUILD)/test-images-cortex-m3-tiny/obj/shares,tests/e2e/progs/shares.c,$(CM_TEST_CFLAGS))
 
 cm-libs: $(foreach a,$(CM_ARCHS),$(call cm_lib,$(a)))
 test-images-cortexm: $(CM_TEST_IMAGES)
