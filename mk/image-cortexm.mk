@@ -157,7 +157,7 @@ endif
 # run: -DUNIT) and the Cortex-M ones
 CM_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c \
 	$(wildcard tests/e2e/progs-cortexm/*.c)
-CM_TEST_CFLAGS := -Werror -DUNIT=200000ull
+CM_TEST_CFLAGS := -Werror -DUNIT=120000ull
 CM_TEST_IMAGES := $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),\
 	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf)) \
 	$(BUILD)/test-images-cortex-m3-tiny/shares.elf

@@ -19,8 +19,9 @@ bmrt_fault_entry:
 	.size bmrt_fault_entry, . - bmrt_fault_entry
 
 /* Vectors a PMU driver or a program may take over; until then, unexpected exceptions. */
-	.weak bmrt_debugmon_entry, bmrt_pendsv_entry, bmrt_svc_entry
-	.thumb_set bmrt_debugmon_entry, bmrt_fault_entry
+	.weak bmprof_cm_debugmon_entry, bmrt_pendsv_entry, bmrt_svc_entry, bmrt_irq_entry
+	.thumb_set bmprof_cm_debugmon_entry, bmrt_fault_entry
+	.thumb_set bmrt_irq_entry, bmrt_fault_entry
 	.thumb_set bmrt_pendsv_entry, bmrt_fault_entry
 	.thumb_set bmrt_svc_entry, bmrt_fault_entry
 

@@ -20,8 +20,8 @@
  * itself with the same arguments.
  *
  * A PMU driver (the Armv8.1-M PMU, or DWT counters) plugs in through config.pmu (NULL: no
- * PMU, the timer samples); its overflow interrupt calls bmprof_cm_overflow(frame,
- * exc_return) from its own entry (bmprof_cm_frame_entry gives the frame the same way).
+ * PMU, the timer samples); its overflow interrupt's vector is bmprof_cm_overflow_entry,
+ * which finds the frame the same way and calls bmprof_cm_overflow(frame, exc_return).
  *
  * Memory: static .bss, BMPROF_CM_TABLE_ENTRIES hash entries and two overflow buffers of
  * BMPROF_CM_OVF_ENTRIES (16 bytes each); override with -D. Call stacks and raw samples
@@ -122,6 +122,8 @@ uint64_t bmprof_cm_now(void);
 
 /* The vector table's SysTick entry, and its C half (frame, EXC_RETURN). */
 void bmprof_cm_systick_entry(void);
+/* A PMU overflow interrupt's vector entry (calls bmprof_cm_overflow). */
+void bmprof_cm_overflow_entry(void);
 void bmprof_cm_systick(const uint32_t *frame, uint32_t exc_return);
 /* A PMU overflow interrupt's C half: record, then drain at its exit. */
 void bmprof_cm_overflow(const uint32_t *frame, uint32_t exc_return);
