@@ -37,12 +37,14 @@ static inline void cm_irq_enable(void) { __asm__ volatile("cpsie i" : : : "memor
 static inline void cm_irq_disable(void) { __asm__ volatile("cpsid i" : : : "memory"); }
 
 /* ops.c: the ops table; SysTick set running free as the timebase (TICKINT on, so each
- * wrap is counted); the time with interrupts masked; whether the armed deadline was
- * further than one SysTick period (then the interrupt only re-arms). */
+ * wrap is counted); the time with interrupts masked; whether a deadline is armed (else a
+ * SysTick interrupt is only a wrap); whether it was further than one SysTick period (then
+ * the interrupt only re-arms). */
 struct bmprof_sampler_ops;
 const struct bmprof_sampler_ops *cm_ops(void);
 void cm_timebase_start(void);
 uint64_t cm_now_masked(void);
+int cm_armed(void);
 int cm_short_of_deadline(void);
 void cm_rearm(void);
 

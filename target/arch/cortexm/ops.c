@@ -79,6 +79,7 @@ static void arm(uint64_t deadline)
 	restart(now, d < 2 ? 2 : d > CM_SYST_MAX ? CM_SYST_MAX : (uint32_t)d);
 }
 
+int cm_armed(void) { return tb.armed; }
 int cm_short_of_deadline(void) { return tb.armed && tb.short_of; }
 void cm_rearm(void) { arm(tb.deadline); }
 

@@ -147,8 +147,9 @@ static void frame_regs(struct bmprof_regs *r, const uint32_t *f, uint32_t exc_re
 	r->sp = (uintptr_t)(f + words);
 }
 
-/* SysTick: every wrap is counted (the timebase); a deadline further than one SysTick
- * period is re-armed; the armed one runs the sampler's tick. */
+/* SysTick: every wrap is counted (the timebase); with no deadline armed that is all; a
+ * deadline further than one SysTick period is re-armed; the armed one runs the sampler's
+ * tick. */
 void bmprof_cm_systick(const uint32_t *frame, uint32_t exc_return)
 {
 	struct bmprof_scpu *c;
@@ -157,7 +158,7 @@ void bmprof_cm_systick(const uint32_t *frame, uint32_t exc_return)
 	cm_irq_disable();
 	cm_now_masked();
 	c = bmprof_sampler_cur();
-	if (!c || !bmprof_sampler_timer_on(c)) {
+	if (!c || !cm_armed() || !bmprof_sampler_timer_on(c)) {
 		cm_irq_enable();
 		return;
 	}
