@@ -36,10 +36,15 @@ CM_CPU_cortex-m33 := -mcpu=cortex-m33 -mfloat-abi=hard -mfpu=fpv5-sp-d16
 CM_CPU_cortex-m55 := -mcpu=cortex-m55 -mfloat-abi=hard
 # QEMU machine, UART0 (the secure alias on the TrustZone boards), its APB clock, the CPU
 # clock SysTick counts, the code and RAM bases (hw/arm/mps2.c, hw/arm/mps2-tz.c), QEMU's CPU
-CM_BOARD_cortex-m3 := mps2-an385 0x40004000 25000000 25000000 0x00000000 0x20000000 cortex-m3
-CM_BOARD_cortex-m4 := mps2-an386 0x40004000 25000000 25000000 0x00000000 0x20000000 cortex-m4
-CM_BOARD_cortex-m33 := mps2-an505 0x50200000 20000000 20000000 0x10000000 0x38000000 cortex-m33
-CM_BOARD_cortex-m55 := mps3-an547 0x59303000 25000000 32000000 0x00000000 0x20000000 cortex-m55
+# and the sizes of the code and RAM memories
+CM_BOARD_cortex-m3 := mps2-an385 0x40004000 25000000 25000000 0x00000000 0x20000000 cortex-m3 \
+	0x400000 0x400000
+CM_BOARD_cortex-m4 := mps2-an386 0x40004000 25000000 25000000 0x00000000 0x20000000 cortex-m4 \
+	0x400000 0x400000
+CM_BOARD_cortex-m33 := mps2-an505 0x50200000 20000000 20000000 0x10000000 0x38000000 cortex-m33 \
+	0x400000 0x400000
+CM_BOARD_cortex-m55 := mps3-an547 0x59303000 25000000 32000000 0x00000000 0x20000000 cortex-m55 \
+	0x80000 0x80000
 # A test configuration (make test-images-cortexm): the Cortex-M3 with an 8-entry table and
 # 4-entry overflow buffers, so the table evicts and the buffers fill all through a run.
 CM_CPU_cortex-m3-tiny := $(CM_CPU_cortex-m3)
@@ -66,6 +71,8 @@ cm_prog_cflags = $(call cm_cflags,$(1)) -Wall -Wextra
 cm_ldflags = $(CM_CPU_$(1)) -mthumb -nostdlib -static -Wl,--build-id=sha1 -T linker/cortexm.ld \
 	-Wl,--defsym=__cm_code_base=$(call cm_board,$(1),5) \
 	-Wl,--defsym=__cm_ram_base=$(call cm_board,$(1),6) \
+	-Wl,--defsym=__cm_code_size=$(call cm_board,$(1),8) \
+	-Wl,--defsym=__cm_ram_size=$(call cm_board,$(1),9) \
 	-Wl,--defsym=__cm_stack_bytes=$(CM_STACK_BYTES) -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
 CM_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/cortexm/*.c target/arch/cortexm/*.S)
