@@ -7,6 +7,7 @@
 #   make check-loaded  the end-to-end tests with LOAD (default 2) CPU burners running
 #   make image SRC="a.c b.c" [NAME=prog]   a bootable x86-64 image build/x86_64/prog.elf
 #   make image SRC=... BOOT=uefi            a UEFI application build/uefi-x86_64/prog.efi (docs/uefi.md)
+#   make image SRC=... ARCH=cortex-m4       a Cortex-M image for QEMU's MPS boards (docs/integration-cortex-m.md)
 #   make bench      benchmarks, printed as ratios against baselines measured in the same run
 #   make install PREFIX=... [DESTDIR=...]   bmprof, its man pages, and the target libraries
 #                   with headers, pkg-config and CMake files (mk/install.mk); make uninstall
@@ -29,6 +30,7 @@ include mk/bhive.mk
 include mk/pmu-tests.mk
 include mk/image-aarch64.mk
 include mk/bhive-aarch64.mk
+include mk/image-cortexm.mk
 include mk/image-uefi.mk
 include mk/image-uefi-aarch64.mk
 include mk/examples.mk
@@ -41,7 +43,7 @@ include mk/bench-report.mk
 include mk/fuzz.mk
 include mk/install.mk
 
-all: $(BMPROF) $(X86_LIB) $(A64_LIB) plugin bhive-image man
+all: $(BMPROF) $(X86_LIB) $(A64_LIB) cm-libs plugin bhive-image man
 
 deps:
 	@bash scripts/deps.sh

@@ -16,9 +16,11 @@ unit: $(UNIT_BINS)
 # make check: the whole suite, host side under ASan + UBSan, built and run CHECK_JOBS at a
 # time (default: the number of CPUs).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# the images the end-to-end tests boot (each architecture's mk file may add its own)
+CHECK_IMAGES += test-images test-images-aarch64 test-images-uefi test-images-cortexm
 check: deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 check-build
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all test-images test-images-aarch64 test-images-uefi
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(CHECK_IMAGES)
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests JOBS=$(CHECK_JOBS) \
 		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 
@@ -31,7 +33,7 @@ LOAD ?= 2
 LOAD_SECONDS ?= 7200
 check-loaded: deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 check-build
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all test-images test-images-aarch64 test-images-uefi
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(CHECK_IMAGES)
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR= JOBS=1 \
 		bash tests/e2e/burn.sh $(LOAD) $(LOAD_SECONDS) bash tests/run.sh
 

@@ -57,7 +57,7 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
 };
 
-enum bmprof_arch { BMPROF_ARCH_X86_64 = 1, BMPROF_ARCH_AARCH64 = 2 };
+enum bmprof_arch { BMPROF_ARCH_X86_64 = 1, BMPROF_ARCH_AARCH64 = 2, BMPROF_ARCH_CORTEX_M = 3 };
 
 /* Where samples come from. */
 enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOURCE_PMU_FIXED = 3 };

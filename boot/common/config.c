@@ -48,7 +48,7 @@ static void set_hz(const struct bmrt_key *k, const char *v, size_t vn)
 {
 	if (parse_dec(v, vn, k->max, k->hz))
 		bmrt_log(BMRT_WARN, "config: %s=%.*s: want a number of %s, 0..%u; using %u",
-			 k->name, (int)vn, v, k->unit ? k->unit : "Hz", k->max, *k->hz);
+			 k->name, (int)vn, v, k->unit ? k->unit : "Hz", (unsigned)k->max, (unsigned)*k->hz);
 }
 
 /* One line: "want a, b or c". */

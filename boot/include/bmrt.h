@@ -63,7 +63,8 @@ int bm_run_on(unsigned cpu, void (*fn)(void *), void *arg);
 void bm_wait(unsigned cpu);
 
 /* A free-running counter, and its rate in Hz: on x86-64 the TSC, as calibrated at boot;
- * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0. */
+ * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0; on Cortex-M
+ * SysTick, counted on to 64 bits, at the processor clock. */
 #if defined(__aarch64__)
 static inline uint64_t bm_cycles(void)
 {
@@ -71,6 +72,8 @@ static inline uint64_t bm_cycles(void)
 	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
 	return v;
 }
+#elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+uint64_t bm_cycles(void);   /* Cortex-M: SysTick extended to 64 bits, at the CPU clock */
 #else
 static inline uint64_t bm_cycles(void)
 {

@@ -73,8 +73,8 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 	for (size_t j = 0; j < f->n; j++) {
 		uint64_t *t;
 		size_t nt;
-		if (f->insns[j].flow != INSN_FLOW_INDIRECT)
-			continue;
+		if (f->insns[j].flow != INSN_FLOW_INDIRECT || machine == EM_ARM)
+			continue;   /* Thumb's tbb/tbh tables are not recovered */
 		if (!indexed && insn_jtab_index(&ix, f->insns, f->n)) {
 			free(at);
 			return -1;
@@ -122,9 +122,11 @@ int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 		f->arch = BMPROF_ARCH_X86_64;
 	} else if (machine == EM_AARCH64) {
 		f->arch = BMPROF_ARCH_AARCH64;
+	} else if (machine == EM_ARM) {
+		f->arch = BMPROF_ARCH_CORTEX_M;
 	} else {
 		snprintf(err, errlen, "cannot analyse ELF machine %d: the CPI analysis supports "
-				      "x86-64 and AArch64", machine);
+				      "x86-64, AArch64 and Cortex-M", machine);
 		return -1;
 	}
 	struct disasm *d = disasm_open_detail(machine, err, errlen);
@@ -163,6 +165,8 @@ int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 			fill_undecoded(machine, at, o->size, o);
 		else if (machine == EM_X86_64)
 			insn_x86_fill(h, in, o, &facts[f->n]);
+		else if (machine == EM_ARM)
+			insn_thumb_fill(h, in, o, &facts[f->n]);
 		else
 			insn_a64_fill(h, in, o, &facts[f->n]);
 		f->n++;
@@ -226,9 +230,9 @@ static struct symbolizer *open_image(const char *path, char *err, size_t errlen)
 	if (!s)
 		return NULL;
 	int m = symbolizer_machine(s);
-	if (m != EM_X86_64 && m != EM_AARCH64) {
-		snprintf(err, errlen, "%s is for ELF machine %d: the CPI analysis supports x86-64 "
-				      "and AArch64", path, m);
+	if (m != EM_X86_64 && m != EM_AARCH64 && m != EM_ARM) {
+		snprintf(err, errlen, "%s is for ELF machine %d: the CPI analysis supports x86-64, "
+				      "AArch64 and Cortex-M", path, m);
 		symbolizer_close(s);
 		return NULL;
 	}

@@ -39,6 +39,8 @@ struct insn_facts {
  * (details on), and the facts the jump-table matchers use. */
 void insn_x86_fill(csh h, const cs_insn *in, struct insn *o, struct insn_facts *xf);
 void insn_a64_fill(csh h, const cs_insn *in, struct insn *o, struct insn_facts *af);
+/* Cortex-M Thumb (insn_thumb.c): no jump-table facts beyond the instruction id. */
+void insn_thumb_fill(csh h, const cs_insn *in, struct insn *o, struct insn_facts *tf);
 
 /* The x86-64 register number (insn.h numbering) of a capstone register, or -1. */
 int insn_x86_regnum(unsigned reg);

@@ -24,6 +24,19 @@ static const char *x86_vector(uint32_t v)
 	return v < sizeof(name) / sizeof(name[0]) && name[v] ? name[v] : NULL;
 }
 
+/* Cortex-M exception numbers (IPSR) of the faults and system exceptions. */
+static const char *cm_vector(uint32_t v)
+{
+	static const char *const name[] = {
+		NULL, NULL, "NMI", "HardFault", "MemManage", "BusFault", "UsageFault",
+		"SecureFault", NULL, NULL, NULL, "SVCall", "DebugMonitor", NULL, "PendSV", "SysTick",
+	};
+
+	if (v >= 16)
+		return "external interrupt";
+	return name[v];
+}
+
 /* For an image the loader relocated (HELLO's load_bias): " (link-time 0x..., load bias
  * 0x...)", the fault pc as the ELF's address; else "". */
 static const char *link_pc(char *buf, size_t len, const struct profile *p)
@@ -52,7 +65,8 @@ void summary_end(char *buf, size_t len, const struct profile *p)
 		snprintf(buf, len, "exit code %" PRId32, e->exit_code);
 		break;
 	case BMPROF_END_EXCEPTION:
-		vn = p->hello.arch == BMPROF_ARCH_X86_64 ? x86_vector(e->vector) : NULL;
+		vn = p->hello.arch == BMPROF_ARCH_X86_64 ? x86_vector(e->vector) :
+		     p->hello.arch == BMPROF_ARCH_CORTEX_M ? cm_vector(e->vector) : NULL;
 		snprintf(buf, len, "CPU exception %" PRIu32 "%s%s%s at pc 0x%" PRIx64 "%s, fault "
 			 "address 0x%" PRIx64, e->vector, vn ? " (" : "", vn ? vn : "",
 			 vn ? ")" : "", e->fault_pc, link_pc(lpc, sizeof lpc, p), e->fault_addr);

@@ -81,6 +81,11 @@ static int check(Elf *e, const char *path, int machine, char *err, size_t n)
 			 "note 18), which QEMU's -kernel needs to boot a 64-bit ELF; %s", path, HOW);
 		return -1;
 	}
+	if (machine == EM_ARM && (eh.e_ident[EI_CLASS] != ELFCLASS32 || !(eh.e_entry & 1))) {
+		snprintf(err, n, "%s is not a bootable Cortex-M image: its entry point 0x%llx is not "
+			 "Thumb code (bit 0 clear); %s", path, (unsigned long long)eh.e_entry, HOW);
+		return -1;
+	}
 	if (machine == EM_AARCH64 && lowest < VIRT_RAM_BASE) {
 		snprintf(err, n, "%s is not a bootable image: it loads at 0x%llx, below the RAM of "
 			 "QEMU's virt board (0x%llx); %s", path, (unsigned long long)lowest,
@@ -124,9 +129,10 @@ int qemu_binary_matches(const char *qemu, const char *arch, const char *image, c
 	if (strncmp(base, "qemu-system-", 12))
 		return 0;   /* a wrapper script: its name says nothing */
 	sys = base + 12;
-	if (!strcmp(sys, arch))
+	if (!strcmp(sys, arch) || (!strcmp(arch, "cortex-m") && !strcmp(sys, "arm")))
 		return 0;
 	snprintf(err, n, "%s is an %s image, but --qemu %s runs %s guests: use "
-		 "qemu-system-%s, or leave out --qemu", image, arch, qemu, sys, arch);
+		 "qemu-system-%s, or leave out --qemu", image, arch, qemu, sys,
+		 strcmp(arch, "cortex-m") ? arch : "arm");
 	return -1;
 }

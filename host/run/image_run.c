@@ -2,6 +2,7 @@
 /* Booting an image in QEMU and capturing its stream (image_run.h): the checks before QEMU
  * starts, the config file, the serial pipe and shared-memory consumer feeding the
  * capture, and what a stopped image still holds read back from its memory. */
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -212,6 +213,30 @@ static int find_qemu(const struct image_run *r, char *path, size_t n)
 	return -1;
 }
 
+/* A Cortex-M image: its board note, and none of what its runtime does not have. 0, or -1
+ * (reported). */
+static int prepare_board(struct image_run *r, char *err, size_t n)
+{
+	int found = cm_board_read(r->abs_image, &r->board, err, n);
+	const char *no = r->smp > 1 ? "--smp (one CPU)" : r->shm ? "--transport shm" :
+		r->stack_depth ? "-g (call stacks)" : r->raw ? "--data-space (raw samples)" : NULL;
+
+	if (found <= 0) {
+		if (!found)
+			bm_err("%s is a 32-bit Arm ELF without bmprof's board note: build Cortex-M "
+			       "images with make image ARCH=cortex-m3|cortex-m4|cortex-m33|cortex-m55 "
+			       "(docs/integration-cortex-m.md)", r->image);
+		else
+			bm_err("%s", err);
+		return -1;
+	}
+	if (no) {
+		bm_err("%s: Cortex-M images do not have %s yet: run it without", r->image, no);
+		return -1;
+	}
+	return 0;
+}
+
 /* The checks before starting QEMU: a readable ELF of a machine bmprof can boot, a QEMU,
  * an accelerator. 0, or -1 (reported). */
 static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
@@ -239,8 +264,8 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 		r->abs_efi[0] = 0;
 	r->machine = qemu_machine_for(machine);
 	if (!r->machine) {
-		bm_err("%s is an ELF for machine %d, which bmprof cannot boot (it boots x86-64 and "
-		       "AArch64 images)", r->image, machine);
+		bm_err("%s is an ELF for machine %d, which bmprof cannot boot (it boots x86-64, "
+		       "AArch64 and Cortex-M images)", r->image, machine);
 		return -1;
 	}
 	if (!r->machine->ready) {
@@ -252,6 +277,8 @@ static int prepare(struct image_run *r, char *qemu_path, size_t qlen)
 		bm_err("%s", err);
 		return -1;
 	}
+	if (machine == EM_ARM && prepare_board(r, err, sizeof err))
+		return -1;
 	if (qemu_binary_matches(r->qemu, r->machine->arch, r->image, err, sizeof err)) {
 		bm_err("%s", err);
 		return -1;
@@ -390,6 +417,20 @@ int image_run(struct image_run *r)
 		goto out;
 	if (run_config)
 		config = run_config;
+	if (r->board.machine[0] && !config) {
+		/* no fw_cfg on the MPS boards: even freq= alone goes through the config area */
+		if (asprintf(&run_config, "freq=%lu\n", r->freq) < 0) {
+			run_config = NULL;
+			bm_err("out of memory");
+			goto out;
+		}
+		config = run_config;
+	}
+	if (r->board.machine[0] && strlen(config) >= r->board.config_size) {
+		bm_err("the config is %zu bytes; %s's config area holds %u: shorten it", strlen(config),
+		       r->image, r->board.config_size - 1);
+		goto out;
+	}
 	if (config && write_config(config, cfg, sizeof cfg))
 		goto out;
 	if (r->recover && elf_symbol(r->abs_image, DESCRIPTOR, &stop.desc, &size, stop.why,
@@ -403,6 +444,7 @@ int image_run(struct image_run *r)
 		.uefi = r->abs_efi[0] ? &uefi : NULL,
 		.debugcon = r->firmware_log && *r->firmware_log ? r->firmware_log : NULL,
 		.qmp = r->recover,
+		.board = r->board.machine[0] ? &r->board : NULL,
 	};
 	qargv = qemu_build_argv(&o);
 	line = qargv ? qemu_argv_string(qargv) : NULL;

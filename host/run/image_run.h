@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include "profile/capture.h"
+#include "run/cm_board.h"
 #include "run/qemu.h"
 #include "run/recover.h"
 #include "util/util.h"
@@ -68,6 +69,7 @@ struct image_run {
 	char abs_image[PATH_MAX];  /* the ELF: symbolized, and booted unless abs_efi is set */
 	char abs_efi[PATH_MAX];    /* the UEFI application booted (qemu_uefi.h), or "" */
 	const struct qemu_machine *machine;
+	struct cm_board board;   /* a Cortex-M image's board note (board.machine[0] != 0) */
 	int accel_used;          /* QEMU_ACCEL_KVM or QEMU_ACCEL_TCG */
 	struct qemu_result res;
 	struct capture *cap;     /* finished when image_run returns */

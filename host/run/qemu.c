@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "run/cm_board.h"
 #include "run/qemu.h"
 #include "run/qemu_uefi.h"
 #include "run/qmp.h"
@@ -131,6 +132,9 @@ static const char *const aarch64_args[] = {
 	NULL,
 };
 
+/* Cortex-M: the board and the CPU come from the image's board note (cm_board.h). */
+static const char *const cortexm_args[] = { NULL };
+
 static const struct qemu_machine machines[] = {
 	{ EM_X86_64, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
 	  "host", "max", "x86_64", 1 },
@@ -139,6 +143,8 @@ static const struct qemu_machine machines[] = {
 	  "host", "max", "x86_64", 1 },
 	{ EM_AARCH64, "aarch64", "qemu-system-aarch64", "qemu-system-arm", aarch64_args,
 	  "host", "max", "aarch64", 1 },
+	{ EM_ARM, "cortex-m", "qemu-system-arm", "qemu-system-arm", cortexm_args,
+	  "", "", "cortex-m", 1 },
 };
 
 const struct qemu_machine *qemu_machine_for(int e_machine)
@@ -185,6 +191,13 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	push(&a, o->qemu);
 	for (const char *const *p = o->machine->args; *p; p++)
 		push(&a, *p);
+	if (o->board) {
+		/* the MPS boards: their own RAM sizes; the run ends through semihosting */
+		push(&a, "-M");
+		push(&a, o->board->machine);
+		push(&a, "-semihosting-config");
+		push(&a, "enable=on,target=native");
+	}
 	push(&a, "-display");
 	push(&a, "none");
 	push(&a, "-no-reboot");
@@ -215,10 +228,18 @@ char **qemu_build_argv(const struct qemu_opts *o)
 		push(&a, "-kernel");
 		push(&a, o->image);
 	}
-	push(&a, "-fw_cfg");
-	if (o->config_file) {
+	if (o->board) {
+		char *arg = o->config_file ? qemu_loader_file(o->config_file,
+							       o->board->config_addr) : NULL;
+
+		a.oom |= !arg;
+		push(&a, "-device");
+		push(&a, arg ? arg : "");
+		free(arg);
+	} else if (o->config_file) {
 		char *arg = qemu_fw_cfg_file(o->config_file);
 
+		push(&a, "-fw_cfg");
 		if (!arg)
 			a.oom = 1;
 		else
@@ -226,6 +247,7 @@ char **qemu_build_argv(const struct qemu_opts *o)
 		free(arg);
 	} else {
 		snprintf(buf, sizeof buf, "name=opt/bmprof/config,string=freq=%lu", o->freq);
+		push(&a, "-fw_cfg");
 		push(&a, buf);
 	}
 	if (o->icount) {
@@ -235,7 +257,7 @@ char **qemu_build_argv(const struct qemu_opts *o)
 	push(&a, "-accel");
 	push(&a, kvm ? "kvm" : o->tcg_single ? "tcg,thread=single" : "tcg");
 	push(&a, "-cpu");
-	push(&a, kvm ? o->machine->cpu_kvm : o->machine->cpu_tcg);
+	push(&a, o->board ? o->board->cpu : kvm ? o->machine->cpu_kvm : o->machine->cpu_tcg);
 	if (o->smp) {
 		snprintf(buf, sizeof buf, "%u", o->smp);
 		push(&a, "-smp");
@@ -309,10 +331,10 @@ void qemu_free_argv(char **argv)
 	free(argv);
 }
 
-char *qemu_fw_cfg_file(const char *path)
+/* head, then path with its commas doubled, then tail */
+static char *option_with_path(const char *head, const char *path, const char *tail)
 {
-	static const char head[] = "name=opt/bmprof/config,file=";
-	char *out = malloc(sizeof head + 2 * strlen(path)), *o;
+	char *out = malloc(strlen(head) + 2 * strlen(path) + strlen(tail) + 1), *o;
 
 	if (!out)
 		return NULL;
@@ -322,8 +344,21 @@ char *qemu_fw_cfg_file(const char *path)
 		if (*path == ',')
 			*o++ = ',';
 	}
-	*o = 0;
+	strcpy(o, tail);
 	return out;
+}
+
+char *qemu_fw_cfg_file(const char *path)
+{
+	return option_with_path("name=opt/bmprof/config,file=", path, "");
+}
+
+char *qemu_loader_file(const char *path, uint32_t addr)
+{
+	char tail[48];
+
+	snprintf(tail, sizeof tail, ",addr=0x%08x,force-raw=on", addr);
+	return option_with_path("loader,file=", path, tail);
 }
 
 static int shell_safe(const char *s)

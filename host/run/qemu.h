@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct qemu_uefi;
+struct cm_board;
 
 /* What the machine offers for KVM, as qemu_probe() finds it (injected in tests). */
 struct qemu_facts {
@@ -74,6 +75,10 @@ struct qemu_opts {
 	/* QEMU's QMP monitor on a socket bmprof passes as QEMU_QMP_FD (qemu_run with a
 	 * watch's on_stop) */
 	int qmp;
+	/* a Cortex-M image's board (cm_board.h): -M and -cpu from it, semihosting on, and the
+	 * config file (config_file, which must be set) loaded into its config area with
+	 * -device loader instead of fw_cfg; NULL: not one */
+	const struct cm_board *board;
 };
 
 #define QEMU_SERIAL_FD 3    /* the serial pipe's fd in QEMU */
@@ -100,6 +105,9 @@ void qemu_free_argv(char **argv);
 /* The -fw_cfg argument for a config file: "name=opt/bmprof/config,file=PATH" with the
  * commas of PATH doubled (QEMU's option escaping). malloc'd; NULL if out of memory. */
 char *qemu_fw_cfg_file(const char *path);
+/* The -device argument that loads a config file at addr: "loader,file=PATH,addr=0x...,
+ * force-raw=on", commas doubled as above. malloc'd; NULL if out of memory. */
+char *qemu_loader_file(const char *path, uint32_t addr);
 /* argv as one shell-quoted line (malloc'd), for messages and the profile's metadata. */
 char *qemu_argv_string(char *const *argv);
 

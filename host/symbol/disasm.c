@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Disassembly through capstone: x86-64 and i386 in AT&T syntax (objdump's default), AArch64.
+/* Disassembly through capstone: x86-64 and i386 in AT&T syntax (objdump's default), AArch64,
+ * Cortex-M (Thumb).
  * Capstone's skip-data mode turns undecodable bytes into ".byte" entries, so every byte of a
  * range lands in exactly one entry. */
 #include <capstone/capstone.h>
@@ -30,9 +31,13 @@ static struct disasm *open_handle(int machine, int detail, char *err, size_t err
 		arch = CS_ARCH_ARM64;
 		mode = CS_MODE_ARM;
 		break;
+	case EM_ARM:   /* bmprof's 32-bit Arm images are Cortex-M: Thumb, M-profile, v8-M too */
+		arch = CS_ARCH_ARM;
+		mode = CS_MODE_THUMB | CS_MODE_MCLASS | CS_MODE_V8;
+		break;
 	default:
-		snprintf(err, errlen, "no disassembler for ELF machine %d (x86-64, i386 and AArch64 "
-				      "are supported)", machine);
+		snprintf(err, errlen, "no disassembler for ELF machine %d (x86-64, i386, AArch64 and "
+				      "Cortex-M are supported)", machine);
 		return NULL;
 	}
 	struct disasm *d = calloc(1, sizeof(*d));

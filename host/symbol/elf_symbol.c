@@ -28,7 +28,13 @@ static int find(Elf *elf, const char *name, uint64_t *value, uint64_t *size)
 				continue;
 			s = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (s && !strcmp(s, name)) {
+				GElf_Ehdr eh;
+
 				*value = sym.st_value;
+				/* a Thumb function's address has bit 0 set in its value */
+				if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && gelf_getehdr(elf, &eh) &&
+				    eh.e_machine == EM_ARM)
+					*value &= ~1ull;
 				*size = sym.st_size;
 				return 0;
 			}

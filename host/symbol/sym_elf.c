@@ -328,6 +328,9 @@ static int load_symbols(struct symbolizer *s, Elf_Scn *scn)
 		const char *name = elf_strptr(s->elf, sh.sh_link, sym.st_name);
 		if (!name)
 			name = "";
+		/* 32-bit Arm: a Thumb function's value has bit 0 set; its code starts below */
+		if (s->machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+			sym.st_value &= ~1ull;
 		if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
 			file = name;
 			if (state == SYMBOL)

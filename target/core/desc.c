@@ -15,7 +15,9 @@ struct bmprof_desc bmprof_descriptor __attribute__((used, aligned(64))) = {
 	.nfields = BMPROF_DF_COUNT,
 	.max_cpus = BMPROF_DESC_MAX_CPUS,
 	.ptr_size = sizeof(void *),
+#if UINTPTR_MAX > 0xFFFFFFFFu   /* 32-bit: an address is no 64-bit constant; set at register */
 	.self = (uint64_t)(uintptr_t)&bmprof_descriptor,
+#endif
 	.cpu_size = sizeof(struct bmprof_cpu),
 	.ovf_size = sizeof(struct bmprof_ovf),
 	.entry_size = sizeof(struct bmprof_entry),
@@ -81,6 +83,7 @@ void bmprof_desc_register(struct bmprof_cpu *c)
 	struct bmprof_desc *d = &bmprof_descriptor;
 	uint32_t id = c->cpu_id;
 
+	d->self = (uint64_t)(uintptr_t)d;
 	if (id >= BMPROF_DESC_MAX_CPUS) {
 		d->unregistered = d->unregistered + 1;
 		return;

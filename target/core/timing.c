@@ -35,6 +35,7 @@ void bmprof_timing_reset(struct bmprof_timing *t)
 	t->irqs = t->last_handler = 0;
 }
 
+#ifdef __SIZEOF_INT128__
 uint64_t bmprof_timing_sampled(const struct bmprof_timing *t, uint64_t stolen)
 {
 	__int128 v = (__int128)t->enabled - t->handler -
@@ -42,3 +43,16 @@ uint64_t bmprof_timing_sampled(const struct bmprof_timing *t, uint64_t stolen)
 
 	return v > 0 ? (uint64_t)v : 0;
 }
+#else
+/* 32-bit targets: the untimed product split so it stays within 64 bits (untimed % ONE
+ * times irqs, with irqs far below 2^40 in any run). */
+uint64_t bmprof_timing_sampled(const struct bmprof_timing *t, uint64_t stolen)
+{
+	int64_t u = t->untimed, irqs = (int64_t)t->irqs;
+	int64_t untimed = u / BMPROF_UNTIMED_ONE * irqs + u % BMPROF_UNTIMED_ONE * irqs /
+			  BMPROF_UNTIMED_ONE;
+	int64_t v = (int64_t)t->enabled - (int64_t)t->handler - untimed - (int64_t)stolen;
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+#endif

@@ -310,6 +310,44 @@ static void test_a64_flow(void **state)
 	insn_func_free(&f);
 }
 
+/* Cortex-M Thumb (16- and 32-bit encodings mixed): control flow, classes, memory, some
+ * registers (r0-r15 as 0-15, s registers from INSN_REG_VEC0). */
+static void test_thumb(void **state)
+{
+	(void)state;
+	const uint8_t code[] = {
+		0xfe, 0xe7, 0xfd, 0xd1, 0x38, 0xb1, 0xff, 0xf7, 0xfb, 0xff, 0x98, 0x47,
+		0x10, 0x47, 0x70, 0x47, 0x10, 0xbd, 0xdf, 0xe8, 0x01, 0xf0, 0x04, 0xfb,
+		0x03, 0x11, 0x48, 0x68, 0x02, 0x90, 0xb1, 0xfb, 0xf2, 0xf0, 0x20, 0xee,
+		0x81, 0x0a, 0x07, 0xde, 0xf7, 0x46, 0x00, 0xbf,
+	};
+	const uint64_t X = 0x1000, Y = 0x1016;
+	const struct want w[] = {
+		{ "b       #0x1000", INSN_FLOW_JUMP, IC_BRANCH, 0, X, ANY, ANY },
+		{ "bne     #0x1000", INSN_FLOW_COND, IC_BRANCH, 0, X, ANY, ANY },
+		{ "cbz     r0, #0x1016", INSN_FLOW_COND, IC_BRANCH, 0, Y, R(0), ANY },
+		{ "bl      #0x1000", INSN_FLOW_CALL, IC_BRANCH, 0, X, ANY, ANY },
+		{ "blx     r3", INSN_FLOW_CALL, IC_BRANCH, 0, 0, ANY, ANY },
+		{ "bx      r2", INSN_FLOW_INDIRECT, IC_BRANCH, 0, 0, ANY, ANY },
+		{ "bx      lr", INSN_FLOW_RETURN, IC_BRANCH, 0, 0, ANY, ANY },
+		{ "pop     {r4, pc}", INSN_FLOW_RETURN, IC_LOAD, INSN_MEM_LOAD, 0, ANY, ANY },
+		{ "tbb     [pc, r1]", INSN_FLOW_INDIRECT, IC_BRANCH, 0, 0, ANY, ANY },
+		{ "mla     r1, r4, r3, r1", INSN_FLOW_NEXT, IC_MUL, 0, 0, R(1, 3, 4), R(1) },
+		{ "ldr     r0, [r1, #4]", INSN_FLOW_NEXT, IC_LOAD, INSN_MEM_LOAD, 0, R(1), R(0) },
+		{ "str     r0, [sp, #8]", INSN_FLOW_NEXT, IC_STORE, INSN_MEM_STORE, 0, R(0, 13), NO },
+		{ "udiv    r0, r1, r2", INSN_FLOW_NEXT, IC_DIV, 0, 0, R(1, 2), R(0) },
+		{ "vmul.f32 s0, s1, s2", INSN_FLOW_NEXT, IC_FP_MUL, 0, 0, R(V(1), V(2)), R(V(0)) },
+		{ "udf     #7", INSN_FLOW_STOP, IC_SYSTEM, 0, 0, ANY, ANY },
+		{ "mov     pc, lr", INSN_FLOW_RETURN, IC_BRANCH, 0, 0, ANY, ANY },
+		{ "nop", INSN_FLOW_NEXT, IC_NOP, 0, 0, NO, NO },
+	};
+	struct insn_func f;
+	decode(EM_ARM, code, sizeof(code), 0x1000, &f);
+	assert_int_equal(f.arch, BMPROF_ARCH_CORTEX_M);
+	check(&f, w, N(w));
+	insn_func_free(&f);
+}
+
 static void test_a64_classes(void **state)
 {
 	(void)state;
@@ -813,7 +851,7 @@ static void test_load_errors(void **state)
 	struct insn_func f;
 	const uint8_t nop = 0x90;
 	assert_int_equal(insn_decode(EM_SPARC, &nop, 1, 0, NULL, NULL, &f, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "x86-64 and AArch64"));
+	assert_non_null(strstr(err, "x86-64, AArch64 and Cortex-M"));
 }
 
 int main(void)
@@ -823,6 +861,7 @@ int main(void)
 		cmocka_unit_test(test_x86_classes),
 		cmocka_unit_test(test_text_matches_disasm),
 		cmocka_unit_test(test_a64_flow),
+		cmocka_unit_test(test_thumb),
 		cmocka_unit_test(test_a64_classes),
 		cmocka_unit_test(test_jump_table_pie),
 		cmocka_unit_test(test_jump_table_unbounded),

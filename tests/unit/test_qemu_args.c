@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "run/cm_board.h"
+#include "run/elf_boot.h"
 #include "run/qemu.h"
 #include "run/qmp.h"
 
@@ -253,6 +255,49 @@ static void test_argv_smp(void **state)
 	argv = qemu_build_argv(&o);
 	assert_pair(argv, "-smp", "8");
 	qemu_free_argv(argv);
+}
+
+/* A Cortex-M image: the board and CPU from its note, semihosting on, the config file
+ * loaded into the config area (commas doubled) instead of fw_cfg, TCG only. */
+static void test_argv_cortexm(void **state)
+{
+	(void)state;
+	struct cm_board b = { .machine = "mps2-an505", .cpu = "cortex-m33",
+			      .config_addr = 0x38003000, .config_size = 512 };
+	struct qemu_opts o = {
+		.machine = qemu_machine_for(EM_ARM), .qemu = "/usr/bin/qemu-system-arm",
+		.image = "/img/s.elf", .accel = QEMU_ACCEL_TCG, .icount = 1, .freq = 20000,
+		.config_file = "/tmp/a,b", .board = &b,
+	};
+	char **argv = qemu_build_argv(&o), *line;
+	char why[256];
+
+	assert_non_null(argv);
+	line = qemu_argv_string(argv);
+	assert_non_null(strstr(line, "/usr/bin/qemu-system-arm -M mps2-an505 -semihosting-config "
+			       "enable=on,target=native -display none"));
+	assert_pair(argv, "-device", "loader,file=/tmp/a,,b,addr=0x38003000,force-raw=on");
+	assert_pair(argv, "-kernel", "/img/s.elf");
+	assert_pair(argv, "-cpu", "cortex-m33");
+	assert_pair(argv, "-accel", "tcg");
+	assert_int_equal(find_arg(argv, "-fw_cfg", 1), -1);
+	assert_int_equal(find_arg(argv, "-m", 1), -1);
+	free(line);
+	qemu_free_argv(argv);
+	/* no config file: no loader argument can be made */
+	o.config_file = NULL;
+	assert_null(qemu_build_argv(&o));
+
+	struct qemu_facts f = { .dev_kvm_exists = 1, .dev_kvm_accessible = 1, .kvm_intel = 1,
+				.host_arch = "x86_64" };
+	assert_int_equal(qemu_choose_accel(QEMU_ACCEL_AUTO, &f, o.machine, why, sizeof why),
+			 QEMU_ACCEL_TCG);
+	assert_int_equal(qemu_choose_accel(QEMU_ACCEL_KVM, &f, o.machine, why, sizeof why), -1);
+	assert_int_equal(qemu_binary_matches("/usr/bin/qemu-system-arm", "cortex-m", "s.elf", why,
+					     sizeof why), 0);
+	assert_int_equal(qemu_binary_matches("qemu-system-aarch64", "cortex-m", "s.elf", why,
+					     sizeof why), -1);
+	assert_non_null(strstr(why, "use qemu-system-arm"));
 }
 
 /* A debug console file: -debugcon file:PATH on port 0x402, before the arguments after --;
@@ -623,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_run_stall),
 		cmocka_unit_test(test_run_monitor_hook),
 		cmocka_unit_test(test_qmp_json),
+		cmocka_unit_test(test_argv_cortexm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * instructions in all). The asm barrier keeps gcc from folding or vectorizing the loops. */
 #include <bmrt.h>
 
+#ifndef UNIT
 #define UNIT 1000000ull  /* iterations per share point: 100 points, 4 instructions each */
+#endif
 
 #define BODY(n)                                                       \
 	uint64_t x = seed;                                            \
