@@ -86,11 +86,11 @@ void run_once(struct run_result *res, unsigned reps)
 	space_fill_frame();
 	bhive_block_regime.ttbr0 = space_ttbr0();
 	bhive_enter(BHIVE_CODE_VA);
-	res->ec = c->kind ? 0x100 + c->kind : c->esr >> 26 & 0x3F;
-	res->esr = c->esr;
-	res->far = c->far;
+	res->vector = c->kind ? 0x100 + c->kind : c->esr >> 26 & 0x3F;
+	res->error = c->esr;
+	res->addr = c->far;
 	res->pc = c->elr;
-	res->exited = c->kind == 0 && res->ec == EC_UNKNOWN && c->elr == run_exit_va;
+	res->exited = c->kind == 0 && res->vector == EC_UNKNOWN && c->elr == run_exit_va;
 	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS)
 		res->ticks[i] = rec[1] - rec[0];
 }

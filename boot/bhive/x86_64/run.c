@@ -54,8 +54,8 @@ static int hook(struct bmrt_regs *r)
 	res->exited = r->vector == VEC_UD && r->rip == run_exit_va;
 	res->vector = r->vector;
 	res->error = r->error;
-	res->cr2 = cr2;
-	res->rip = r->rip;
+	res->addr = cr2;
+	res->pc = r->rip;
 	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
 				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
 				    r->r14, r->r15 };
