@@ -7,6 +7,7 @@
 #include "bhive.h"
 #include "rt.h"
 #include "arch.h"
+#include "pool.h"
 
 /* The block's address space, 48-bit (T0SZ 16): the unrolled code at CODE_VA (read-only,
  * executable at EL0), the records the code writes at SCRATCH_VA, the shared frame's own
@@ -16,6 +17,7 @@
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached pc-relative (adr) */
 #define BHIVE_FRAME_VA (BHIVE_CODE_VA - 8192)     /* the shared frame, for its reset */
 #define BHIVE_VA_BITS 48                          /* the block's addresses: below 2^48 */
+#define BHIVE_TABLES (12 + 3 * BHIVE_MAX_FAULTS)   /* the space's translation tables */
 #define BHIVE_INSN_BYTES 4
 #define BHIVE_CODE_SLACK 4096u                    /* run_emit's own code */
 
@@ -32,11 +34,9 @@
 #define EC_BRK 0x3C
 
 extern uint32_t bhive_code[BHIVE_CODE_MAX / 4];
-extern uint64_t bhive_scratch[512];
 
-/* space.c (the rest: arch.h) */
+/* space.c (the rest: arch.h, pool.h) */
 uint64_t space_ttbr0(void);
-void space_fill_frame(void);            /* the shared frame: every 64-bit word BHIVE_INIT */
 
 /* enter.S: the state the EL1&0 regime switches between (MAIR is shared) */
 struct bhive_regime {

@@ -7,6 +7,7 @@
 #include "bhive.h"
 #include "rt.h"
 #include "arch.h"
+#include "pool.h"
 
 /* The block's address space: the unrolled code at CODE_VA (read-only), the timings the
  * code stores at SCRATCH_VA, the harness's own memory ring 0's only, and every other page
@@ -15,15 +16,14 @@
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached rip-relative */
 #define BHIVE_STEAL_VA (BHIVE_CODE_VA - 8192)     /* KVM's steal time, read-only */
 #define BHIVE_FRAME_VA (BHIVE_CODE_VA - 12288)    /* the shared frame, for its reset */
+#define BHIVE_TABLES (8 + 3 * BHIVE_MAX_FAULTS)   /* the space's translation tables */
 #define BHIVE_INSN_BYTES 1
 #define BHIVE_CODE_SLACK 1024u                    /* run_emit's own code */
 
 extern uint8_t bhive_code[BHIVE_CODE_MAX];
-extern uint64_t bhive_scratch[512];
 
-/* space.c (the rest: arch.h) */
+/* space.c (the rest: arch.h, pool.h) */
 uint64_t space_cr3(void);
-void space_fill_frame(void);            /* the shared frame: every 64-bit word BHIVE_INIT */
 
 /* enter.S: enter ring 3 at rip with every general register BHIVE_INIT and RFLAGS rflags, on the
  * page tables cr3; returns when ring 3 took an exception (bhive_land). */
