@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bhive/bhive_csv.h"
+#include "bhive/bhive_note.h"
 #include "bhive/bhive_run.h"
 #include "builtin.h"
 #include "run/run_opts.h"
@@ -110,10 +111,14 @@ static void summary(const struct bhive_blocks *b, const struct bhive_run *r)
 	fprintf(stderr, "bmprof: bhive: %zu of %zu blocks measured (%s, %u QEMU run%s)\n", ok,
 		b->n, r->accel_used == QEMU_ACCEL_KVM ? "KVM" : "TCG", r->batches,
 		r->batches == 1 ? "" : "s");
-	if (r->batches && r->accel_used != QEMU_ACCEL_KVM)
-		fprintf(stderr, "bmprof: bhive: under TCG the cycles are QEMU's %s, not a CPU's "
-			"(use --accel kvm for timings)\n", r->icount ?
-			"instructions (-icount)" : "host time");
+	if (r->batches && r->accel_used != QEMU_ACCEL_KVM) {
+		struct qemu_facts f;
+		char note[256];
+
+		qemu_probe(&f);
+		bhive_tcg_note(r->arch, r->icount, f.host_arch, note, sizeof note);
+		fprintf(stderr, "bmprof: bhive: %s\n", note);
+	}
 }
 
 int cmd_bhive(int argc, char **argv)

@@ -4,11 +4,11 @@
 #   $(BUILD)/lib/bmprof/bhive-aarch64.elf        for $(BUILD)/bin/bmprof
 #   $(HOST_BUILD)/lib/bmprof/bhive-aarch64.elf   for $(HOST_BUILD)/bin/bmprof
 
-BHIVE_A64_SRCS := $(wildcard boot/bhive/aarch64/*.c boot/bhive/aarch64/*.S)
+BHIVE_A64_SRCS := $(wildcard boot/bhive/aarch64/*.c boot/bhive/aarch64/*.S boot/bhive/common/*.c)
 BHIVE_A64 := $(BUILD)/lib/bmprof/bhive-aarch64.elf
 BHIVE_A64_HOST := $(HOST_BUILD)/lib/bmprof/bhive-aarch64.elf
 $(call a64_image,$(BHIVE_A64),$(A64_OBJ)/bhive,$(BHIVE_A64_SRCS),-Werror -mgeneral-regs-only \
-	-Iboot/aarch64 -Iboot/bhive/aarch64)
+	-Iboot/aarch64 -Iboot/bhive/aarch64 -Iboot/bhive/common)
 
 ifneq ($(BHIVE_A64_HOST),$(BHIVE_A64))
 $(BHIVE_A64_HOST): $(BHIVE_A64)

@@ -12,8 +12,10 @@
 #include <cmocka.h>
 
 #include "bhive/bhive_csv.h"
+#include "bhive/bhive_note.h"
 #include "bhive/bhive_result.h"
 #include "bhive/bhive_unroll.h"
+#include "bhive/bhive_run.h"
 
 static int parse(const char *text, struct bhive_blocks *b, char *err, size_t n)
 {
@@ -248,6 +250,29 @@ static void test_precheck_a64(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* The TCG note advises --accel kvm only where KVM can run the harness */
+static void test_tcg_note(void **state)
+{
+	char s[256];
+
+	(void)state;
+	bhive_tcg_note(BHIVE_ARCH_X86_64, 1, "x86_64", s, sizeof s);
+	assert_string_equal(s, "under TCG the cycles are QEMU's instructions (-icount), not a "
+			    "CPU's (use --accel kvm for timings)");
+	bhive_tcg_note(BHIVE_ARCH_AARCH64, 0, "aarch64", s, sizeof s);
+	assert_non_null(strstr(s, "QEMU's host time"));
+	assert_non_null(strstr(s, "(use --accel kvm for timings)"));
+	bhive_tcg_note(BHIVE_ARCH_AARCH64, 1, "x86_64", s, sizeof s);
+	assert_string_equal(s, "under TCG the cycles are QEMU's instructions (-icount), not a "
+			    "CPU's (KVM cannot run aarch64 blocks on this x86_64 host: for timings, "
+			    "run bmprof bhive --arch aarch64 --accel kvm on an aarch64 host)");
+	bhive_tcg_note(BHIVE_ARCH_X86_64, 1, "aarch64", s, sizeof s);
+	assert_non_null(strstr(s, "KVM cannot run x86_64 blocks on this aarch64 host"));
+	assert_null(strstr(s, "use --accel kvm"));
+	bhive_tcg_note(BHIVE_ARCH_AARCH64, 1, "", s, sizeof s);
+	assert_non_null(strstr(s, "(use --accel kvm for timings)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_result_line),
 		cmocka_unit_test(test_capstone),
 		cmocka_unit_test(test_precheck_a64),
+		cmocka_unit_test(test_tcg_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

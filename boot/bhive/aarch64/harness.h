@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include "bhive.h"
 #include "rt.h"
+#include "arch.h"
+#include "pool.h"
 
 /* The block's address space, 48-bit (T0SZ 16): the unrolled code at CODE_VA (read-only,
  * executable at EL0), the records the code writes at SCRATCH_VA, the shared frame's own
@@ -15,6 +17,9 @@
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached pc-relative (adr) */
 #define BHIVE_FRAME_VA (BHIVE_CODE_VA - 8192)     /* the shared frame, for its reset */
 #define BHIVE_VA_BITS 48                          /* the block's addresses: below 2^48 */
+#define BHIVE_TABLES (12 + 3 * BHIVE_MAX_FAULTS)   /* the space's translation tables */
+#define BHIVE_INSN_BYTES 4
+#define BHIVE_CODE_SLACK 4096u                    /* run_emit's own code */
 
 /* ESR_EL1.EC values the harness tells apart */
 #define EC_UNKNOWN 0x00
@@ -29,37 +34,9 @@
 #define EC_BRK 0x3C
 
 extern uint32_t bhive_code[BHIVE_CODE_MAX / 4];
-extern uint64_t bhive_scratch[512];
 
-/* space.c */
-void space_reset(void);                 /* only the harness, the code and the scratch page */
+/* space.c (the rest: arch.h, pool.h) */
 uint64_t space_ttbr0(void);
-void space_fill_frame(void);            /* the shared frame: every 64-bit word BHIVE_INIT */
-/* A fault at addr (write: a store): 0 when mapped (a new page, or made writable), else the
- * status that refuses it. */
-int space_map(uint64_t addr, int write);
-unsigned space_pages(void);             /* distinct pages mapped */
-unsigned space_written(void);           /* of which written */
-
-/* run.c: runs of the code at EL0 */
-#define RUN_MAX_SEGS 4
-struct run_seg {
-	const uint32_t *block;
-	unsigned len, copies;           /* len in bytes */
-	int track;                      /* run_seg_at and _end name its copies */
-};
-struct run_result {
-	int exited;                     /* reached the epilogue's udf */
-	uint64_t ec, esr, far, pc;
-	unsigned reps;
-	uint64_t ticks[RUN_MAX_SEGS * BHIVE_TIMINGS];
-};
-void run_init(int use_pmc, int align_check);
-void run_once(struct run_result *res, unsigned reps);
-unsigned run_emit(const struct run_seg *segs, unsigned n);
-extern unsigned run_segments;
-extern unsigned run_seg_at[RUN_MAX_SEGS], run_seg_end[RUN_MAX_SEGS];   /* bytes */
-extern uint64_t run_exit_va;
 
 /* enter.S: the state the EL1&0 regime switches between (MAIR is shared) */
 struct bhive_regime {

@@ -12,10 +12,8 @@
  * EL0 runs with interrupts masked: none is taken in the timed window. The clock is the PMU
  * cycle counter PMCCNTR_EL0 when there is a PMU, else the generic timer's CNTVCT_EL0. */
 #include "harness.h"
+#include "scratch.h"
 
-#define S_PTR 8
-#define S_LEFT 9
-#define S_REC 16
 #define REC_WORDS 2                      /* the clock before and after */
 
 #define SCTLR_A (1ull << 1)              /* alignment checks */
@@ -77,20 +75,14 @@ void run_once(struct run_result *res, unsigned reps)
 	const uint64_t *rec = bhive_scratch + S_REC;
 	const struct bhive_ctx *c = &bhive_ctx;
 
-	res->exited = 0;
-	res->reps = reps;
-	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
-	bhive_scratch[S_LEFT] = reps;
-	for (unsigned i = 0; i < reps * run_segments * REC_WORDS; i++)
-		bhive_scratch[S_REC + i] = 0;
-	space_fill_frame();
+	scratch_prepare(res, reps, REC_WORDS);
 	bhive_block_regime.ttbr0 = space_ttbr0();
 	bhive_enter(BHIVE_CODE_VA);
-	res->ec = c->kind ? 0x100 + c->kind : c->esr >> 26 & 0x3F;
-	res->esr = c->esr;
-	res->far = c->far;
+	res->vector = c->kind ? 0x100 + c->kind : c->esr >> 26 & 0x3F;
+	res->error = c->esr;
+	res->addr = c->far;
 	res->pc = c->elr;
-	res->exited = c->kind == 0 && res->ec == EC_UNKNOWN && c->elr == run_exit_va;
+	res->exited = c->kind == 0 && res->vector == EC_UNKNOWN && c->elr == run_exit_va;
 	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS)
 		res->ticks[i] = rec[1] - rec[0];
 }

@@ -27,28 +27,12 @@
 #define USER_RO (NORMAL | D_PAGE | AP_EL0 | AP_RO | PXN | UXN)
 #define USER_RW (NORMAL | D_PAGE | AP_EL0 | PXN | UXN)
 #define USER_CODE (NORMAL | D_PAGE | AP_EL0 | AP_RO | PXN)
-#define TABLES (12 + 3 * BHIVE_MAX_FAULTS)
 
 extern char __image_start[], __image_end[];
 
 uint32_t bhive_code[BHIVE_CODE_MAX / 4] __attribute__((aligned(4096)));
-uint64_t bhive_scratch[512] __attribute__((aligned(4096)));
-static uint64_t frame[512] __attribute__((aligned(4096)));
 static uint64_t root[512] __attribute__((aligned(4096)));
-static uint64_t pool[TABLES][512] __attribute__((aligned(4096)));
-static unsigned used, pages, written;
-
-static uint64_t *new_table(void)
-{
-	uint64_t *t;
-
-	if (used == TABLES)
-		return 0;
-	t = pool[used++];
-	for (unsigned i = 0; i < 512; i++)
-		t[i] = 0;
-	return t;
-}
+static unsigned pages, written;
 
 /* The entry of va at level (2: 2 MiB blocks, 3: pages), with every table on the way made;
  * 0 when the pool is empty or a block maps va already. */
@@ -59,7 +43,7 @@ static uint64_t *entry(uint64_t va, int level)
 	for (int l = 0, shift = 39; l < level; l++, shift -= 9) {
 		uint64_t *e = &t[va >> shift & 511];
 		if (!(*e & D_VALID)) {
-			uint64_t *n = new_table();
+			uint64_t *n = pool_table();
 			if (!n)
 				return 0;
 			*e = (uintptr_t)n | D_TABLE;
@@ -83,7 +67,8 @@ static uint64_t harness_end(void)
 
 void space_reset(void)
 {
-	used = pages = written = 0;
+	pages = written = 0;
+	pool_reset();
 	for (unsigned i = 0; i < 512; i++)
 		root[i] = 0;
 	for (uint64_t a = harness_start(); a < harness_end(); a += BLOCK2M)
@@ -91,18 +76,12 @@ void space_reset(void)
 	for (unsigned i = 0; i < BHIVE_CODE_MAX / PAGE; i++)
 		*entry(BHIVE_CODE_VA + i * PAGE, 3) = ((uintptr_t)bhive_code + i * PAGE) | USER_CODE;
 	*entry(BHIVE_SCRATCH_VA, 3) = (uintptr_t)bhive_scratch | USER_RW;
-	*entry(BHIVE_FRAME_VA, 3) = (uintptr_t)frame | USER_RW;
+	*entry(BHIVE_FRAME_VA, 3) = (uintptr_t)bhive_frame | USER_RW;
 }
 
 uint64_t space_ttbr0(void)
 {
 	return (uintptr_t)root;
-}
-
-void space_fill_frame(void)
-{
-	for (unsigned i = 0; i < 512; i++)
-		frame[i] = BHIVE_INIT;
 }
 
 int space_map(uint64_t addr, int write)
@@ -119,7 +98,7 @@ int space_map(uint64_t addr, int write)
 	if (!e)
 		return BHIVE_TOO_MANY_FAULTS;
 	if (!(*e & D_VALID)) {
-		*e = (uintptr_t)frame | USER_RO;
+		*e = (uintptr_t)bhive_frame | USER_RO;
 		pages++;
 	} else if (!write || !(*e & AP_RO)) {
 		return BHIVE_UNMAPPABLE;   /* mapped and allowed, yet it faulted */

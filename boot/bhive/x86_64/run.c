@@ -14,6 +14,7 @@
  * interrupts disabled and IOPL 0: no interrupt can be taken in the timed window and the
  * block cannot enable them. */
 #include "harness.h"
+#include "scratch.h"
 
 #define RFLAGS_FIXED 0x2ull
 #define RFLAGS_AC (1ull << 18)
@@ -30,9 +31,6 @@
  * (edx:eax each) and the steal counter before and after */
 #define S_MXCSR 4
 #define S_VEC 6
-#define S_PTR 8
-#define S_LEFT 9
-#define S_REC 16
 #define REC_WORDS 4
 
 extern uint64_t bmrt_pml4[512];
@@ -54,8 +52,8 @@ static int hook(struct bmrt_regs *r)
 	res->exited = r->vector == VEC_UD && r->rip == run_exit_va;
 	res->vector = r->vector;
 	res->error = r->error;
-	res->cr2 = cr2;
-	res->rip = r->rip;
+	res->addr = cr2;
+	res->pc = r->rip;
 	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
 				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
 				    r->r14, r->r15 };
@@ -94,13 +92,7 @@ void run_once(struct run_result *res, unsigned reps)
 {
 	const uint64_t *rec = bhive_scratch + S_REC;
 
-	res->exited = 0;
-	res->reps = reps;
-	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
-	bhive_scratch[S_LEFT] = reps;
-	for (unsigned i = 0; i < reps * run_segments * REC_WORDS; i++)
-		bhive_scratch[S_REC + i] = 0;
-	space_fill_frame();
+	scratch_prepare(res, reps, REC_WORDS);
 	current = res;
 	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
 	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS) {

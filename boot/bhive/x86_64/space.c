@@ -14,29 +14,13 @@
 #define PAGE 4096ull
 #define LARGE (2ull << 20)
 #define ADDR_MASK 0x000FFFFFFFFFF000ull
-#define TABLES (8 + 3 * BHIVE_MAX_FAULTS)
 
 extern uint64_t bmrt_pd[4 * 512];
 extern char __image_end[];
 
 uint8_t bhive_code[BHIVE_CODE_MAX] __attribute__((aligned(4096)));
-uint64_t bhive_scratch[512] __attribute__((aligned(4096)));
-static uint64_t frame[512] __attribute__((aligned(4096)));
 static uint64_t pml4[512] __attribute__((aligned(4096)));
-static uint64_t pool[TABLES][512] __attribute__((aligned(4096)));
-static unsigned used, pages, written;
-
-static uint64_t *new_table(void)
-{
-	uint64_t *t;
-
-	if (used == TABLES)
-		return 0;
-	t = pool[used++];
-	for (unsigned i = 0; i < 512; i++)
-		t[i] = 0;
-	return t;
-}
+static unsigned pages, written;
 
 /* The leaf entry of va, with every table on the way made (user, writable: the leaf
  * decides); 0 when the pool is empty. */
@@ -47,7 +31,7 @@ static uint64_t *leaf(uint64_t va)
 	for (int shift = 39; shift > 12; shift -= 9) {
 		uint64_t *e = &t[va >> shift & 511];
 		if (!(*e & P)) {
-			uint64_t *n = new_table();
+			uint64_t *n = pool_table();
 			if (!n)
 				return 0;
 			*e = (uintptr_t)n | P | RW | US;
@@ -66,7 +50,8 @@ void space_reset(void)
 {
 	uint64_t *pd;
 
-	used = pages = written = 0;
+	pages = written = 0;
+	pool_reset();
 	for (unsigned i = 0; i < 512; i++)
 		pml4[i] = 0;
 	leaf(0);   /* the tables of the first GiB */
@@ -77,7 +62,7 @@ void space_reset(void)
 	for (unsigned i = 0; i < BHIVE_CODE_MAX / PAGE; i++)
 		*leaf(BHIVE_CODE_VA + i * PAGE) = ((uintptr_t)bhive_code + i * PAGE) | P | US;
 	*leaf(BHIVE_SCRATCH_VA) = (uintptr_t)bhive_scratch | P | RW | US;
-	*leaf(BHIVE_FRAME_VA) = (uintptr_t)frame | P | RW | US;
+	*leaf(BHIVE_FRAME_VA) = (uintptr_t)bhive_frame | P | RW | US;
 	if (bmrt_steal_word())
 		*leaf(BHIVE_STEAL_VA) = ((uintptr_t)bmrt_steal_word() & ~(PAGE - 1)) | P | US;
 }
@@ -85,12 +70,6 @@ void space_reset(void)
 uint64_t space_cr3(void)
 {
 	return (uintptr_t)pml4;
-}
-
-void space_fill_frame(void)
-{
-	for (unsigned i = 0; i < 512; i++)
-		frame[i] = BHIVE_INIT;
 }
 
 static int canonical(uint64_t a)
@@ -112,7 +91,7 @@ int space_map(uint64_t addr, int write)
 	if (!e)
 		return BHIVE_TOO_MANY_FAULTS;
 	if (!(*e & P)) {
-		*e = (uintptr_t)frame | P | US;
+		*e = (uintptr_t)bhive_frame | P | US;
 		pages++;
 	} else if (!write || (*e & RW)) {
 		return BHIVE_UNMAPPABLE;   /* mapped and allowed, yet it faulted */
