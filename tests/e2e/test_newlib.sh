@@ -28,8 +28,9 @@ static inline uint64_t bm_param(const char *n, uint64_t d) { (void)n; return d; 
 EOF
 gcc -O2 -Wall -Wextra -Werror -I"$T/stub" -o "$T/host" "$PROG" -lm ||
 	fail "the program does not build for the host"
-"$T/host" >"$T/want" || fail "the host build of the program failed"
-[ "$(wc -l <"$T/want")" -ge 35 ] || fail "the host output is short: $(wc -l <"$T/want") lines"
+"$T/host" >"$T/want.all" || fail "the host build of the program failed"
+grep -v '^image: ' "$T/want.all" >"$T/want"   # (and the last line gets its newline)
+[ "$(wc -l <"$T/want")" -ge 30 ] || fail "the host output is short: $(wc -l <"$T/want") lines"
 
 cat >"$T/want.image" <<'EOF'
 image: fopen NULL, errno ENOSYS
