@@ -8,6 +8,7 @@
 #   make image SRC="a.c b.c" [NAME=prog]   a bootable x86-64 image build/x86_64/prog.elf
 #   make image SRC=... BOOT=uefi            a UEFI application build/uefi-x86_64/prog.efi (docs/uefi.md)
 #   make image SRC=... ARCH=cortex-m4       a Cortex-M image for QEMU's MPS boards (docs/integration-cortex-m.md)
+#   make image SRC=... LIBC=newlib          the program linked with newlib (docs/image.md)
 #   make bench      benchmarks, printed as ratios against baselines measured in the same run
 #   make install PREFIX=... [DESTDIR=...]   bmprof, its man pages, and the target libraries
 #                   with headers, pkg-config and CMake files (mk/install.mk); make uninstall
@@ -25,12 +26,14 @@ include mk/core.mk
 include mk/host.mk
 include mk/plugin.mk
 include mk/export.mk
+include mk/newlib.mk
 include mk/image.mk
 include mk/bhive.mk
 include mk/pmu-tests.mk
 include mk/image-aarch64.mk
 include mk/bhive-aarch64.mk
 include mk/image-cortexm.mk
+include mk/test-images-newlib.mk
 include mk/image-uefi.mk
 include mk/image-uefi-aarch64.mk
 include mk/examples.mk

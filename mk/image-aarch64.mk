@@ -99,17 +99,20 @@ $(1): $(2) $(4)
 endef
 
 define a64_link_rule
-$(1): $(2) $$(A64_RT_OBJS) $$(A64_LIB) linker/aarch64.ld $$(A64_OBJ)/link.flags
+$(1): $(2) $(4) $$(A64_RT_OBJS) $$(A64_LIB) linker/aarch64.ld $$(A64_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(call say,LD,$$@)$$(A64_CC) $$(A64_LDFLAGS) -o $$@ $$(A64_RT_OBJS) $(2) $$(A64_LIB) -lgcc
+	$$(Q)$$(call say,LD,$$@)$$(A64_CC) $$(A64_LDFLAGS) -o $$@ $$(A64_RT_OBJS) $(2) $$(A64_LIB) $(3) -lgcc
 endef
 
-# $(call a64_image,ELF,OBJDIR,SRCS,CFLAGS): rules for one image; the program's objects
-# depend on OBJDIR/prog.flags.
-a64_image = $(eval $(call a64_link_rule,$(1),$(call a64_objs,$(2),$(3)))) \
+# $(call a64_image,ELF,OBJDIR,SRCS,CFLAGS[,LINK-ARGS,DEPS]): rules for one image; the
+# program's objects depend on OBJDIR/prog.flags, the link on OBJDIR/link.flags (LINK-ARGS,
+# which come after the library: a C library, mk/newlib.mk); DEPS are made before both.
+a64_image = $(eval $(call a64_link_rule,$(1),$(call a64_objs,$(2),$(3)),$(5),\
+		$(2)/link.flags $(6))) \
 	$(call flags_file,$(2)/prog.flags,$(A64_CC) $(A64_PROG_CFLAGS) $(4)) \
+	$(call flags_file,$(2)/link.flags,$(5)) \
 	$(foreach s,$(3),$(eval $(call a64_obj_rule,$(call a64_obj,$(2),$(s)),$(s),$(4),\
-		$(2)/prog.flags)))
+		$(2)/prog.flags $(if $(6),| $(6)))))
 
 # make image ARCH=aarch64 (mk/image.mk defines `image` for every other ARCH;
 # mk/image-uefi-aarch64.mk for BOOT=uefi)
@@ -117,7 +120,8 @@ ifeq ($(ARCH)/$(BOOT),aarch64/)
 ifneq ($(strip $(SRC)),)
 A64_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 A64_IMAGE_ELF := $(A64_OUT)/$(A64_IMAGE_NAME).elf
-$(call a64_image,$(A64_IMAGE_ELF),$(A64_OBJ)/img/$(A64_IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
+$(call a64_image,$(A64_IMAGE_ELF),$(A64_OBJ)/img/$(A64_IMAGE_NAME),$(SRC),\
+	$(IMAGE_ALL_CFLAGS) $(A64_LIBC_CFLAGS),$(A64_LIBC_LINK),$(A64_LIBC_DEPS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(A64_IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

@@ -82,24 +82,28 @@ $(1): $(2) $(4)
 endef
 
 define x86_link_rule
-$(1): $(2) $$(X86_RT_OBJS) $$(X86_LIB) linker/x86_64.ld $$(X86_OBJ)/link.flags
+$(1): $(2) $(4) $$(X86_RT_OBJS) $$(X86_LIB) linker/x86_64.ld $$(X86_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(call say,LD,$$@)$$(X86_CC) $$(X86_LDFLAGS) -o $$@ $$(X86_RT_OBJS) $(2) $$(X86_LIB) -lgcc
+	$$(Q)$$(call say,LD,$$@)$$(X86_CC) $$(X86_LDFLAGS) -o $$@ $$(X86_RT_OBJS) $(2) $$(X86_LIB) $(3) -lgcc
 endef
 
-# $(call x86_image,ELF,OBJDIR,SRCS,CFLAGS): rules for one image; the program's objects
-# depend on OBJDIR/prog.flags.
-x86_image = $(eval $(call x86_link_rule,$(1),$(call x86_objs,$(2),$(3)))) \
+# $(call x86_image,ELF,OBJDIR,SRCS,CFLAGS[,LINK-ARGS,DEPS]): rules for one image; the
+# program's objects depend on OBJDIR/prog.flags, the link on OBJDIR/link.flags (LINK-ARGS,
+# which come after the library: a C library, mk/newlib.mk); DEPS are made before both.
+x86_image = $(eval $(call x86_link_rule,$(1),$(call x86_objs,$(2),$(3)),$(5),\
+		$(2)/link.flags $(6))) \
 	$(call flags_file,$(2)/prog.flags,$(X86_CC) $(X86_PROG_CFLAGS) $(4)) \
+	$(call flags_file,$(2)/link.flags,$(5)) \
 	$(foreach s,$(3),$(eval $(call x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4),\
-		$(2)/prog.flags)))
+		$(2)/prog.flags $(if $(6),| $(6)))))
 
 ifeq ($(filter aarch64 cortex-m%,$(ARCH))$(filter uefi,$(BOOT)),)
 # make image (BOOT=uefi: mk/image-uefi.mk)
 ifneq ($(strip $(SRC)),)
 IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 IMAGE_ELF := $(X86_OUT)/$(IMAGE_NAME).elf
-$(call x86_image,$(IMAGE_ELF),$(X86_OBJ)/img/$(IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
+$(call x86_image,$(IMAGE_ELF),$(X86_OBJ)/img/$(IMAGE_NAME),$(SRC),\
+	$(IMAGE_ALL_CFLAGS) $(X86_LIBC_CFLAGS),$(X86_LIBC_LINK),$(X86_LIBC_DEPS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Console output for programs: bm_putchar, bm_puts, and the sink bm_printf formats into
+/* Console output for programs: bm_putchar, bm_puts, bm_write, and the sink bm_printf formats into
  * (printf.c), straight to the UART. Each call holds the UART lock for all its characters
  * (bmrt_console_begin/end), so text from one call is never split by a frame or by another
  * CPU's text. The runtime's own messages are not console text: they go out as LOG frames
@@ -26,6 +26,17 @@ int bm_puts(const char *s)
 	uart_putc('\n');
 	bmrt_console_end(t);
 	return 0;
+}
+
+int bm_write(const void *buf, size_t n)
+{
+	const char *p = buf;
+	int t = bmrt_console_begin();
+
+	for (size_t i = 0; i < n; i++)
+		uart_putc(p[i]);
+	bmrt_console_end(t);
+	return (int)n;
 }
 
 static void console_put(struct bmrt_sink *s, const char *p, size_t n)

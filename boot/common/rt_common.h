@@ -51,6 +51,10 @@ extern const uint64_t bmrt_gap_min_ticks;
 
 /* ---- boot/common/ provides ---- */
 
+/* exit.c: bm_exit runs bmrt_libc_exit(code) first: weak, empty; a C library's syscall
+ * layer (boot/common/newlib/) defines it to run the library's exit processing. */
+void bmrt_libc_exit(int code);
+
 /* console.c: the sink bm_printf formats into (the UART; callers hold the console) */
 extern struct bmrt_sink bmrt_console_sink;
 

@@ -10,6 +10,8 @@
  * prints them on its stderr ("bmprof: target: ...").
  *
  * Programs are freestanding: no libc. memcpy, memmove, memset and memcmp are provided.
+ * Built with LIBC=newlib (docs/image.md), a program has newlib's C library and libm
+ * instead, over the syscall layer in boot/common/newlib/; these calls stay available.
  */
 #ifndef BMRT_H
 #define BMRT_H
@@ -34,6 +36,7 @@ int bm_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bm_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 int bm_puts(const char *s);          /* s and a newline */
 int bm_putchar(int c);
+int bm_write(const void *buf, size_t n);   /* n bytes as they are; returns n */
 
 /* Ends the program as if main returned code, from any CPU. */
 #ifdef __cplusplus

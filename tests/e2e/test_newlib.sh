@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Programs linked with newlib (make image LIBC=newlib), on x86-64 and AArch64:
+#   - tests/e2e/progs-newlib/libc_check.c (printf %f %e %g, malloc/realloc/calloc/free,
+#     qsort, bsearch, sin/cos/exp/log/pow, strtod/strtol, string.h, errno from libm and
+#     strtod, atexit, stdout flushed at exit) prints, on the console, byte for byte what the
+#     same program built for the build machine with glibc prints; then the lines only the
+#     runtime gives: fopen fails with ENOSYS, malloc past the heap with ENOMEM, sbrk past
+#     it with ENOMEM, fd 1 is a terminal, fd 5 is EBADF, lseek on the console ESPIPE,
+#     stderr and bm_printf reach the console in order;
+#   - with loops=N it runs a fixed loop of qsort, sin/cos and snprintf/strtod under
+#     --icount, and the profile puts its samples in newlib's functions (qsort,
+#     __kernel_sin/__ieee754_rem_pio2..., _svfprintf_r/_dtoa_r...) with their source lines.
+. "$(dirname "$0")/lib.sh"
+need_qemu
+NL=$ROOT/$BUILD/test-images-newlib
+PROG=$ROOT/tests/e2e/progs-newlib/libc_check.c
+if [ ! -f "$NL/x86_64/libc_check.elf" ] || [ ! -f "$NL/aarch64/libc_check.elf" ]; then
+	ls /usr/src/newlib/newlib-*.tar.* >/dev/null 2>&1 ||
+		skip "newlib-source not installed (scripts/deps.sh installs it)"
+	fail "no newlib test images in $NL: run make test-images-newlib"
+fi
+
+mkdir -p "$T/stub"
+cat >"$T/stub/bmrt.h" <<'EOF'
+#include <stdint.h>
+static inline uint64_t bm_param(const char *n, uint64_t d) { (void)n; return d; }
+EOF
+gcc -O2 -Wall -Wextra -Werror -I"$T/stub" -o "$T/host" "$PROG" -lm ||
+	fail "the program does not build for the host"
+"$T/host" >"$T/want.all" || fail "the host build of the program failed"
+grep -v '^image: ' "$T/want.all" >"$T/want"   # (and the last line gets its newline)
+[ "$(wc -l <"$T/want")" -ge 30 ] || fail "the host output is short: $(wc -l <"$T/want") lines"
+
+cat >"$T/want.image" <<'EOF'
+image: fopen NULL, errno ENOSYS
+image: malloc(64 MiB) NULL, errno ENOMEM
+image: sbrk(1 GiB) -1, errno ENOMEM
+image: isatty(1) 1, isatty(5) 0 errno EBADF, lseek(1) -1 errno ESPIPE
+image: clock() goes forward: yes, getpid 1
+image: stderr
+image: bm_printf
+EOF
+
+# samples OUT.json NAME...: the samples of those functions in a function report
+samples() {
+	python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(sum(x["samples"] for x in r["rows"] if x["symbol"] in sys.argv[2:]))
+PY
+}
+
+for a in x86_64 aarch64; do
+	elf=$NL/$a/libc_check.elf
+	rc=0
+	"$BMPROF" qemu --icount -o "$T/$a.data" "$elf" >"$T/$a.out" 2>"$T/$a.err" || rc=$?
+	[ $rc -eq 0 ] || { cat "$T/$a.out" "$T/$a.err"; fail "$a: the program exited $rc"; }
+	grep -v '^image: ' "$T/$a.out" >"$T/$a.common"
+	if ! cmp -s "$T/want" "$T/$a.common"; then
+		diff "$T/want" "$T/$a.common" | head -20
+		fail "$a: the program's output differs from glibc's"
+	fi
+	grep '^image: ' "$T/$a.out" >"$T/$a.image"
+	if ! cmp -s "$T/want.image" "$T/$a.image"; then
+		diff "$T/want.image" "$T/$a.image"
+		fail "$a: the runtime's system calls answered otherwise"
+	fi
+	echo "$a: $(wc -l <"$T/want") lines as glibc prints them, $(wc -l <"$T/$a.image") image lines"
+
+	"$BMPROF" qemu --icount --freq 50000 --param loops=40 -o "$T/$a.hot" "$elf" \
+		>"$T/$a.hot.out" 2>"$T/$a.hot.err" || { cat "$T/$a.hot.err"; fail "$a: the loop failed"; }
+	grep -q '^hot: 40 loops, ' "$T/$a.hot.out" || fail "$a: the loop printed: $(cat "$T/$a.hot.out")"
+	"$BMPROF" report -i "$T/$a.hot" --format json >"$T/$a.json" || fail "$a: report failed"
+	check_accounting "$T/$a.json"
+	"$BMPROF" report -i "$T/$a.hot" --limit 12 >"$T/$a.txt"
+	total=$(python3 -c 'import json,sys; print(sum(x["samples"] for x in json.load(open(sys.argv[1]))["rows"]))' "$T/$a.json")
+	[ "$total" -ge 300 ] || fail "$a: only $total samples"
+	sort=$(samples "$T/$a.json" qsort)
+	trig=$(samples "$T/$a.json" sin cos __kernel_sin __kernel_cos __ieee754_rem_pio2 __kernel_rem_pio2)
+	fmt=$(samples "$T/$a.json" _svfprintf_r _dtoa_r __multadd __mdiff __d2b __lshift __pow5mult \
+		__multiply __b2d __ssprint_r quorem _strtod_l __hexnan __ratio __ulp snprintf)
+	echo "$a: $total samples: qsort $sort, sin/cos $trig, printf/strtod $fmt"
+	for v in "qsort:$sort" "sin/cos:$trig" "printf/strtod:$fmt"; do
+		[ $((${v#*:} * 100)) -ge $((total * 5)) ] ||
+			{ cat "$T/$a.txt"; fail "$a: ${v%%:*} has ${v#*:} of $total samples (< 5%)"; }
+	done
+	# newlib's own functions come with their source lines (it is built with -g)
+	pyassert "$T/$a.json" 'all(any(x["symbol"] == f and x["file"] and x["file"].endswith(p) and x["line"] > 0 for x in r["rows"]) for f, p in (("qsort", "libc/search/qsort.c"), ("_svfprintf_r", "libc/stdio/vfprintf.c")))' ||
+		{ cat "$T/$a.txt"; fail "$a: qsort or _svfprintf_r without its newlib source line"; }
+done
+echo "newlib: ok (x86_64, aarch64)"
