@@ -28,6 +28,7 @@ include mk/image.mk
 include mk/bhive.mk
 include mk/pmu-tests.mk
 include mk/image-aarch64.mk
+include mk/image-riscv64.mk
 include mk/image-uefi.mk
 include mk/image-uefi-aarch64.mk
 include mk/examples.mk

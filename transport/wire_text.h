@@ -16,6 +16,7 @@ static inline const char *bmprof_arch_name(unsigned arch)
 	switch (arch) {
 	case BMPROF_ARCH_X86_64: return "x86_64";
 	case BMPROF_ARCH_AARCH64: return "aarch64";
+	case BMPROF_ARCH_RISCV64: return "riscv64";
 	}
 	return "unknown";
 }

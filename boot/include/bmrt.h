@@ -63,12 +63,20 @@ int bm_run_on(unsigned cpu, void (*fn)(void *), void *arg);
 void bm_wait(unsigned cpu);
 
 /* A free-running counter, and its rate in Hz: on x86-64 the TSC, as calibrated at boot;
- * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0. */
+ * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0; on RISC-V the time
+ * CSR (mtime), at the timebase (10 MHz on QEMU virt). */
 #if defined(__aarch64__)
 static inline uint64_t bm_cycles(void)
 {
 	uint64_t v;
 	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
+}
+#elif defined(__riscv)
+static inline uint64_t bm_cycles(void)
+{
+	uint64_t v;
+	__asm__ volatile("rdtime %0" : "=r"(v) : : "memory");
 	return v;
 }
 #else

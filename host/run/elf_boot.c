@@ -11,6 +11,7 @@
 #include "run/elf_boot.h"
 
 #define VIRT_RAM_BASE 0x40000000ull
+#define RISCV_VIRT_RAM_BASE 0x80000000ull
 #define XEN_ELFNOTE_PHYS32_ENTRY 18
 
 #define HOW "bmprof boots images built with make image (docs/image.md) or linked with the " \
@@ -79,6 +80,13 @@ static int check(Elf *e, const char *path, int machine, char *err, size_t n)
 	if (machine == EM_X86_64 && !has_pvh_note(e, nph)) {
 		snprintf(err, n, "%s is not a bootable image: it has no PVH entry note (Xen ELF "
 			 "note 18), which QEMU's -kernel needs to boot a 64-bit ELF; %s", path, HOW);
+		return -1;
+	}
+	if (machine == EM_RISCV && (lowest != RISCV_VIRT_RAM_BASE || eh.e_entry != lowest)) {
+		snprintf(err, n, "%s is not a bootable image: QEMU's RISC-V virt board with -bios "
+			 "none starts at 0x%llx, but it loads at 0x%llx with its entry at 0x%llx; %s",
+			 path, RISCV_VIRT_RAM_BASE, (unsigned long long)lowest,
+			 (unsigned long long)eh.e_entry, HOW);
 		return -1;
 	}
 	if (machine == EM_AARCH64 && lowest < VIRT_RAM_BASE) {

@@ -345,6 +345,7 @@ static int run_settings(const struct image_run *r, const char *config, char **ou
 int image_run(struct image_run *r)
 {
 	char qemu_path[PATH_MAX], err[PATH_MAX + 256], cfg[PATH_MAX] = "";
+	char freq_config[32];
 	char freq[32], timeout[32], smp[16], *line = NULL, **qargv = NULL;
 	struct bm_kv *meta = NULL;
 	struct shm_file shm = { .path = "" };
@@ -398,6 +399,11 @@ int image_run(struct image_run *r)
 		goto out;
 	if (run_config)
 		config = run_config;
+	/* a board with no -fw_cfg files takes the config as a file in guest memory: always one */
+	if (!config && r->machine->config_addr) {
+		snprintf(freq_config, sizeof freq_config, "freq=%lu\n", r->freq);
+		config = freq_config;
+	}
 	if (config && write_config(config, cfg, sizeof cfg))
 		goto out;
 	if (r->recover && elf_symbol(r->abs_image, DESCRIPTOR, &stop.desc, &size, stop.why,

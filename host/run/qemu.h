@@ -48,6 +48,10 @@ struct qemu_machine {
 	const char *cpu_kvm, *cpu_tcg;
 	const char *kvm_host;    /* the host architecture (uname -m) KVM can run it on */
 	int ready;               /* the boot runtime for this machine exists */
+	/* 0: the config goes in as the fw_cfg file opt/bmprof/config; else the board takes no
+	 * -fw_cfg files (QEMU 7.2's RISC-V virt) and the config file is loaded at this guest
+	 * address (-device loader), where the runtime reads it up to its first NUL */
+	unsigned long config_addr;
 };
 
 /* NULL if bmprof knows no way to boot this machine. */
@@ -100,6 +104,8 @@ void qemu_free_argv(char **argv);
 /* The -fw_cfg argument for a config file: "name=opt/bmprof/config,file=PATH" with the
  * commas of PATH doubled (QEMU's option escaping). malloc'd; NULL if out of memory. */
 char *qemu_fw_cfg_file(const char *path);
+/* The -device argument that loads the config file at guest address addr, as above. */
+char *qemu_loader_file(const char *path, unsigned long addr);
 /* argv as one shell-quoted line (malloc'd), for messages and the profile's metadata. */
 char *qemu_argv_string(char *const *argv);
 
