@@ -100,6 +100,8 @@ static const char *machine_arch(int machine)
 		return "x86_64";
 	case EM_AARCH64:
 		return "aarch64";
+	case EM_RISCV:
+		return "riscv64";
 	default:
 		return NULL;
 	}
@@ -111,7 +113,8 @@ static int check_arch(const struct resolved *r, const struct profile *p, char *e
 		      size_t errlen)
 {
 	const char *want = !p->have_hello ? NULL : p->hello.arch == BMPROF_ARCH_X86_64 ? "x86_64"
-		: p->hello.arch == BMPROF_ARCH_AARCH64 ? "aarch64" : NULL;
+		: p->hello.arch == BMPROF_ARCH_AARCH64 ? "aarch64"
+		: p->hello.arch == BMPROF_ARCH_RISCV64 ? "riscv64" : NULL;
 	const char *have = machine_arch(r->machine);
 
 	if (!want || (have && !strcmp(have, want)))
