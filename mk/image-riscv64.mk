@@ -100,6 +100,14 @@ RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf)
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\
 	$(RV_TEST_IMAGE_DIR)/obj/$(p),tests/e2e/progs/$(p).c,-Werror))
 
-test-images-riscv64: $(RV_TEST_IMAGES)
+# and manypc.c with 16-entry tables and 8-entry overflow buffers, in a configuration of
+# its own (tests/e2e/test_riscv64.sh runs the same make, which then has nothing to do)
+rv-tiny-image:
+	@$(MAKE) --no-print-directory -s image ARCH=riscv64 SRC=tests/e2e/progs/manypc.c \
+		NAME=manypc_tiny BUILD=$(BUILD) RV_OUT=$(BUILD)/riscv64-tiny \
+		IMAGE_CFLAGS=-DMANYPC_MS=100 \
+		RV_DEFS="-DBMPROF_RV_TABLE_ENTRIES=16 -DBMPROF_RV_OVF_ENTRIES=8"
 
-.PHONY: image test-images-riscv64
+test-images-riscv64: $(RV_TEST_IMAGES) rv-tiny-image
+
+.PHONY: image test-images-riscv64 rv-tiny-image

@@ -16,7 +16,7 @@ unit: $(UNIT_BINS)
 # make check: the whole suite, host side under ASan + UBSan.
 check: deps
 	@$(MAKE) --no-print-directory SAN=1 check-build
-	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-uefi
+	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-riscv64 test-images-uefi
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR=$(BUILD)/san/tests \
 		FUZZ_CHECK="$(MAKE) --no-print-directory -s fuzz-check" bash tests/run.sh
 
@@ -29,7 +29,7 @@ LOAD ?= 2
 LOAD_SECONDS ?= 7200
 check-loaded: deps
 	@$(MAKE) --no-print-directory SAN=1 check-build
-	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-uefi
+	@$(MAKE) --no-print-directory all test-images test-images-aarch64 test-images-riscv64 test-images-uefi
 	@BUILD=$(BUILD) BMPROF=$(BUILD)/san/bin/bmprof UNIT_DIR= \
 		bash tests/e2e/burn.sh $(LOAD) $(LOAD_SECONDS) bash tests/run.sh
 
