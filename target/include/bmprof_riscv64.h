@@ -104,6 +104,8 @@ int bmprof_rv_cpu_init(unsigned idx);
 const char *bmprof_rv_strerror(int err);
 const struct bmprof_rv_info *bmprof_rv_info(void);
 unsigned bmprof_rv_ncpus(void);
+/* This hart's core state (NULL if it was not set up). */
+struct bmprof_cpu *bmprof_rv_cpu(void);
 const struct bmprof_pmu *bmprof_rv_pmu(void);
 int bmprof_rv_announce(const uint8_t *build_id, uint8_t build_id_len);
 void bmprof_rv_start(void);

@@ -74,6 +74,13 @@ pyassert "$T/crash.json" 'r["meta"]["end"]["fault_addr"] == "0x4000000000"'
 pyassert "$T/crash.json" 'any(x["symbol"] == "busy" and x["percent"] > 50 for x in r["rows"])'
 check_accounting "$T/crash.json"
 
+# bmprof refuses an ELF the board cannot start (entry not at the start of RAM)
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[24:32] = (0x80000010).to_bytes(8, "little"); open(sys.argv[2], "wb").write(b)' \
+	"$RV/exitcode.elf" "$T/entry.elf"
+"$BMPROF" qemu "$T/entry.elf" >"$T/entry.out" 2>"$T/entry.err" && fail "an ELF entered at 0x80000010 booted"
+grep -q "is not a bootable image: QEMU's RISC-V virt board with -bios none starts at 0x80000000, but it loads at 0x80000000 with its entry at 0x80000010" "$T/entry.err" ||
+	{ cat "$T/entry.err"; fail "no clear message for an ELF entered elsewhere"; }
+
 # counting: exitcode.c's 5M iterations of 4 instructions, and the runtime's few
 "$BMPROF" stat --icount --event cycles,instructions -F json -o "$T/stat.json" "$RV/exitcode.elf" \
 	>"$T/stat.out" 2>"$T/stat.err"

@@ -56,6 +56,13 @@ const char *bmprof_rv_strerror(int err)
 const struct bmprof_rv_info *bmprof_rv_info(void) { return &st.info; }
 unsigned bmprof_rv_ncpus(void) { return bmprof_sampler_ncpus(); }
 
+struct bmprof_cpu *bmprof_rv_cpu(void)
+{
+	struct bmprof_scpu *c = bmprof_sampler_self();
+
+	return c && bmprof_sampler_at(c->idx) ? &c->core : 0;
+}
+
 const struct bmprof_pmu *bmprof_rv_pmu(void)
 {
 	struct bmprof_scpu *c = bmprof_sampler_self();
