@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Entry: QEMU virt with -bios none starts every hart at the start of RAM, in machine
  * mode, with mhartid in a0 and the device tree's address in a1. Hart 0 sets gp, the
- * stack, mtvec, FP (mstatus.FS), zeroes .bss and calls bmrt_start(); the runtime runs on
- * hart 0 alone, so every other hart waits with interrupts off in wfi.
+ * stack, mtvec, FP (mstatus.FS), zeroes .bss and calls bmrt_start(); every other hart
+ * below BMRT_MAX_CPUS waits for smp.c to release it (below), the rest wait for ever.
  *
  * bmrt_trap_entry (mtvec, direct mode): saves the interrupted registers on the current
  * stack (struct layout in rt.h; FP caller-saved registers too, as the C code may use
@@ -10,6 +10,11 @@
  * mstatus from the frame before mret: the drain at interrupt exit unmasks interrupts, so
  * a nested trap may have overwritten both CSRs. */
 
+#ifndef BMPROF_RV_MAX_CPUS             /* as bmprof_riscv64.h: override with -D for both */
+#define BMPROF_RV_MAX_CPUS 8
+#endif
+#define BMRT_MAX_CPUS BMPROF_RV_MAX_CPUS
+#define CPU_STACK_SHIFT 16                /* rt.h */
 #define FRAME_BYTES 464
 #define FP_BASE 288
 
@@ -23,7 +28,7 @@ _start:
 .option norelax
 	la gp, __global_pointer$
 .option pop
-	bnez a0, park
+	bnez a0, secondary
 	la sp, bmrt_stack_top
 	la t0, bmrt_trap_entry
 	csrw mtvec, t0
@@ -42,7 +47,35 @@ _start:
 	li s0, 0
 	call bmrt_start
 park:
+	csrw mie, zero
+1:	wfi
+	j 1b
+
+/* Hart a0 >= 1: its own stack, mtvec and FP; then, with only the machine software
+ * interrupt enabled (interrupts off, so wfi just waits for it), wait until hart 0 has
+ * cleared .bss and set bmrt_release (in .data), touching no .bss meanwhile. */
+secondary:
+	li t0, BMRT_MAX_CPUS
+	bgeu a0, t0, park
+	la sp, bmrt_cpu_stacks
+	slli t0, a0, CPU_STACK_SHIFT
+	add sp, sp, t0
+	la t0, bmrt_trap_entry
+	csrw mtvec, t0
+	li t0, (1 << 13)
+	csrs mstatus, t0
+	csrw fcsr, zero
+	li t0, (1 << 3)
+	csrw mie, t0
+	la t1, bmrt_release
+2:	ld t0, 0(t1)
+	bnez t0, 3f
 	wfi
+	j 2b
+3:	fence r, rw
+	li ra, 0
+	li s0, 0
+	call bmrt_secondary_start
 	j park
 
 	.text
@@ -181,6 +214,10 @@ bmrt_stack_bottom:
 	.space 256 * 1024
 	.globl bmrt_stack_top
 bmrt_stack_top:
+	/* hart i's stack is [bmrt_cpu_stacks + (i - 1) << CPU_STACK_SHIFT, + 1 << it) */
+	.globl bmrt_cpu_stacks
+bmrt_cpu_stacks:
+	.space (BMRT_MAX_CPUS - 1) << CPU_STACK_SHIFT
 	.balign 8
 	.globl bmrt_dtb
 bmrt_dtb:

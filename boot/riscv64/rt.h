@@ -35,11 +35,49 @@ extern volatile int bmrt_probing;
 /* csrprobe.c: the hpm counters that exist and whether Sscofpmf does */
 void bmrt_probe_pmu(unsigned *counters, int *sscofpmf);
 
-/* uart.c: the NS16550A at 0x10000000 */
+/* uart.c: the NS16550A at 0x10000000. One hart writes at a time: uart_lock() takes the
+ * lock (1) or finds this hart holding it (0); uart_unlock() is given that result. */
 void uart_drain(void);
+int uart_lock(void);
+void uart_unlock(int taken);
+void uart_unlock_mine(void);
 
-/* irq.c */
-extern volatile uint32_t bmrt_irq_depth, bmrt_out_busy;
+/* smp.c: each hart's runtime state, indexed by mhartid, in its own cache line. The
+ * fields another hart reads or writes are accessed with release stores and acquire
+ * loads; the rest belong to the hart (its program and its interrupts). */
+#define BMRT_MAX_CPUS BMPROF_RV_MAX_CPUS
+#define CPU_STACK_SHIFT 16             /* 64 KiB per other hart (entry.S) */
+struct bmrt_cpu {
+	void (*fn)(void *);          /* the posted job */
+	void *arg;
+	volatile uint32_t busy;      /* a job was claimed and has not finished */
+	volatile uint32_t posted;    /* jobs posted */
+	uint32_t started;            /* jobs this hart picked up */
+	volatile uint32_t booted;    /* came up; init_err says how */
+	int init_err;
+	volatile uint32_t stop_req;  /* the run ends: stop sampling and park */
+	volatile uint32_t stopped;   /* it stopped its sampling when told to */
+	volatile uint32_t parked;    /* waits with interrupts off for the power-off */
+	volatile uint32_t irq_depth; /* interrupts being handled */
+	volatile uint32_t out_busy;  /* console output runs in program context */
+} __attribute__((aligned(BMPROF_CACHE_LINE)));
+extern struct bmrt_cpu bmrt_cpus[BMRT_MAX_CPUS];
+static inline unsigned bmrt_cpu(void)
+{
+	uint64_t v;
+	__asm__ volatile("csrr %0, mhartid" : "=r"(v));
+	return (unsigned)v;
+}
+extern uint64_t bmrt_dtb;            /* entry.S: a1 at entry, the device tree */
+unsigned bmrt_fdt_harts(const void *blob);
+void bmrt_smp_boot(uint32_t cpu_wait_ms);
+void bmrt_smp_go(void);
+void bmrt_smp_stop(uint32_t cpu_wait_ms);   /* the other harts stop and park */
+int bmrt_cpu_parked(unsigned cpu);
+void bmrt_msip(unsigned hart, int on);
+void bmrt_soft_irq(void);            /* trap.c: the machine software interrupt */
+_Noreturn void bmrt_park(void);
+extern uint32_t bmrt_cpu_wait_ms;    /* start.c: the config's cpu_wait_ms */
 
 /* config.c */
 #define BMRT_SPEC_MAX 128

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* bmrt_start: from the configuration to main(), on hart 0 in machine mode: the hpm
- * counters probed, the sampler set up, the interrupt cost probed, HELLO, sampling. */
+ * counters probed, the sampler set up on this hart, then on the others (smp.c), the
+ * interrupt cost probed, HELLO with their number, and sampling on every hart. */
 #include "bmrt.h"
 #include "rt.h"
 
@@ -10,6 +11,8 @@
 
 int main(void);
 _Noreturn void bmrt_start(void);
+
+uint32_t bmrt_cpu_wait_ms = BMRT_CPU_WAIT_MS_DEFAULT;
 
 uint64_t bm_cycles_hz(void) { return bmprof_rv_info()->timebase_hz; }
 
@@ -79,11 +82,15 @@ _Noreturn void bmrt_start(void)
 
 	uart_init();
 	bmrt_config_load(&rc);
+	bmrt_cpu_wait_ms = rc.cpu_wait_ms;
 	setup(&rc);
+	bmrt_smp_boot(rc.cpu_wait_ms);
 	probe_untimed();
 	idlen = bmrt_build_id(&id);
 	bmprof_rv_announce(id, idlen);
+	bmrt_smp_go();
 	bmprof_rv_start();
+	__asm__ volatile("csrs mie, %0" : : "r"(1ull << 3) : "memory");   /* MSIE: stop */
 	irq_on();
 	bm_exit(main());
 }

@@ -2,7 +2,8 @@
 /* Every trap, from entry.S with the frame (rt.h). Interrupts go to the sampler (the
  * machine timer and the counter-overflow interrupt); in the outermost one, unless the
  * interrupted code is writing console text (it may hold the UART), the sampler's
- * interrupt-exit drain runs. Exceptions end the run: one message with mcause, mepc, mtval
+ * interrupt-exit drain runs, and a hart told to stop parks there. The machine software
+ * interrupt is smp.c's. Exceptions end the run: one message with mcause, mepc, mtval
  * and sp, then an END frame (vector = mcause, fault_pc = mepc, fault_addr = mtval). A
  * second exception while reporting one powers off at once. While probing for a CSR
  * (csrprobe.c) an illegal instruction is skipped instead, with a0 = -1. */
@@ -12,8 +13,9 @@
 #define CAUSE_IRQ (1ull << 63)
 #define CAUSE_ILLEGAL 2
 
+#define IRQ_SOFT 3
+
 volatile int bmrt_probing;
-volatile uint32_t bmrt_irq_depth, bmrt_out_busy;
 
 static const char *cause_name(uint64_t c)
 {
@@ -41,21 +43,29 @@ static int tval_is_address(uint64_t c)
 
 static void interrupt(uint64_t *f, uint64_t cause)
 {
-	bmrt_irq_depth++;
-	if (!bmprof_rv_irq(cause, f[FRAME_PC], f))
+	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
+
+	c->irq_depth++;
+	if (cause == IRQ_SOFT)
+		bmrt_soft_irq();
+	else if (!bmprof_rv_irq(cause, f[FRAME_PC], f))
 		__asm__ volatile("csrc mie, %0" : : "r"(1ull << cause) : "memory");
-	if (bmrt_irq_depth == 1 && !bmrt_out_busy)
+	if (c->irq_depth == 1 && !c->out_busy) {
 		bmprof_rv_irq_exit();
-	bmrt_irq_depth--;
+		if (c->stopped)
+			bmrt_park();
+	}
+	c->irq_depth--;
 }
 
 static void exception(uint64_t *f, uint64_t cause)
 {
-	static int depth;
+	static int depths[BMRT_MAX_CPUS];
+	int depth = ++depths[bmrt_cpu() % BMRT_MAX_CPUS];
 	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_EXCEPTION };
 	struct bmrt_msg m;
 
-	if (++depth > 1) {
+	if (depth > 1) {
 		bmrt_log(BMRT_ERR, "CPU exception mcause %lu (%s) at mepc=0x%016lx while handling "
 			 "an earlier one; exiting", cause, cause_name(cause), f[FRAME_PC]);
 		bmrt_poweroff(BMRT_EXIT_EXCEPTION);
@@ -63,6 +73,8 @@ static void exception(uint64_t *f, uint64_t cause)
 	bmrt_msg_start(&m, BMRT_ERR);
 	bmrt_msg_add(&m, "CPU exception mcause %lu (%s) at mepc=0x%016lx mtval=0x%016lx "
 		     "sp=0x%016lx", cause, cause_name(cause), f[FRAME_PC], f[FRAME_TVAL], f[2]);
+	if (bm_ncpus() > 1)
+		bmrt_msg_add(&m, " cpu=%u", bmrt_cpu());
 	bmrt_msg_send(&m);
 	e.vector = (uint32_t)cause;
 	e.fault_pc = f[FRAME_PC];

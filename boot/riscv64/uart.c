@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The NS16550A UART at 0x10000000 (QEMU virt), polled, 8N1 with its FIFOs on. Console
- * text and the profile stream share it: the sampling handlers write nothing, and a
- * drain never runs while the interrupted code writes console text (trap.c), so one hart
- * needs no lock; a transmitter stuck for SPIN_MAX polls is treated as gone. */
+ * text and the profile stream share it, from every hart: a ticket lock keeps the writers
+ * apart, held for one write (one whole frame) or one console call; a hart never waits for
+ * itself (it finds the lock its own: an exception in the middle of console output, the
+ * final flush after one), and the interrupt-exit drain never runs while the interrupted
+ * code writes console text (trap.c), which bmrt_console_end() makes up for. A transmitter
+ * stuck for SPIN_MAX polls is treated as gone. */
 #include "rt.h"
 
 #define UART 0x10000000u
@@ -43,34 +46,75 @@ void uart_putc(char c)
 
 void uart_drain(void) { wait_set(LSR_TEMT); }
 
+static struct {
+	volatile uint32_t next;      /* the next ticket */
+	volatile uint32_t serving;   /* the ticket that holds the lock */
+	volatile uint32_t owner;     /* the holder's hart + 1; 0: none */
+} lk;
+
+int uart_lock(void)
+{
+	uint32_t me = bmrt_cpu() + 1, t;
+
+	if (__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == me)
+		return 0;
+	t = __atomic_fetch_add(&lk.next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&lk.serving, __ATOMIC_ACQUIRE) != t)
+		__asm__ volatile("nop");
+	lk.owner = me;
+	return 1;
+}
+
+void uart_unlock(int taken)
+{
+	if (!taken)
+		return;
+	lk.owner = 0;
+	__atomic_store_n(&lk.serving, lk.serving + 1, __ATOMIC_RELEASE);
+}
+
+void uart_unlock_mine(void)
+{
+	uart_unlock(__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == bmrt_cpu() + 1);
+}
+
 static int uart_write(void *ctx, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
+	int taken = uart_lock(), r = 0;
 
 	(void)ctx;
 	while (len--) {
-		if (wait_set(LSR_THRE))
-			return -1;
+		if (wait_set(LSR_THRE)) {
+			r = -1;
+			break;
+		}
 		mmio_write8(UART + THR, *p++);
 	}
-	return 0;
+	uart_unlock(taken);
+	return r;
 }
 
 const struct bmprof_out bmrt_serial_out = { uart_write, 0 };
 
 int bmrt_console_begin(void)
 {
-	bmrt_out_busy++;
-	return 1;
+	bmrt_cpus[bmrt_cpu()].out_busy++;
+	return uart_lock();
 }
 
-/* A drain that an interrupt left for later (it came during console text) runs here. */
-void bmrt_console_end(int token)
+/* A drain that an interrupt left for later (it came during console text) runs here, and
+ * a hart told to stop meanwhile parks here. */
+void bmrt_console_end(int taken)
 {
-	(void)token;
-	if (--bmrt_out_busy || bmrt_irq_depth)
+	struct bmrt_cpu *c = &bmrt_cpus[bmrt_cpu()];
+
+	uart_unlock(taken);
+	if (--c->out_busy || c->irq_depth)
 		return;
-	bmrt_out_busy++;
+	c->out_busy++;
 	bmprof_rv_poll();
-	bmrt_out_busy--;
+	c->out_busy--;
+	if (c->stopped)
+		bmrt_park();
 }

@@ -6,8 +6,9 @@
 # bmprof's exit status (through the SiFive test device) and in END; a store access fault
 # is reported with mcause, mepc and mtval and ends the run with an END frame; counting
 # mode counts the work's instructions; three events on QEMU's pmu-num=2 counters are
-# multiplexed and scaled; and with 16-entry tables and 8-entry overflow buffers the
-# accounting stays exact (taken = delivered + lost) while the table evicts.
+# multiplexed and scaled; four harts each sample their own work and a run ended by hart 3
+# flushes them all; and with 16-entry tables and 8-entry overflow buffers the accounting
+# stays exact (taken = delivered + lost) while the table evicts.
 . "$(dirname "$0")/lib.sh"
 command -v qemu-system-riscv64 >/dev/null || skip "qemu-system-riscv64 not installed (make deps)"
 RV=$ROOT/$BUILD/test-images-riscv64
@@ -95,6 +96,22 @@ pyassert "$T/mux.json" 'sum(1 for e in r["meta"]["events"] if e.get("group") is 
 pyassert "$T/mux.json" 'all(3.9e8 <= e["scaled"] <= 4.1e8 for e in r["meta"]["events"])'
 pyassert "$T/mux.json" '[e["encoding"] for e in r["meta"]["events"]] == ["0x1", "0x2", "0x1"]'
 check_accounting "$T/mux.json"
+
+# four harts: each one's samples land in its own work function (smp_work, until each took
+# 40 samples there), every hart reports exactly; a run ended by hart 3 (bm_exit(5) while
+# hart 0 waits in bm_wait) stops and flushes all four
+"$BMPROF" qemu --icount --smp 4 --freq 10000 --param own_samples=40 -o "$T/smp.data" \
+	"$RV/smp_work.elf" >"$T/smp.out" 2>"$T/smp.err" || { tail -20 "$T/smp.err"; fail "smp_work: exit $?"; }
+"$BMPROF" report -i "$T/smp.data" --format json >"$T/smp.json" || fail "smp_work: report failed"
+check_accounting "$T/smp.json"
+pyassert "$T/smp.json" "sorted(c['cpu'] for c in r['meta']['cpus']) == [0, 1, 2, 3]"
+python3 -m frames smp-work 4 "$T/smp.json" "$T/smp.data" "$RV/smp_work.elf" "$T/smp.out" 1 10 ||
+	fail "smp_work on 4 harts"
+run smpexit "$RV/smp_exit.elf" --smp 4 --freq 10000
+[ "$(cat "$T/smpexit.rc")" -eq 5 ] || { cat "$T/smpexit.err"; fail "smp_exit: exit status $(cat "$T/smpexit.rc"), want 5"; }
+grep -q "smp_exit: cpu 3 ends the run" "$T/smpexit.out" || fail "smp_exit: no line from hart 3"
+check_accounting "$T/smpexit.json"
+pyassert "$T/smpexit.json" "sorted(c['cpu'] for c in r['meta']['cpus']) == [0, 1, 2, 3]"
 
 # tiny tables: the table evicts and the buffers drain all through the run (make
 # test-images-riscv64 built the image already; this only checks it is up to date)
