@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Internals of the RISC-V boot runtime (machine mode, QEMU virt, one hart). */
+/* Internals of the RISC-V boot runtime (machine mode, QEMU virt). */
 #ifndef BMRT_RT_H
 #define BMRT_RT_H
 
@@ -10,7 +10,6 @@
 #include "wire.h"
 #include "../common/rt_common.h"
 
-#define STACK_SIZE (256 * 1024)
 
 static inline void irq_off(void) { __asm__ volatile("csrci mstatus, 8" : : : "memory"); }
 static inline void irq_on(void) { __asm__ volatile("csrsi mstatus, 8" : : : "memory"); }

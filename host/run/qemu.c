@@ -138,7 +138,7 @@ static const char *const riscv64_args[] = {
 	"-M", "virt", "-m", "256M", "-bios", "none",
 	NULL,
 };
-#define RISCV64_CONFIG_ADDR 0x8F000000ul   /* boot/riscv64/config.c, linker/riscv64.ld */
+#define RISCV64_CONFIG_ADDR 0x8F000000ul   /* boot/riscv64/fwcfg.c, linker/riscv64.ld */
 
 static const struct qemu_machine machines[] = {
 	{ EM_X86_64, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,

@@ -15,7 +15,7 @@
  *     counter-overflow interrupt (LCOFI, 13) when it wraps: mhpmevent.OF set, cleared by
  *     the handler. Counters stop and start through mcountinhibit.
  *
- * Taking the interrupt: the trap handler calls bmprof_rv_irq(mcause, regs) for each
+ * Taking the interrupt: the trap handler calls bmprof_rv_irq(cause, mepc, frame) for each
  * interrupt; it returns 1 for the timer's and the overflow interrupt, 0 for others.
  * Then bmprof_rv_irq_exit() with interrupts masked, just before mret.
  *
