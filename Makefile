@@ -34,6 +34,7 @@ include mk/image-aarch64.mk
 include mk/bhive-aarch64.mk
 include mk/image-cortexm.mk
 include mk/test-images-newlib.mk
+include mk/image-riscv64.mk
 include mk/image-uefi.mk
 include mk/image-uefi-aarch64.mk
 include mk/examples.mk

@@ -34,7 +34,8 @@ struct db_cli {
 static const char *arch_name(uint8_t a)
 {
 	return a == BMPROF_ARCH_X86_64 ? "x86_64" : a == BMPROF_ARCH_AARCH64 ? "aarch64" :
-	       a == BMPROF_ARCH_CORTEX_M ? "cortex-m" : NULL;
+	       a == BMPROF_ARCH_CORTEX_M ? "cortex-m" :
+	       a == BMPROF_ARCH_RISCV64 ? "riscv64" : NULL;
 }
 
 static int parse_id(const char *s, int64_t *id)

@@ -97,7 +97,7 @@ x86_image = $(eval $(call x86_link_rule,$(1),$(call x86_objs,$(2),$(3)),$(5),\
 	$(foreach s,$(3),$(eval $(call x86_obj_rule,$(call x86_obj,$(2),$(s)),$(s),$(4),\
 		$(2)/prog.flags $(if $(6),| $(6)))))
 
-ifeq ($(filter aarch64 cortex-m%,$(ARCH))$(filter uefi,$(BOOT)),)
+ifeq ($(filter aarch64 riscv64 cortex-m%,$(ARCH))$(filter uefi,$(BOOT)),)
 # make image (BOOT=uefi: mk/image-uefi.mk)
 ifneq ($(strip $(SRC)),)
 IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))

@@ -18,7 +18,7 @@ unit: $(UNIT_BINS)
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # the images the end-to-end tests boot (each architecture's mk file may add its own)
 CHECK_IMAGES += test-images test-images-aarch64 test-images-uefi test-images-cortexm \
-	test-images-newlib
+	test-images-newlib test-images-riscv64
 check: deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) SAN=1 check-build
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(CHECK_IMAGES)

@@ -8,7 +8,8 @@ PKGS="make gcc binutils python3 qemu-system-x86 libelf-dev libdw-dev libcapstone
 libcmocka-dev zlib1g-dev pkg-config gcc-aarch64-linux-gnu qemu-system-arm clang libclang-rt-dev
 qemu-efi-aarch64 gnu-efi ovmf protobuf-c-compiler libprotobuf-c-dev libsqlite3-dev libjansson-dev
 g++ g++-aarch64-linux-gnu cmake groff-base libiberty-dev golang-go chromium libpfm4-dev
-gcc-arm-none-eabi libnewlib-arm-none-eabi newlib-source"
+gcc-arm-none-eabi libnewlib-arm-none-eabi newlib-source
+gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc"
 # Optional extras (llvm-symbolizer for the symbolization benchmark) by BMPROF_DEPS_EXTRA=1.
 [ "${BMPROF_DEPS_EXTRA:-0}" = 1 ] && PKGS="$PKGS llvm"
 

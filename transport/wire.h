@@ -57,7 +57,8 @@ enum bmprof_frame_type {
 	BMPROF_FRAME_HOST_STREAM = 0x41,  /* what the reader rejected while receiving */
 };
 
-enum bmprof_arch { BMPROF_ARCH_X86_64 = 1, BMPROF_ARCH_AARCH64 = 2, BMPROF_ARCH_CORTEX_M = 3 };
+enum bmprof_arch { BMPROF_ARCH_X86_64 = 1, BMPROF_ARCH_AARCH64 = 2, BMPROF_ARCH_CORTEX_M = 3,
+		   BMPROF_ARCH_RISCV64 = 4 };
 
 /* Where samples come from. */
 enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOURCE_PMU_FIXED = 3 };
@@ -72,7 +73,7 @@ enum bmprof_source { BMPROF_SOURCE_TIMER = 1, BMPROF_SOURCE_PMU = 2, BMPROF_SOUR
  *   u64 load_bias          runtime address minus link address of the image (0 if not relocated)
  *   char vendor[16]        CPU vendor string, NUL padded ("GenuineIntel", "AuthenticAMD", ...)
  *   u32 family, model, stepping   (x86: display family/model; aarch64: MIDR fields)
- *   u32 cpu_signature      raw CPUID.1:EAX (x86) or MIDR_EL1 (aarch64)
+ *   u32 cpu_signature      raw CPUID.1:EAX (x86), MIDR_EL1 (aarch64) or marchid (riscv64)
  *   u8  build_id_len       0..BMPROF_BUILD_ID_MAX
  *   u8  reserved[3]
  *   u8  build_id[build_id_len]   the image's GNU build-id note descriptor

@@ -17,6 +17,7 @@ static inline const char *bmprof_arch_name(unsigned arch)
 	case BMPROF_ARCH_X86_64: return "x86_64";
 	case BMPROF_ARCH_AARCH64: return "aarch64";
 	case BMPROF_ARCH_CORTEX_M: return "cortex-m";
+	case BMPROF_ARCH_RISCV64: return "riscv64";
 	}
 	return "unknown";
 }

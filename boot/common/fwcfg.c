@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* QEMU fw_cfg files, through the architecture's registers (fwcfg_select, fwcfg_byte): item
  * 0 holds the signature "QEMU"; item 0x19 is the file directory, a big-endian count
- * followed by 64-byte entries { be32 size, be16 select, u16, char name[56] }. */
+ * followed by 64-byte entries { be32 size, be16 select, u16, char name[56] }. Weak: a
+ * runtime whose board passes the config another way brings its own fwcfg_read_file. */
 #include "rt_common.h"
 
 #define FW_CFG_SIGNATURE 0x0000
@@ -37,7 +38,7 @@ static int name_is(const char *want)
 	return same;
 }
 
-int fwcfg_read_file(const char *name, char *buf, size_t cap)
+__attribute__((weak)) int fwcfg_read_file(const char *name, char *buf, size_t cap)
 {
 	uint32_t count, size;
 	uint16_t key;

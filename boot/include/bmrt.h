@@ -67,7 +67,8 @@ void bm_wait(unsigned cpu);
 
 /* A free-running counter, and its rate in Hz: on x86-64 the TSC, as calibrated at boot;
  * on AArch64 the generic timer's virtual count CNTVCT_EL0, at CNTFRQ_EL0; on Cortex-M
- * SysTick, counted on to 64 bits, at the processor clock. */
+ * SysTick, counted on to 64 bits, at the processor clock; on RISC-V the time CSR (mtime), at
+ * the timebase (10 MHz on QEMU virt). */
 #if defined(__aarch64__)
 static inline uint64_t bm_cycles(void)
 {
@@ -77,6 +78,13 @@ static inline uint64_t bm_cycles(void)
 }
 #elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
 uint64_t bm_cycles(void);   /* Cortex-M: SysTick extended to 64 bits, at the CPU clock */
+#elif defined(__riscv)
+static inline uint64_t bm_cycles(void)
+{
+	uint64_t v;
+	__asm__ volatile("rdtime %0" : "=r"(v) : : "memory");
+	return v;
+}
 #else
 static inline uint64_t bm_cycles(void)
 {

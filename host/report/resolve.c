@@ -102,6 +102,8 @@ static const char *machine_arch(int machine)
 		return "aarch64";
 	case EM_ARM:
 		return "cortex-m";
+	case EM_RISCV:
+		return "riscv64";
 	default:
 		return NULL;
 	}
@@ -114,7 +116,8 @@ static int check_arch(const struct resolved *r, const struct profile *p, char *e
 {
 	const char *want = !p->have_hello ? NULL : p->hello.arch == BMPROF_ARCH_X86_64 ? "x86_64"
 		: p->hello.arch == BMPROF_ARCH_AARCH64 ? "aarch64"
-		: p->hello.arch == BMPROF_ARCH_CORTEX_M ? "cortex-m" : NULL;
+		: p->hello.arch == BMPROF_ARCH_CORTEX_M ? "cortex-m"
+		: p->hello.arch == BMPROF_ARCH_RISCV64 ? "riscv64" : NULL;
 	const char *have = machine_arch(r->machine);
 
 	if (!want || (have && !strcmp(have, want)))

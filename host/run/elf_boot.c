@@ -11,6 +11,7 @@
 #include "run/elf_boot.h"
 
 #define VIRT_RAM_BASE 0x40000000ull
+#define RISCV_VIRT_RAM_BASE 0x80000000ull
 #define XEN_ELFNOTE_PHYS32_ENTRY 18
 
 #define HOW "bmprof boots images built with make image (docs/image.md) or linked with the " \
@@ -84,6 +85,13 @@ static int check(Elf *e, const char *path, int machine, char *err, size_t n)
 	if (machine == EM_ARM && (eh.e_ident[EI_CLASS] != ELFCLASS32 || !(eh.e_entry & 1))) {
 		snprintf(err, n, "%s is not a bootable Cortex-M image: its entry point 0x%llx is not "
 			 "Thumb code (bit 0 clear); %s", path, (unsigned long long)eh.e_entry, HOW);
+		return -1;
+	}
+	if (machine == EM_RISCV && (lowest != RISCV_VIRT_RAM_BASE || eh.e_entry != lowest)) {
+		snprintf(err, n, "%s is not a bootable image: QEMU's RISC-V virt board with -bios "
+			 "none starts at 0x%llx, but it loads at 0x%llx with its entry at 0x%llx; %s",
+			 path, RISCV_VIRT_RAM_BASE, (unsigned long long)lowest,
+			 (unsigned long long)eh.e_entry, HOW);
 		return -1;
 	}
 	if (machine == EM_AARCH64 && lowest < VIRT_RAM_BASE) {

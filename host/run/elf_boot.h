@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* path, an ELF of machine e_machine (EM_X86_64, EM_AARCH64): an executable (ET_EXEC)
+/* path, an ELF of machine e_machine (EM_X86_64, EM_AARCH64, EM_RISCV): an executable (ET_EXEC)
  * without an interpreter whose entry point is in an executable PT_LOAD segment; x86-64:
  * with a PVH entry note (Xen ELF note 18, what QEMU's -kernel boots a 64-bit ELF by);
  * AArch64: loaded at or above the virt board's RAM (0x40000000); 32-bit Arm (Cortex-M):

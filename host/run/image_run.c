@@ -364,6 +364,7 @@ static int run_settings(const struct image_run *r, const char *config, char **ou
 int image_run(struct image_run *r)
 {
 	char qemu_path[PATH_MAX], err[PATH_MAX + 256], cfg[PATH_MAX] = "";
+	char freq_config[32];
 	char freq[32], timeout[32], smp[16], *line = NULL, **qargv = NULL;
 	struct bm_kv *meta = NULL;
 	struct shm_file shm = { .path = "" };
@@ -417,14 +418,11 @@ int image_run(struct image_run *r)
 		goto out;
 	if (run_config)
 		config = run_config;
-	if (r->board.machine[0] && !config) {
-		/* no fw_cfg on the MPS boards: even freq= alone goes through the config area */
-		if (asprintf(&run_config, "freq=%lu\n", r->freq) < 0) {
-			run_config = NULL;
-			bm_err("out of memory");
-			goto out;
-		}
-		config = run_config;
+	/* a board with no fw_cfg (the MPS boards, RISC-V virt) takes the config as a file in
+	 * guest memory: always one, even freq= alone */
+	if (!config && (r->board.machine[0] || r->machine->config_addr)) {
+		snprintf(freq_config, sizeof freq_config, "freq=%lu\n", r->freq);
+		config = freq_config;
 	}
 	if (r->board.machine[0] && strlen(config) >= r->board.config_size) {
 		bm_err("the config is %zu bytes; %s's config area holds %u: shorten it", strlen(config),

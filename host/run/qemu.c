@@ -134,17 +134,27 @@ static const char *const aarch64_args[] = {
 
 /* Cortex-M: the board and the CPU come from the image's board note (cm_board.h). */
 static const char *const cortexm_args[] = { NULL };
+/* RISC-V: the virt board in machine mode with no firmware (every hart starts at the
+ * image's 0x80000000); the runtime ends the run through the SiFive test device. QEMU 7.2
+ * takes no -fw_cfg file on this board, so the config goes into RAM (qemu.h). */
+static const char *const riscv64_args[] = {
+	"-M", "virt", "-m", "256M", "-bios", "none",
+	NULL,
+};
+#define RISCV64_CONFIG_ADDR 0x8F000000ul   /* boot/riscv64/fwcfg.c, linker/riscv64.ld */
 
 static const struct qemu_machine machines[] = {
 	{ EM_X86_64, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
-	  "host", "max", "x86_64", 1 },
+	  "host", "max", "x86_64", 1, 0 },
 	/* a 32-bit multiboot wrapper of an x86-64 image boots the same way */
 	{ EM_386, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
-	  "host", "max", "x86_64", 1 },
+	  "host", "max", "x86_64", 1, 0 },
 	{ EM_AARCH64, "aarch64", "qemu-system-aarch64", "qemu-system-arm", aarch64_args,
-	  "host", "max", "aarch64", 1 },
+	  "host", "max", "aarch64", 1, 0 },
 	{ EM_ARM, "cortex-m", "qemu-system-arm", "qemu-system-arm", cortexm_args,
-	  "", "", "cortex-m", 1 },
+	  "", "", "cortex-m", 1, 0 },
+	{ EM_RISCV, "riscv64", "qemu-system-riscv64", "qemu-system-misc", riscv64_args,
+	  "host", "rv64,sscofpmf=true", "riscv64", 1, RISCV64_CONFIG_ADDR },
 };
 
 const struct qemu_machine *qemu_machine_for(int e_machine)
@@ -228,9 +238,10 @@ char **qemu_build_argv(const struct qemu_opts *o)
 		push(&a, "-kernel");
 		push(&a, o->image);
 	}
-	if (o->board) {
-		char *arg = o->config_file ? qemu_loader_file(o->config_file,
-							       o->board->config_addr) : NULL;
+	if (o->board || (o->machine->config_addr && o->config_file)) {
+		/* no fw_cfg on the board: the config file is loaded into guest memory */
+		uint32_t addr = o->board ? o->board->config_addr : (uint32_t)o->machine->config_addr;
+		char *arg = o->config_file ? qemu_loader_file(o->config_file, addr) : NULL;
 
 		a.oom |= !arg;
 		push(&a, "-device");
@@ -246,6 +257,7 @@ char **qemu_build_argv(const struct qemu_opts *o)
 			push(&a, arg);
 		free(arg);
 	} else {
+		push(&a, "-fw_cfg");
 		snprintf(buf, sizeof buf, "name=opt/bmprof/config,string=freq=%lu", o->freq);
 		push(&a, "-fw_cfg");
 		push(&a, buf);

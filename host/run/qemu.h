@@ -49,6 +49,10 @@ struct qemu_machine {
 	const char *cpu_kvm, *cpu_tcg;
 	const char *kvm_host;    /* the host architecture (uname -m) KVM can run it on */
 	int ready;               /* the boot runtime for this machine exists */
+	/* 0: the config goes in as the fw_cfg file opt/bmprof/config; else the board takes no
+	 * -fw_cfg files (QEMU 7.2's RISC-V virt) and the config file is loaded at this guest
+	 * address (-device loader), where the runtime reads it up to its first NUL */
+	unsigned long config_addr;
 };
 
 /* NULL if bmprof knows no way to boot this machine. */

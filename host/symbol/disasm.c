@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Disassembly through capstone: x86-64 and i386 in AT&T syntax (objdump's default), AArch64,
- * Cortex-M (Thumb).
+ * Cortex-M (Thumb); RISC-V by disasm_rv.c.
  * Capstone's skip-data mode turns undecodable bytes into ".byte" entries, so every byte of a
  * range lands in exactly one entry. */
 #include <capstone/capstone.h>
@@ -9,9 +9,11 @@
 #include <stdlib.h>
 
 #include "symbol/disasm.h"
+#include "symbol/disasm_rv.h"
 
 struct disasm {
 	csh cs;
+	int riscv;   /* capstone 4 has no RISC-V: disasm_rv.c decodes it */
 };
 
 static struct disasm *open_handle(int machine, int detail, char *err, size_t errlen)
@@ -35,9 +37,21 @@ static struct disasm *open_handle(int machine, int detail, char *err, size_t err
 		arch = CS_ARCH_ARM;
 		mode = CS_MODE_THUMB | CS_MODE_MCLASS | CS_MODE_V8;
 		break;
+	case EM_RISCV:
+		if (detail) {
+			snprintf(err, errlen, "no instruction details for RISC-V (capstone 4 has no "
+					      "RISC-V; x86-64, AArch64 and Cortex-M have them)");
+			return NULL;
+		}
+		struct disasm *r = calloc(1, sizeof(*r));
+		if (!r)
+			snprintf(err, errlen, "out of memory");
+		else
+			r->riscv = 1;
+		return r;
 	default:
-		snprintf(err, errlen, "no disassembler for ELF machine %d (x86-64, i386, AArch64 and "
-				      "Cortex-M are supported)", machine);
+		snprintf(err, errlen, "no disassembler for ELF machine %d (x86-64, i386, AArch64, "
+				      "Cortex-M and RISC-V are supported)", machine);
 		return NULL;
 	}
 	struct disasm *d = calloc(1, sizeof(*d));
@@ -81,14 +95,53 @@ void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
-	cs_close(&d->cs);
+	if (!d->riscv)
+		cs_close(&d->cs);
 	free(d);
+}
+
+/* RISC-V, by disasm_rv.c; a trailing odd byte becomes a .byte entry. */
+static long range_rv(const uint8_t *code, size_t len, uint64_t addr, struct disasm_insn **out)
+{
+	struct disasm_insn *v = NULL;
+	size_t n = 0, cap = 0;
+
+	while (len) {
+		if (n == cap) {
+			struct disasm_insn *t;
+
+			cap = cap ? 2 * cap : 64;
+			t = realloc(v, cap * sizeof(*v));
+			if (!t) {
+				free(v);
+				return -1;
+			}
+			v = t;
+		}
+		struct disasm_insn *o = &v[n++];
+		unsigned size = rv_disasm_one(code, len, addr, o->mnemonic, sizeof o->mnemonic,
+					      o->operands, sizeof o->operands);
+		if (!size) {
+			size = 1;
+			snprintf(o->mnemonic, sizeof o->mnemonic, ".byte");
+			snprintf(o->operands, sizeof o->operands, "0x%02x", *code);
+		}
+		o->addr = addr;
+		o->size = (uint16_t)size;
+		code += size;
+		len -= size;
+		addr += size;
+	}
+	*out = v;
+	return (long)n;
 }
 
 long disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		  struct disasm_insn **out)
 {
 	*out = NULL;
+	if (d->riscv)
+		return range_rv(code, len, addr, out);
 	cs_insn *in = cs_malloc(d->cs);
 	if (!in)
 		return -1;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Disassembly through capstone. x86 uses AT&T syntax, as objdump does by default. */
+/* Disassembly through capstone (RISC-V through disasm_rv.c). x86 uses AT&T syntax, as
+ * objdump does by default. */
 #ifndef BMPROF_DISASM_H
 #define BMPROF_DISASM_H
 
@@ -14,7 +15,8 @@ struct disasm_insn {
 };
 
 struct disasm;
-/* machine: ELF e_machine (EM_X86_64, EM_386 or EM_AARCH64). NULL with err on failure. */
+/* machine: ELF e_machine (EM_X86_64, EM_386, EM_AARCH64 or EM_RISCV, which disasm_rv.c
+ * decodes: no details for it). NULL with err on failure. */
 struct disasm *disasm_open(int machine, char *err, size_t errlen);
 /* The same with capstone's instruction details on (operands, groups, registers), for
  * decoders that read them: disasm_handle gives the capstone handle (a csh) to pass to

@@ -11,12 +11,13 @@ struct span {
 static const struct {
 	const char *word;
 	uint8_t kind;
-	uint64_t gp[4];          /* by enum bmprof_pmu_vendor; 0: none */
+	uint64_t gp[5];          /* by enum bmprof_pmu_vendor; 0: none */
 } words[] = {
 	/* Intel: architectural events 3CH/00H, C0H/00H, 3CH/01H; AMD: PMCx076, PMCx0C0;
-	 * Arm: CPU_CYCLES, INST_RETIRED, CNT_CYCLES (constant frequency cycles) */
-	{ "cycles", BMPROF_FIXED_CYCLES, { 0, 0x3c, 0x76, 0x11 } },
-	{ "instructions", BMPROF_FIXED_INSTRUCTIONS, { 0, 0xc0, 0xc0, 0x08 } },
+	 * Arm: CPU_CYCLES, INST_RETIRED, CNT_CYCLES (constant frequency cycles);
+	 * RISC-V: the SBI PMU's hardware events 1 and 2, as QEMU's mhpmevent takes them */
+	{ "cycles", BMPROF_FIXED_CYCLES, { 0, 0x3c, 0x76, 0x11, 0x1 } },
+	{ "instructions", BMPROF_FIXED_INSTRUCTIONS, { 0, 0xc0, 0xc0, 0x08, 0x2 } },
 	{ "ref-cycles", BMPROF_FIXED_REF_CYCLES, { 0, 0x13c, 0, 0x4004 } },
 	/* Intel TOPDOWN.SLOTS (fixed counter 3; architectural event A4H/01H on a GP counter)
 	 * and the PERF_METRICS fields, which only the fixed-counter pair can count */
@@ -31,14 +32,15 @@ static const struct {
 	{ "topdown-mem-bound", BMPROF_FIXED_TD_MEM_BOUND, { 0 } },
 };
 
-static const char *const vendors[] = { 0, "intel", "amd", "arm" };
+static const char *const vendors[] = { 0, "intel", "amd", "arm", "riscv" };
+#define NVENDORS (sizeof vendors / sizeof vendors[0])
 
 #define NWORDS (sizeof words / sizeof words[0])
 
 uint64_t bmprof_pmu_word_encoding(uint8_t word, uint8_t vendor)
 {
 	for (unsigned i = 0; i < NWORDS; i++)
-		if (words[i].kind == word && vendor < 4)
+		if (words[i].kind == word && vendor < NVENDORS)
 			return words[i].gp[vendor];
 	return 0;
 }
@@ -114,7 +116,7 @@ static int alternative(struct span a, uint8_t *vendor, uint8_t *kind, uint64_t *
 	if (dot < a.n) {
 		struct span v = { a.s, dot };
 		*vendor = 0xff;
-		for (uint8_t i = 1; i < 4; i++)
+		for (uint8_t i = 1; i < NVENDORS; i++)
 			if (is(v, vendors[i]))
 				*vendor = i;
 		if (*vendor == 0xff)
@@ -222,7 +224,7 @@ int bmprof_pmu_parse_event(struct bmprof_pmu *p, const char *text, unsigned len,
 			return fail(p, "ID: this event id is taken");
 	e.id = (uint16_t)id;
 	if (choose(&e, f[1], vendor))
-		return fail(p, "ENC: want [intel.|amd.|arm.]HEX or cycles, instructions, "
+		return fail(p, "ENC: want [intel.|amd.|arm.|riscv.]HEX or cycles, instructions, "
 			       "ref-cycles, alternatives separated by '/'");
 	if (dec(f[2], UINT64_MAX, &period) || (period && period < BMPROF_PMU_MIN_PERIOD))
 		return fail(p, "PERIOD: want 0 (count only) or a number of events, at least 10000");

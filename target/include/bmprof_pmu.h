@@ -85,7 +85,7 @@ enum bmprof_fixed_kind {
 };
 
 enum bmprof_pmu_vendor { BMPROF_VENDOR_ANY = 0, BMPROF_VENDOR_INTEL, BMPROF_VENDOR_AMD,
-			 BMPROF_VENDOR_ARM };
+			 BMPROF_VENDOR_ARM, BMPROF_VENDOR_RISCV };
 
 struct bmprof_pmu_caps {
 	uint8_t vendor;                 /* enum bmprof_pmu_vendor */
@@ -202,7 +202,7 @@ enum bmprof_pmu_busy { BMPROF_PMU_IDLE = 0, BMPROF_PMU_BUSY_GROUP = 1, BMPROF_PM
  * malformed or the table is full (p->error says which part is wrong). An encoding with no
  * alternative for vendor is added with status UNAVAILABLE, reason BAD_ENCODING.
  *   ID      1..65535, unique (0 is the timer's)
- *   ENC     alternatives separated by '/', each [intel.|amd.|arm.]CODE, CODE hex (0x
+ *   ENC     alternatives separated by '/', each [intel.|amd.|arm.|riscv.]CODE, CODE hex (0x
  *           optional) or a word: cycles, instructions, ref-cycles; the first alternative
  *           whose vendor is `vendor` or absent is taken
  *   PERIOD  decimal; 0: count only, else at least BMPROF_PMU_MIN_PERIOD

@@ -63,12 +63,12 @@ else
 	echo "no $A64/shares.elf (make test-images-aarch64): the wrong-architecture ELF is not checked"
 fi
 
-# An ELF of a machine bmprof does not know (e_machine patched to 243, RISC-V).
-python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[18:20] = (243).to_bytes(2, "little"); open(sys.argv[2], "wb").write(b)' \
-	"$IMAGES/shares.elf" "$T/riscv.elf"
-fails_with "a RISC-V ELF, x86 profile" \
-	"bmprof: ELF $T/riscv.elf is for ELF machine 243, not x86_64, where the profile was recorded: pass the image's own ELF with --elf" \
-	"$BMPROF" report -i "$T/x86.data" --elf "$T/riscv.elf"
+# An ELF of a machine bmprof does not know (e_machine patched to 2, SPARC).
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[18:20] = (2).to_bytes(2, "little"); open(sys.argv[2], "wb").write(b)' \
+	"$IMAGES/shares.elf" "$T/sparc.elf"
+fails_with "a SPARC ELF, x86 profile" \
+	"bmprof: ELF $T/sparc.elf is for ELF machine 2, not x86_64, where the profile was recorded: pass the image's own ELF with --elf" \
+	"$BMPROF" report -i "$T/x86.data" --elf "$T/sparc.elf"
 
 # Same architecture, another image: both build-ids named.
 other_id=$(build_id "$IMAGES/exitcode.elf")

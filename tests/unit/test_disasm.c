@@ -84,6 +84,51 @@ static void test_aarch64(void **state)
 	check(EM_AARCH64, code, sizeof(code), 0x40000000, w, sizeof(w) / sizeof(w[0]));
 }
 
+/* RISC-V through disasm_rv.c, against objdump's text: compressed and 32-bit forms mixed,
+ * branch and jump targets absolute, aliases as objdump shows them (li, mv, ret, bnez, j,
+ * csrr), CSRs by name, an AMO, FP, fence, and an unknown halfword; a cut-off tail. */
+static void test_riscv(void **state)
+{
+	(void)state;
+	const uint8_t code[] = {
+		0x41, 0x11,                 /* c.addi sp,-16 */
+		0x22, 0xe4,                 /* c.sdsp s0,8 */
+		0xb7, 0xf7, 0xfa, 0x02,     /* lui a5,0x2faf */
+		0x33, 0x05, 0xd5, 0x02,     /* mul a0,a0,a3 */
+		0x3a, 0x95,                 /* c.add a0,a4 */
+		0xe5, 0xff,                 /* c.bnez a5,-8 */
+		0x82, 0x80,                 /* c.jr ra */
+		0x73, 0x25, 0x40, 0xf1,     /* csrr a0,mhartid */
+		0x2f, 0xb5, 0xa5, 0x0e,     /* amoswap.d.aqrl a0,a0,(a1) */
+		0xd3, 0x77, 0xb5, 0x02,     /* fadd.d fa5,fa0,fa1 */
+		0x0f, 0x00, 0x50, 0x0f,     /* fence iorw,ow */
+		0x05, 0x45,                 /* c.li a0,1 */
+		0x2a, 0x85,                 /* c.mv a0,a0 */
+		0x01, 0xa0,                 /* c.j 0 */
+		0x00, 0x00,                 /* illegal */
+		0x13,                       /* a cut-off tail */
+	};
+	const struct want w[] = {
+		{ 0x80000000, 2, "addi", "sp,sp,-16" },
+		{ 0x80000002, 2, "sd", "s0,8(sp)" },
+		{ 0x80000004, 4, "lui", "a5,0x2faf" },
+		{ 0x80000008, 4, "mul", "a0,a0,a3" },
+		{ 0x8000000c, 2, "add", "a0,a0,a4" },
+		{ 0x8000000e, 2, "bnez", "a5,0x80000006" },
+		{ 0x80000010, 2, "ret", "" },
+		{ 0x80000012, 4, "csrr", "a0,mhartid" },
+		{ 0x80000016, 4, "amoswap.d.aqrl", "a0,a0,(a1)" },
+		{ 0x8000001a, 4, "fadd.d", "fa5,fa0,fa1" },
+		{ 0x8000001e, 4, "fence", "iorw,ow" },
+		{ 0x80000022, 2, "li", "a0,1" },
+		{ 0x80000024, 2, "mv", "a0,a0" },
+		{ 0x80000026, 2, "j", "0x80000026" },
+		{ 0x80000028, 2, ".insn", "0x0000" },
+		{ 0x8000002a, 1, ".byte", "0x13" },
+	};
+	check(EM_RISCV, code, sizeof(code), 0x80000000, w, sizeof(w) / sizeof(w[0]));
+}
+
 /* Bytes that decode to nothing still occupy entries, and so does a cut-off tail. */
 static void test_undecodable_bytes(void **state)
 {
@@ -170,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_x86_64),
 		cmocka_unit_test(test_i386),
 		cmocka_unit_test(test_aarch64),
+		cmocka_unit_test(test_riscv),
 		cmocka_unit_test(test_undecodable_bytes),
 		cmocka_unit_test(test_bad_machine),
 		cmocka_unit_test(test_whole_function),

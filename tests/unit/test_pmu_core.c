@@ -373,6 +373,16 @@ static void test_parse_vendor(void **state)
 	fake_arm(6);
 	assert_int_equal(bmprof_pmu_setup(p, &fake_ops, NULL, BMPROF_PMU_COUNT), 0);
 	assert_int_equal(ev(p, 4)->reason, BMPROF_EVR_BAD_ENCODING);
+	/* RISC-V: its own prefix, and the words as the SBI PMU's event codes */
+	memset(p, 0, sizeof *p);
+	add(p, "7:arm.0x11/riscv.10019:0", BMPROF_VENDOR_RISCV);
+	assert_int_equal(ev(p, 7)->encoding, 0x10019);
+	add(p, "8:riscv.10019:0", BMPROF_VENDOR_ARM);
+	assert_int_equal(ev(p, 8)->reason, BMPROF_EVR_BAD_ENCODING);
+	add(p, "9:cycles/0x11:0", BMPROF_VENDOR_RISCV);
+	assert_int_equal(ev(p, 9)->encoding, 0x1);
+	add(p, "10:instructions:0", BMPROF_VENDOR_RISCV);
+	assert_int_equal(ev(p, 10)->encoding, 0x2);
 	free(p);
 }
 

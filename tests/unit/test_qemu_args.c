@@ -144,7 +144,14 @@ static void test_machines(void **state)
 	assert_string_equal(m->package, "qemu-system-arm");
 	assert_string_equal(m->arch, "aarch64");
 	assert_true(m->ready);
-	assert_null(qemu_machine_for(EM_RISCV));
+	assert_int_equal(m->config_addr, 0);
+	m = qemu_machine_for(EM_RISCV);
+	assert_non_null(m);
+	assert_string_equal(m->binary, "qemu-system-riscv64");
+	assert_string_equal(m->package, "qemu-system-misc");
+	assert_string_equal(m->arch, "riscv64");
+	assert_true(m->config_addr != 0);
+	assert_null(qemu_machine_for(EM_SPARC));
 }
 
 /* index of the first argument equal to s at or after from, or -1 */
@@ -162,6 +169,31 @@ static void assert_pair(char **argv, const char *opt, const char *val)
 	assert_true(i > 0);
 	assert_non_null(argv[i + 1]);
 	assert_string_equal(argv[i + 1], val);
+}
+
+/* RISC-V virt: no firmware, Sscofpmf, and the config file loaded into RAM, never through
+ * -fw_cfg (QEMU 7.2's board has no fw_cfg files); a comma in its path doubled. */
+static void test_argv_riscv64(void **state)
+{
+	(void)state;
+	struct qemu_opts o = {
+		.machine = qemu_machine_for(EM_RISCV), .qemu = "/usr/bin/qemu-system-riscv64",
+		.image = "/img/demo.elf", .accel = QEMU_ACCEL_TCG, .freq = 4000,
+		.config_file = "/tmp/a,b",
+	};
+	char **argv = qemu_build_argv(&o);
+	char want[128];
+
+	assert_non_null(argv);
+	assert_pair(argv, "-M", "virt");
+	assert_pair(argv, "-bios", "none");
+	assert_pair(argv, "-kernel", "/img/demo.elf");
+	assert_pair(argv, "-cpu", "rv64,sscofpmf=true");
+	snprintf(want, sizeof want, "loader,force-raw=on,file=/tmp/a,,b,addr=0x%lx",
+		 o.machine->config_addr);
+	assert_pair(argv, "-device", want);
+	assert_int_equal(find_arg(argv, "-fw_cfg", 1), -1);
+	qemu_free_argv(argv);
 }
 
 static void test_argv(void **state)
@@ -658,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_argv_debugcon),
 		cmocka_unit_test(test_parse_smp),
 		cmocka_unit_test(test_argv_aarch64),
+		cmocka_unit_test(test_argv_riscv64),
 		cmocka_unit_test(test_argv_string_quoting),
 		cmocka_unit_test(test_elf_machine),
 		cmocka_unit_test(test_find_binary),

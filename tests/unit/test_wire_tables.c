@@ -38,7 +38,7 @@ static void each_named(namer f, unsigned first, unsigned last, const char *unkno
 static void test_enum_names(void **state)
 {
 	(void)state;
-	each_named(bmprof_arch_name, BMPROF_ARCH_X86_64, BMPROF_ARCH_CORTEX_M, "unknown");
+	each_named(bmprof_arch_name, BMPROF_ARCH_X86_64, BMPROF_ARCH_RISCV64, "unknown");
 	each_named(bmprof_source_name, BMPROF_SOURCE_TIMER, BMPROF_SOURCE_PMU_FIXED, "unknown");
 	each_named(bmprof_event_status_name, BMPROF_EVST_ACTIVE, BMPROF_EVST_FALLBACK, "unknown");
 	each_named(bmprof_event_reason_name, BMPROF_EVR_NONE, BMPROF_EVR_NO_OVERFLOW, "unknown");

@@ -14,6 +14,8 @@ __attribute__((noinline)) static void sled(void)
 {
 #if defined(__aarch64__)
 	__asm__ volatile(".rept 16384\n\tb 1f\n1:\n\t.endr" ::: "memory");
+#elif defined(__riscv)
+	__asm__ volatile(".rept 16384\n\tj 1f\n1:\n\t.endr" ::: "memory");
 #else
 	__asm__ volatile(".rept 16384\n\tjmp 1f\n1:\n\t.endr" ::: "memory");
 #endif

@@ -9,6 +9,9 @@
 #if defined(__aarch64__)
 #include "bmprof_aarch64.h"
 static inline const struct bmprof_cpu *own_core(void) { return bmprof_a64_cpu(); }
+#elif defined(__riscv)
+#include "bmprof_riscv64.h"
+static inline const struct bmprof_cpu *own_core(void) { return bmprof_rv_cpu(); }
 #else
 #include "bmprof_x86_64.h"
 static inline const struct bmprof_cpu *own_core(void) { return bmprof_x86_cpu(); }

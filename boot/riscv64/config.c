@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The RISC-V runtime's settings in opt/bmprof/config (read by boot/common/config.c):
+ *   freq=N                    timer interrupts per second, 0..100000 (0: none)
+ *   flush_ms=N                the periodic flush, every N ms (0: off)
+ *   mode=M                    sample | count: sample, or only count events (COUNTS)
+ *   event=ID:ENC:PERIOD[:NAME[:GROUP]]   an hpm event (repeatable), bmprof_pmu.h
+ * timer= takes only "mtimer" (the CLINT's); stack_depth= and transport=shm are refused
+ * by start.c. */
+#include "bmrt.h"
+#include "rt.h"
+
+#define CONFIG_MAX 4096
+
+static const struct bmrt_choice timers[] = { { "mtimer", 0 }, { 0, 0 } };
+
+static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
+{
+	static struct bmprof_pmu check;
+
+	if (vn >= BMRT_SPEC_MAX) {
+		bmrt_log(BMRT_WARN, "config: event=%.*s: longer than %d characters; ignored",
+			 (int)vn, v, BMRT_SPEC_MAX - 1);
+		return;
+	}
+	if (cfg->nevents >= BMPROF_RV_MAX_EVENTS) {
+		bmrt_log(BMRT_WARN, "config: event=%.*s: more than %d events; ignored", (int)vn, v,
+			 BMPROF_RV_MAX_EVENTS);
+		return;
+	}
+	if (bmprof_pmu_parse_event(&check, v, (unsigned)vn, BMPROF_VENDOR_RISCV)) {
+		bmrt_log(BMRT_WARN, "config: event=%.*s: %s; ignored", (int)vn, v, check.error);
+		return;
+	}
+	memcpy(cfg->specs[cfg->nevents], v, vn);
+	cfg->specs[cfg->nevents][vn] = 0;
+	cfg->events[cfg->nevents] = cfg->specs[cfg->nevents];
+	cfg->nevents++;
+}
+
+void bmrt_config_load(struct bmrt_config *cfg)
+{
+	static char text[CONFIG_MAX];
+	const struct bmrt_key keys[] = {
+		BMRT_COMMON_KEYS(cfg, BMPROF_RV_MAX_HZ, timers),
+		{ "event", .set = event_setting, .cfg = cfg },
+		{ 0 },
+	};
+
+	bmrt_config_read(keys, text, sizeof text);
+}
