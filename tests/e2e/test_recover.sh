@@ -5,7 +5,9 @@
 # "Runs that never end"). With the default tables nothing is sent before the end, so every
 # sample of these runs comes from memory:
 #   - spinning forever with interrupts enabled, --timeout: exit 124, the spin on top, every
-#     sample recovered, taken = delivered + lost exactly and every one received;
+#     sample recovered, taken = delivered + lost exactly and every one received; with
+#     --data-space the raw samples the ring still held too (raw taken = delivered + lost,
+#     every one received, the spin on top of them);
 #   - hot work then a hang with interrupts disabled, Ctrl-C once the console says the work
 #     is done: exit 130, the work on top, exact accounting, where the vCPU stopped;
 #   - the same hang with --flush-interval 1 --stall 3: the periodic flush sent the work's
@@ -90,6 +92,33 @@ PY
 		fail "$1: no 'recovered' line on stderr"
 }
 
+# --data-space: the raw samples the ring held were read from memory, the raw accounting is
+# exact, every delivered one arrived, and they are the spin's.
+raw_recovered() {   # NAME ELF
+	grep -q "; raw samples: [1-9][0-9]* read from memory" "$T/$1.err" ||
+		{ cat "$T/$1.err"; fail "$1: no raw samples recovered"; }
+	"$BMPROF" report -i "$T/$1.data" --elf "$2" --sort type --format json >"$T/$1.type.json" ||
+		fail "$1: report --sort type"
+	python3 - "$T/$1.json" "$T/$1.type.json" <<'PY' || fail "$1: raw samples"
+import json, sys
+r, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+h = r["meta"]["host"]
+n = int(h["recovered_raw"].split()[0])
+taken = delivered = 0
+for c in r["meta"]["cpus"]:
+    lost = c["raw_lost_full"] + c["raw_lost_transport"]
+    assert c["raw_taken"] == c["raw_delivered"] + lost, c
+    assert c["raw_received"] == c["raw_delivered"], c
+    taken += c["raw_taken"]
+    delivered += c["raw_delivered"]
+assert n > 0 and delivered >= n, (n, delivered)
+assert t["backtracking"]["raw_samples"] == delivered, (t["backtracking"], delivered)
+fns = {f["function"]: f["raw_samples"] for f in t["functions"]}
+assert max(fns, key=fns.get) == "spin_forever", fns
+print(f"raw: {n} recovered, {delivered} delivered of {taken} taken, by function {fns}")
+PY
+}
+
 top_is() {   # NAME FUNCTION
 	pyassert "$T/$1.json" "r['rows'][0]['symbol'] == '$2'" || {
 		head -20 "$T/$1.txt"
@@ -105,9 +134,10 @@ stopped_in() {   # NAME FUNCTION: the report says vCPU 0 was stopped in FUNCTION
 arch_runs() {   # ARCH IMAGE-DIR TINY-IMAGE
 	local a=$1 dir=$2 tiny=$3
 
-	run "$a-spin" 124 --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
+	run "$a-spin" 124 --data-space --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
 	recovered "$a-spin" timeout 1
 	top_is "$a-spin" spin_forever
+	raw_recovered "$a-spin" "$dir/hang.elf"
 	# the recovered entries keep their phase: spin_forever's samples are the phase's
 	"$BMPROF" report -i "$T/$a-spin.data" --phase spin --format json >"$T/$a-spin-ph.json" ||
 		fail "$a-spin: report --phase spin"
