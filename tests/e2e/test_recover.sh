@@ -5,9 +5,7 @@
 # "Runs that never end"). With the default tables nothing is sent before the end, so every
 # sample of these runs comes from memory:
 #   - spinning forever with interrupts enabled, --timeout: exit 124, the spin on top, every
-#     sample recovered, taken = delivered + lost exactly and every one received; with
-#     --data-space the raw samples the ring still held too (raw taken = delivered + lost,
-#     every one received, the spin on top of them);
+#     sample recovered, taken = delivered + lost exactly and every one received;
 #   - hot work then a hang with interrupts disabled, Ctrl-C once the console says the work
 #     is done: exit 130, the work on top, exact accounting, where the vCPU stopped;
 #   - the same hang with --flush-interval 1 --stall 3: the periodic flush sent the work's
@@ -17,7 +15,9 @@
 #   - tiny tables at 20 kHz with a 1 ms flush: frames are in flight when QEMU stops, and
 #     the accounting is still exact with no SAMPLES frame missing;
 #   - the shared-memory transport, Ctrl-C (the signal reaches bmprof, not its ring thread);
-#   - with call stacks (-g), --timeout: every recovered sample keeps its chain, main calls
+#   - with call stacks (-g) and raw samples (--data-space), --timeout: the raw samples the
+#     ring still held are recovered (raw taken = delivered + lost, every one received, the
+#     spin on top of them); every recovered sample keeps its chain, main calls
 #     spin_forever and hot_work in the folded stacks, report --children and the flame
 #     graph; with tiny tables, chains that arrived before the stop are named by
 #     recovered samples and not defined again, and nothing is counted twice;
@@ -134,10 +134,9 @@ stopped_in() {   # NAME FUNCTION: the report says vCPU 0 was stopped in FUNCTION
 arch_runs() {   # ARCH IMAGE-DIR TINY-IMAGE
 	local a=$1 dir=$2 tiny=$3
 
-	run "$a-spin" 124 --data-space --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
+	run "$a-spin" 124 --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
 	recovered "$a-spin" timeout 1
 	top_is "$a-spin" spin_forever
-	raw_recovered "$a-spin" "$dir/hang.elf"
 	# the recovered entries keep their phase: spin_forever's samples are the phase's
 	"$BMPROF" report -i "$T/$a-spin.data" --phase spin --format json >"$T/$a-spin-ph.json" ||
 		fail "$a-spin: report --phase spin"
@@ -196,10 +195,12 @@ PY
 	! grep -q "shm transport: \(the image did not\|.*missing by sequence number, but\)" \
 		"$T/$a-shm.err" || fail "$a-shm: the rings were reported misread"
 
-	# call stacks: nothing is sent before the timeout, every chain is read from memory
-	run "$a-g" 124 -g --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
+	# call stacks: nothing is sent before the timeout, every chain is read from memory; with
+	# the raw samples (--data-space) the ring still held
+	run "$a-g" 124 -g --data-space --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
 	recovered "$a-g" timeout 1
 	top_is "$a-g" spin_forever
+	raw_recovered "$a-g" "$dir/hang.elf"
 	chains "$a-g" 1
 	"$BMPROF" report -i "$T/$a-g.data" --children --all >"$T/$a-g.children" ||
 		fail "$a-g: report --children"
