@@ -298,7 +298,7 @@ static int all_paths(const struct bt_code *c, size_t i, unsigned event, unsigned
 {
 	struct paths w = { .c = c, .event = event, .cand = -1, .depth = UINT32_MAX };
 	const struct memop_access *a;
-	uint8_t kind, regs[4];
+	uint8_t kind = 0, regs[4];
 	size_t j;
 
 	if (!c->cfg || c->cfg->incomplete || c->cfg->ninsns != c->n || i >= c->n)
@@ -307,7 +307,8 @@ static int all_paths(const struct bt_code *c, size_t i, unsigned event, unsigned
 	if (w.fail || w.cand < 0)
 		return 0;
 	j = (size_t)w.cand;
-	a = access_for(&c->memops[j], event, &kind);
+	if (!(a = access_for(&c->memops[j], event, &kind)))
+		return 0;
 	trigger(c, j, i, a, kind, r);
 	r->skid = w.depth;
 	r->flags |= BT_F_PATHS;
