@@ -178,6 +178,156 @@ static void trigger(const struct bt_code *c, size_t j, size_t i, const struct me
 	r->skid = (uint32_t)(i - j - 1);
 }
 
+/* ---- past a branch target: every path through the CFG ----
+ *
+ * From the pc back over the CFG's edges (every predecessor of a block's first instruction)
+ * for at most window instructions on each path: when every path reaches an access of the
+ * event's kind and it is the same instruction on all of them, that instruction ran last
+ * before the pc whichever way control came, so it is the trigger. Any path that meets the
+ * procedure's entry, a return point, a block nothing known enters, undecodable bytes or
+ * the window's end without one, or a CFG that misses some indirect jump's targets, and
+ * the rule does not apply. Blocks the entry does not reach (padding after a return that
+ * falls into a block) are no predecessors: in a CFG that knows every target they never
+ * run. The address registers must be written on no path (nor by the
+ * trigger other than a known writeback) for the address to be computed. */
+#define PATH_VISITS 512u
+
+struct paths {
+	const struct bt_code *c;
+	unsigned event;
+	unsigned visits;
+	long cand;                /* the trigger found on the paths so far; -1: none yet */
+	unsigned depth;           /* the shortest path's skid */
+	int fail;
+	const uint8_t *regs;      /* the clobber pass: the address registers */
+	size_t nregs;
+	unsigned dreg;            /* a register written on a path, and where */
+	size_t at;
+};
+
+/* The instructions that can run just before insns[x], into prev; how many, or -1 when not
+ * all are known. */
+static int preds(const struct bt_code *c, size_t x, size_t *prev, int cap)
+{
+	const struct cfg *g = c->cfg;
+	const struct cfg_block *b;
+	int n = 0;
+
+	if (x == 0 || c->insns[x - 1].flow == INSN_FLOW_CALL)
+		return -1;
+	b = &g->blocks[g->block_of[x]];
+	if (b->flags & CFG_BLOCK_UNREACHED)
+		return -1;
+	if (b->first != x) {
+		prev[0] = x - 1;
+		return 1;
+	}
+	if ((int)b->nin > cap)
+		return -1;
+	for (uint32_t k = 0; k < b->nin; k++) {
+		const struct cfg_edge *e = &g->edges[g->in[b->in_at + k]];
+		const struct cfg_block *f = &g->blocks[e->from];
+		if (e->kind == CFG_EDGE_ENTRY || (f->flags & CFG_BLOCK_VIRTUAL) || !f->n)
+			return -1;
+		/* code nothing reaches from the entry (padding after a return) never runs
+		 * first: with every indirect jump's targets known, nothing else enters it */
+		if (f->flags & CFG_BLOCK_UNREACHED)
+			continue;
+		prev[n++] = f->first + f->n - 1;
+	}
+	return n ? n : -1;
+}
+
+static int writes_any(const struct paths *w, size_t y, unsigned *dreg)
+{
+	for (size_t k = 0; k < w->nregs; k++)
+		if (w->regs[k] != MEMOP_NOREG && writes(w->c, y, w->regs[k])) {
+			*dreg = w->regs[k];
+			return 1;
+		}
+	return 0;
+}
+
+/* Back from insns[x] (in (trigger, pc]) with `left` instructions of the window left: the
+ * search pass (regs NULL) finds the trigger; the clobber pass looks for a write to regs on
+ * the way to it. */
+static void back(struct paths *w, size_t x, unsigned left, unsigned depth)
+{
+	size_t prev[8];
+	int n;
+
+	if (w->fail || ++w->visits > PATH_VISITS || !left || (n = preds(w->c, x, prev, 8)) < 0) {
+		w->fail = 1;
+		return;
+	}
+	for (int k = 0; k < n && !w->fail; k++) {
+		size_t y = prev[k];
+		uint8_t kind;
+
+		if (w->regs) {
+			if ((long)y == w->cand)
+				continue;
+			if (writes_any(w, y, &w->dreg)) {
+				w->at = y;
+				w->fail = 1;
+				return;
+			}
+			back(w, y, left - 1, depth + 1);
+			continue;
+		}
+		if (w->c->memops[y].flags & MEMOP_F_UNDECODED) {
+			w->fail = 1;
+			return;
+		}
+		if (access_for(&w->c->memops[y], w->event, &kind)) {
+			if (w->cand >= 0 && w->cand != (long)y)
+				w->fail = 1;
+			w->cand = (long)y;
+			if (depth < w->depth)
+				w->depth = depth;
+			continue;
+		}
+		back(w, y, left - 1, depth + 1);
+	}
+}
+
+/* The trigger on every path back from insns[i] (r filled as for the linear walk, flag
+ * BT_F_PATHS), or 0 when the rule does not apply. */
+static int all_paths(const struct bt_code *c, size_t i, unsigned event, unsigned window,
+		     const struct regfile *f, struct bt_result *r)
+{
+	struct paths w = { .c = c, .event = event, .cand = -1, .depth = UINT32_MAX };
+	const struct memop_access *a;
+	uint8_t kind = 0, regs[4];
+	size_t j;
+
+	if (!c->cfg || c->cfg->incomplete || c->cfg->ninsns != c->n || i >= c->n)
+		return 0;
+	back(&w, i, window, 0);
+	if (w.fail || w.cand < 0)
+		return 0;
+	j = (size_t)w.cand;
+	if (!(a = access_for(&c->memops[j], event, &kind)))
+		return 0;
+	trigger(c, j, i, a, kind, r);
+	r->skid = w.depth;
+	r->flags |= BT_F_PATHS;
+	regs[0] = a->base;
+	regs[1] = a->index;
+	regs[2] = a->post_reg;
+	regs[3] = a->post_index;
+	w = (struct paths){ .c = c, .cand = (long)j, .regs = regs, .nregs = 4 };
+	back(&w, i, window, 0);
+	if (w.fail && w.visits <= PATH_VISITS && w.at < c->n && w.dreg != MEMOP_NOREG &&
+	    writes(c, w.at, w.dreg))
+		unknown(r, BT_WHY_CLOBBERED, w.dreg, c->insns[w.at].addr);
+	else if (w.fail)
+		unknown(r, BT_WHY_CLOBBERED, MEMOP_NOREG, 0);
+	else
+		address(c, j, j + 1, a, f, r);   /* nothing between: only its own writes count */
+	return 1;
+}
+
 /* The index of the instruction at pc, n for the procedure's end, or -1. */
 static long pc_index(const struct bt_code *c, uint64_t pc)
 {
@@ -233,7 +383,12 @@ int bt_resolve(const struct bt_code *c, const struct bt_query *q, struct bt_resu
 			address(c, j, i, a, f, r);
 		break;
 	}
-	if (seen_target)
+	if (seen_target) {
+		uint64_t target = r->target;
+
 		r->status = BT_BRANCH_TARGET;
+		if (all_paths(c, i, q->event, window, f, r))
+			r->target = target;
+	}
 	return r->status;
 }

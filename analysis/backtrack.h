@@ -15,7 +15,12 @@
  * entry, a block some edge other than a fall-through enters, a block nothing enters, or a
  * return point after a call) the instructions before it need not be the ones that ran:
  * the event is charged to that <branch target>. The delivered pc counts: reached by a
- * branch, what ran before it is unknown. */
+ * branch, what ran before it is unknown from the instructions before it alone. Unless
+ * every path through the CFG back from the pc (each at most `window` instructions long,
+ * none through the entry, a return point, or a block entered from somewhere unknown, in a
+ * CFG that knows every indirect jump's targets) meets the same access of the kind first:
+ * then that access ran last before the pc whichever way control came, and is the trigger
+ * (BT_F_PATHS); its address is computed only when no path writes its registers. */
 #ifndef BMPROF_BACKTRACK_H
 #define BMPROF_BACKTRACK_H
 
@@ -64,6 +69,8 @@ enum bt_why {
 				  * ran: its writeback or stack-pointer move undone */
 #define BT_F_CFG_INCOMPLETE 2u   /* the procedure has indirect jumps of unknown targets: a
 				  * block that falls through may also be one of their targets */
+#define BT_F_PATHS 4u            /* past a branch target: the trigger is the same on every
+				  * path through the CFG (target: the branch target passed) */
 
 struct bt_code {
 	unsigned arch;                  /* enum bmprof_arch */

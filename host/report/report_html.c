@@ -11,6 +11,7 @@
 #include "report/annotate.h"
 #include "report/markup.h"
 #include "report/report.h"
+#include "report/report_data_html.h"
 #include "report/report_flame.h"
 #include "report/report_int.h"
 #include "report/summary.h"
@@ -251,8 +252,10 @@ int report_print_html(FILE *f, const struct report *rp, unsigned top_functions)
 	markup_printf(f, "bmprof report: %s", rp->input);
 	fputs("</h1>\n<p><a href=\"#run\">Run</a> | <a href=\"#loss\">Samples lost</a> | "
 	      "<a href=\"#flat\">Flat profile</a> | <a href=\"#flame\">Flame graph</a> | "
-	      "<a href=\"#cpus\">Per-CPU split</a> | <a href=\"#annotate\">Annotated source</a>"
-	      "</p>\n", f);
+	      "<a href=\"#cpus\">Per-CPU split</a> | <a href=\"#annotate\">Annotated source</a>", f);
+	if (profile_has_raw(rp->p))
+		fputs(" | <a href=\"#data\">Data space</a>", f);
+	fputs("</p>\n", f);
 	if (header(f, rp))
 		return -1;
 	loss(f, rp);
@@ -264,6 +267,8 @@ int report_print_html(FILE *f, const struct report *rp, unsigned top_functions)
 	cpu_split(f, rp);
 	if (listings(f, rp, top_functions))
 		return -1;
+	if (profile_has_raw(rp->p))
+		report_data_html(f, rp->p, rp->r.elf, rp->r.load_bias);
 	fputs(script, f);
 	fputs("</body>\n</html>\n", f);
 	return fflush(f) || ferror(f) ? -1 : 0;

@@ -176,6 +176,11 @@ static void recover_conclude(struct stopper *s)
 	if (res->unchained)
 		fprintf(stderr, ", %" PRIu64 " samples kept no chain (unreadable in memory)",
 			res->unchained);
+	if (res->raw_cpus)
+		fprintf(stderr, "; raw samples: %" PRIu64 " read from memory", res->raw_samples);
+	if (res->raw_unread)
+		fprintf(stderr, ", %" PRIu64 " counted lost (a raw ring that did not add up)",
+			res->raw_unread);
 	fputc('\n', stderr);
 	for (unsigned i = 0; i < s->rr.rec.ncpu; i++)
 		if (s->rr.rec.cpu[i].present && s->rr.rec.cpu[i].problem[0])

@@ -78,8 +78,8 @@ uint64_t recover_get(const struct recover *r, const uint8_t *base, enum bmprof_d
 
 /* ---- the descriptor ---- */
 
-enum home { H_CPU, H_OVF, H_ENTRY, H_SDEF };
-enum kind { K_INT, K_PTR, K_OVF, K_STRUCT };
+enum home { H_CPU, H_OVF, H_ENTRY, H_SDEF, H_RAWREC };
+enum kind { K_INT, K_PTR, K_OVF, K_STRUCT, K_STRIDE };
 
 static const struct {
 	enum bmprof_desc_field f;
@@ -130,6 +130,25 @@ static const struct {
 	{ BMPROF_DF_SDEF_OFF, H_SDEF, K_INT, 2, "stack_def.off" },
 	{ BMPROF_DF_SDEF_DEPTH, H_SDEF, K_INT, 2, "stack_def.depth" },
 	{ BMPROF_DF_SDEF_FLAGS, H_SDEF, K_INT, 2, "stack_def.flags" },
+	{ BMPROF_DF_RAW_SLOT, H_CPU, K_PTR, 3, "raw.slot" },
+	{ BMPROF_DF_RAW_CAP, H_CPU, K_INT, 3, "raw.cap" },
+	{ BMPROF_DF_RAW_ARCH, H_CPU, K_INT, 3, "raw.arch" },
+	{ BMPROF_DF_RAW_NREGS, H_CPU, K_INT, 3, "raw.nregs" },
+	{ BMPROF_DF_RAW_HEAD, H_CPU, K_INT, 3, "raw.head" },
+	{ BMPROF_DF_RAW_TAIL, H_CPU, K_INT, 3, "raw.tail" },
+	{ BMPROF_DF_RAW_SENDING, H_CPU, K_INT, 3, "raw.sending" },
+	{ BMPROF_DF_RAW_FRAMES, H_CPU, K_INT, 3, "raw.frames" },
+	{ BMPROF_DF_RAW_TAKEN, H_CPU, K_INT, 3, "raw.taken" },
+	{ BMPROF_DF_RAW_DELIVERED, H_CPU, K_INT, 3, "raw.delivered" },
+	{ BMPROF_DF_RAW_LOST_FULL, H_CPU, K_INT, 3, "raw.lost_full" },
+	{ BMPROF_DF_RAW_LOST_TRANSPORT, H_CPU, K_INT, 3, "raw.lost_transport" },
+	{ BMPROF_DF_RAWREC, H_RAWREC, K_STRIDE, 3, "raw record" },
+	{ BMPROF_DF_RAWREC_PC, H_RAWREC, K_PTR, 3, "raw record pc" },
+	{ BMPROF_DF_RAWREC_DATA_ADDR, H_RAWREC, K_PTR, 3, "raw record data_addr" },
+	{ BMPROF_DF_RAWREC_VALID, H_RAWREC, K_INT, 3, "raw record valid" },
+	{ BMPROF_DF_RAWREC_EVENT, H_RAWREC, K_INT, 3, "raw record event" },
+	{ BMPROF_DF_RAWREC_FLAGS, H_RAWREC, K_INT, 3, "raw record flags" },
+	{ BMPROF_DF_RAWREC_R, H_RAWREC, K_PTR, 3, "raw record r" },
 };
 
 _Static_assert(sizeof fields / sizeof fields[0] == BMPROF_DF_COUNT, "a field not checked");
@@ -140,6 +159,7 @@ static uint32_t home_size(const struct recover *r, unsigned home)
 	case H_OVF: return r->ovf_size;
 	case H_ENTRY: return r->entry_size;
 	case H_SDEF: return r->def_size;
+	case H_RAWREC: return r->rawrec_size;
 	}
 	return r->cpu_size;
 }
@@ -150,6 +170,7 @@ static int bad_size(const struct recover *r, unsigned kind, unsigned sz)
 	case K_PTR: return sz != 8;
 	case K_OVF: return sz < 2 * r->ovf_size;
 	case K_STRUCT: return 0;
+	case K_STRIDE: return sz != 1;
 	}
 	return (sz & (sz - 1)) || sz > 8;
 }
@@ -157,6 +178,7 @@ static int bad_size(const struct recover *r, unsigned kind, unsigned sz)
 static int check_fields(struct recover *r, char *err, size_t errlen)
 {
 	r->def_size = fsize(r, BMPROF_DF_SDEF);
+	r->rawrec_size = fsize(r, BMPROF_DF_RAWREC) ? foff(r, BMPROF_DF_RAWREC) : 0;
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		enum bmprof_desc_field f = fields[i].f;
 		unsigned sz = fsize(r, f);
@@ -172,6 +194,8 @@ static int check_fields(struct recover *r, char *err, size_t errlen)
 				 "bytes", fields[i].name, sz);
 			return -1;
 		}
+		if (fields[i].kind == K_STRIDE)
+			continue;
 		if (foff(r, f) + sz > home_size(r, fields[i].home)) {
 			snprintf(err, errlen, "the recovery descriptor puts field %s (offset %u, %u "
 				 "bytes) outside its %" PRIu32 "-byte struct", fields[i].name,
@@ -240,7 +264,8 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 static int read_fields(struct recover *r, const struct recover_mem *m, char *err, size_t errlen)
 {
 	/* a layout has the fields of its version: later ones are another build's */
-	unsigned known = r->version == 1 ? BMPROF_DF_V1_COUNT : BMPROF_DF_COUNT;
+	unsigned known = r->version == 1 ? BMPROF_DF_V1_COUNT :
+			 r->version == 2 ? BMPROF_DF_V2_COUNT : BMPROF_DF_COUNT;
 	unsigned n = r->nfields < known ? r->nfields : known;
 	uint8_t b[4 * BMPROF_DF_COUNT];
 
@@ -372,7 +397,7 @@ static int parse_cpu(struct recover *r, unsigned idx, const uint8_t *b, char *er
 		snprintf(err, errlen, "cpu %u: unknown transfer source %" PRIu32, idx, c->xsrc);
 		return -1;
 	}
-	if (parse_stacks(r, idx, b, err, errlen))
+	if (parse_stacks(r, idx, b, err, errlen) || recover_parse_raw(r, c, idx, b, err, errlen))
 		return -1;
 	if (fsize(r, BMPROF_DF_CPU_ID) && get(r, b, BMPROF_DF_CPU_ID) != idx)
 		problem(c, "its state says it is cpu %" PRIu64, get(r, b, BMPROF_DF_CPU_ID));
@@ -565,7 +590,7 @@ int recover_read_entries(struct recover *r, const struct recover_mem *m, char *e
 
 		if (!c->present)
 			continue;
-		if (read_cpu_entries(r, m, c, err, errlen)) {
+		if (read_cpu_entries(r, m, c, err, errlen) || recover_read_raw(r, m, c, err, errlen)) {
 			char tmp[256];
 
 			snprintf(tmp, sizeof tmp, "cpu %u: %s", i, err);
@@ -587,6 +612,7 @@ void recover_free(struct recover *r)
 			free(r->cpu[i].held);
 			free(r->cpu[i].flying);
 			free(r->cpu[i].chains);
+			free(r->cpu[i].raw);
 		}
 	free(r->cpu);
 	memset(r, 0, sizeof *r);
@@ -716,6 +742,8 @@ static int cpu_frames(struct recover_cpu *c, unsigned cpu, const struct profile 
 	v[BMPROF_TOTAL_SAMPLED_TICKS] = c->sampled_ticks;
 	v[BMPROF_TOTAL_STACK_FULL] = c->stk_full;
 	v[BMPROF_TOTAL_STACKS] = c->stk_n;
+	if (c->raw_cap && (rc = recover_send_raw(c, cpu, p, v, emit, ctx, res)))
+		return rc;
 	accounted = v[BMPROF_TOTAL_DELIVERED] + c->lost_full + c->lost_transport;
 	if (accounted != c->taken)
 		problem(c, "taken %" PRIu64 " but %" PRIu64 " accounted for", c->taken, accounted);

@@ -21,6 +21,12 @@
  * cannot be read leaves its samples counted, with no chain (profile stack_unknown). A
  * version-1 descriptor is read as before: samples without chains.
  *
+ * A CPU in raw mode (descriptor version 3, its raw ring's cap non-zero) also gets
+ * RAW_SAMPLES frames with the records its ring still held (tail .. head), numbered on from
+ * its own, and the raw counters in its TOTALS frame, so raw taken = raw delivered + raw
+ * lost stays exact. A ring whose counts do not add up is not read: its records are counted
+ * lost (transport) and the CPU is flagged (recover_cpu.problem).
+ *
  *   struct recover r;
  *   recover_read(&r, &mem, addr, err, n);      descriptor and CPU states
  *   ... recover_busy(&r)? let the machine run, stop it, recover_free, read again ...
@@ -46,6 +52,7 @@
 #define RECOVER_MAX_REGION (256ull << 20)          /* bytes of one table or buffer */
 #define RECOVER_MAX_TOTAL (1ull << 30)             /* bytes read in all */
 #define RECOVER_CHUNK (1u << 20)                   /* bytes per read */
+#define RECOVER_MAX_RAW (1u << 20)                 /* records of one raw ring */
 
 /* Reading the target: len bytes at run-time address addr into buf; 0, or -1 with a
  * reason in err. */
@@ -75,6 +82,15 @@ struct recover_ovf {
 	uint32_t cap, fill, state;
 };
 
+/* A raw sample read from a CPU's raw ring. */
+struct recover_raw {
+	uint64_t pc, data_addr;
+	uint32_t valid;
+	uint16_t event;
+	uint8_t flags;
+	uint64_t r[BMPROF_RAW_REGS_MAX];
+};
+
 struct recover_cpu {
 	int present;                /* the descriptor lists a state for this index */
 	uint64_t addr;              /* its struct bmprof_cpu */
@@ -100,6 +116,13 @@ struct recover_cpu {
 	/* the chains those entries name, ids 1 .. stk_n, by id */
 	struct recover_chain *chains;
 	size_t nchains;
+	/* its raw ring (version 3); raw_cap 0: not in raw mode */
+	uint32_t raw_cap, raw_head, raw_tail, raw_sending, raw_frames;
+	uint8_t raw_arch, raw_nregs;
+	uint64_t raw_slot, raw_taken, raw_delivered, raw_lost_full, raw_lost_transport;
+	int raw_ok;                 /* its counts add up: the records are read */
+	struct recover_raw *raw;    /* records tail .. head - 1, read */
+	size_t nraw;
 	char problem[200];          /* why this CPU's state does not add up; "" when it does */
 };
 
@@ -107,7 +130,7 @@ struct recover {
 	uint16_t version, nfields, ways;
 	uint32_t max_cpus, ncpus, unregistered;
 	uint64_t addr, self;
-	uint32_t cpu_size, ovf_size, entry_size, cpus_off, def_size;
+	uint32_t cpu_size, ovf_size, entry_size, cpus_off, def_size, rawrec_size;
 	uint32_t field[BMPROF_DF_COUNT];
 	unsigned ncpu;              /* slots read: ncpus, at most RECOVER_MAX_CPUS */
 	struct recover_cpu *cpu;
@@ -138,6 +161,10 @@ struct recover_result {
 	uint64_t chains_known;      /* chains named that had arrived on the wire */
 	uint64_t unchained;         /* samples sent whose chain could be neither read nor
 				       found among those that arrived (stack_unknown) */
+	unsigned raw_cpus;          /* CPUs in raw mode */
+	uint64_t raw_samples;       /* raw samples sent from memory */
+	uint64_t raw_unread;        /* raw samples counted lost: their ring did not add up */
+	unsigned raw_arrived;       /* raw frames being written that had arrived */
 };
 
 /* For every present CPU, after the last byte of the stream was received into p: SAMPLES

@@ -30,4 +30,16 @@ uint64_t recover_unchained(const struct recover_cpu *c, unsigned cpu, const stru
 int recover_send_chains(const struct recover_cpu *c, unsigned cpu, const struct profile *p,
 			recover_emit_fn emit, void *ctx, struct recover_result *res);
 
+/* recover_raw.c. The CPU's raw ring from its state b (version 3): bounds checked, counts
+ * checked (a ring that does not add up gets a problem and is not read); 0, or -1 with a
+ * reason when the descriptor's layout cannot be believed. */
+int recover_parse_raw(struct recover *r, struct recover_cpu *c, unsigned idx, const uint8_t *b,
+		      char *err, size_t errlen);
+/* Its records tail .. head - 1, into c->raw; 0, or -1 with a reason. */
+int recover_read_raw(struct recover *r, const struct recover_mem *m, struct recover_cpu *c,
+		     char *err, size_t errlen);
+/* RAW_SAMPLES frames with the records p has not received; the raw TOTALS fields into v. */
+int recover_send_raw(const struct recover_cpu *c, unsigned cpu, const struct profile *p,
+		     uint64_t *v, recover_emit_fn emit, void *ctx, struct recover_result *res);
+
 #endif

@@ -190,8 +190,8 @@ static void inexact(const struct recover *r, char *out, size_t n)
 int recover_qemu_conclude(struct recover_run *rr, struct capture *cap, const char *why,
 			  struct recover_result *res)
 {
-	char samples[32], cpus[16], stops[16], flight[64], chains[160], bad[2048];
-	struct bm_kv kv[8];
+	char samples[32], cpus[16], stops[16], flight[64], chains[160], raw[160], bad[2048];
+	struct bm_kv kv[9];
 	size_t n = 0;
 	int rc;
 
@@ -204,6 +204,9 @@ int recover_qemu_conclude(struct recover_run *rr, struct capture *cap, const cha
 	snprintf(chains, sizeof chains, "%" PRIu64 " read from memory, %" PRIu64 " had arrived, %"
 		 PRIu64 " samples without their chain", res->chains_read, res->chains_known,
 		 res->unchained);
+	snprintf(raw, sizeof raw, "%" PRIu64 " read from memory, %" PRIu64 " counted lost (a ring "
+		 "that did not add up), %u frames being written had arrived", res->raw_samples,
+		 res->raw_unread, res->raw_arrived);
 	inexact(&rr->rec, bad, sizeof bad);
 	kv[n++] = (struct bm_kv){ "recovered", why };
 	kv[n++] = (struct bm_kv){ "recovered_samples", samples };
@@ -212,6 +215,8 @@ int recover_qemu_conclude(struct recover_run *rr, struct capture *cap, const cha
 	kv[n++] = (struct bm_kv){ "recovered_in_flight", flight };
 	if (res->stack_cpus)
 		kv[n++] = (struct bm_kv){ "recovered_stacks", chains };
+	if (res->raw_cpus)
+		kv[n++] = (struct bm_kv){ "recovered_raw", raw };
 	if (rr->pcs[0])
 		kv[n++] = (struct bm_kv){ "recovered_pcs", rr->pcs };
 	if (bad[0])

@@ -70,12 +70,32 @@ struct bmprof_desc bmprof_descriptor __attribute__((used, aligned(64))) = {
 		[BMPROF_DF_SDEF_OFF] = FIELD(struct bmprof_stack_def, off),
 		[BMPROF_DF_SDEF_DEPTH] = FIELD(struct bmprof_stack_def, depth),
 		[BMPROF_DF_SDEF_FLAGS] = FIELD(struct bmprof_stack_def, flags),
+		[BMPROF_DF_RAW_SLOT] = CPU(raw.slot),
+		[BMPROF_DF_RAW_CAP] = CPU(raw.cap),
+		[BMPROF_DF_RAW_ARCH] = CPU(raw.arch),
+		[BMPROF_DF_RAW_NREGS] = CPU(raw.nregs),
+		[BMPROF_DF_RAW_HEAD] = CPU(raw.head),
+		[BMPROF_DF_RAW_TAIL] = CPU(raw.tail),
+		[BMPROF_DF_RAW_SENDING] = CPU(raw.sending),
+		[BMPROF_DF_RAW_FRAMES] = CPU(raw.frames),
+		[BMPROF_DF_RAW_TAKEN] = CPU(raw.taken),
+		[BMPROF_DF_RAW_DELIVERED] = CPU(raw.delivered),
+		[BMPROF_DF_RAW_LOST_FULL] = CPU(raw.lost_full),
+		[BMPROF_DF_RAW_LOST_TRANSPORT] = CPU(raw.lost_transport),
+		[BMPROF_DF_RAWREC] = (uint32_t)sizeof(struct bmprof_raw) | 1u << 16,
+		[BMPROF_DF_RAWREC_PC] = FIELD(struct bmprof_raw, pc),
+		[BMPROF_DF_RAWREC_DATA_ADDR] = FIELD(struct bmprof_raw, data_addr),
+		[BMPROF_DF_RAWREC_VALID] = FIELD(struct bmprof_raw, valid),
+		[BMPROF_DF_RAWREC_EVENT] = FIELD(struct bmprof_raw, event),
+		[BMPROF_DF_RAWREC_FLAGS] = FIELD(struct bmprof_raw, flags),
+		[BMPROF_DF_RAWREC_R] = FIELD(struct bmprof_raw, r[0]),
 	},
 };
 
 _Static_assert(offsetof(struct bmprof_desc, field) == BMPROF_DESC_HDR, "descriptor header");
 _Static_assert(sizeof(struct bmprof_cpu) < 65536, "field offsets are 16 bits");
 _Static_assert(sizeof(struct bmprof_stack_def) < 256, "field sizes are 8 bits");
+_Static_assert(sizeof(struct bmprof_raw) < 65536, "a record's size is 16 bits");
 _Static_assert(sizeof(((struct bmprof_stacks *)0)->frames[0]) == 8, "frames are 8 bytes");
 
 void bmprof_desc_register(struct bmprof_cpu *c)

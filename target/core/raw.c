@@ -6,7 +6,12 @@
  * handler writes slot head % cap and publishes it with a release store of head + 1; the
  * drain side reads head with an acquire load, sends the records from tail, and hands their
  * slots back with a release store of the new tail. A full ring (head - tail == cap) drops
- * the new sample and counts it in lost_full, so neither side waits for the other. */
+ * the new sample and counts it in lost_full, so neither side waits for the other.
+ *
+ * For a host that stops the machine and reads memory (bmprof_desc.h): in_record is set
+ * while a record is appended, and `sending` names the records of the frame being written
+ * (the first `sending` from tail, numbered frames - 1), so at any other instruction
+ * taken = delivered + lost_full + lost_transport + (head - tail). */
 #include "core.h"
 #include "wire.h"
 
@@ -41,13 +46,17 @@ void bmprof_record_raw(struct bmprof_cpu *c, const struct bmprof_raw *s)
 
 	if (!q->cap)
 		return;
+	c->in_record = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	q->taken++;
 	if (h - __atomic_load_n(&q->tail, __ATOMIC_ACQUIRE) >= q->cap) {
 		q->lost_full++;
-		return;
+	} else {
+		q->slot[h % q->cap] = *s;
+		__atomic_store_n(&q->head, h + 1, __ATOMIC_RELEASE);
 	}
-	q->slot[h % q->cap] = *s;
-	__atomic_store_n(&q->head, h + 1, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	c->in_record = 0;
 }
 
 static unsigned encode_record(uint8_t *p, const struct bmprof_raw *s, unsigned nregs)
@@ -78,12 +87,16 @@ static void raw_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_
 	buf[8] = q->arch;
 	buf[9] = q->nregs;
 	bmprof_put16(buf + 10, 0);
+	q->sending = (uint16_t)n;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	q->frames++;
 	if (bmprof_emit_idle(c, out, BMPROF_FRAME_RAW_SAMPLES, buf, (uint16_t)len) == 0)
 		q->delivered += n;
 	else
 		q->lost_transport += n;
 	__atomic_store_n(&q->tail, q->tail + n, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	q->sending = 0;
 }
 
 /* Every record in the ring when this starts (later ones wait for the next call). in_drain

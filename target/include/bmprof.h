@@ -133,7 +133,7 @@ struct bmprof_raw_ring {
 	struct bmprof_raw *slot;  /* cap records; cap 0: raw mode off */
 	uint32_t cap;
 	uint8_t arch, nregs;      /* RAW_SAMPLES header: enum bmprof_arch, register slots */
-	uint16_t reserved;
+	volatile uint16_t sending;  /* records from tail in the frame being written */
 	volatile uint32_t head;   /* records written, modulo 2^32 (the handler's) */
 	volatile uint32_t tail;   /* records consumed, modulo 2^32 (the drain side's) */
 	uint32_t frames;          /* RAW_SAMPLES sequence number */

@@ -38,7 +38,16 @@
  * the samples without their chains, so it is told to update instead. The table's
  * definitions def[0 .. n) never change once published; frames are 8-byte return
  * addresses; the size of struct bmprof_stack_def (the stride of def[]) is the size of its
- * field BMPROF_DF_SDEF (offset 0). Freestanding.
+ * field BMPROF_DF_SDEF (offset 0).
+ *
+ * Version 3 appended each CPU's raw-sample ring (struct bmprof_raw_ring, bmprof.h) and
+ * the layout of its records (struct bmprof_raw): records tail .. head - 1 (modulo 2^32)
+ * are in slot[i % cap], not sent; `sending` non-zero says the first `sending` of them are
+ * in the RAW_SAMPLES frame numbered frames - 1 being written. A record is larger than a
+ * field's 8-bit size holds, so BMPROF_DF_RAWREC gives the record's size (the stride of
+ * slot[]) in its offset bits, with a size of 1; BMPROF_DF_RAWREC_R gives r[0] and the
+ * size of one register, r[i] following at that stride. A version-2 reader would leave the
+ * undrained raw samples out, so it is told to update. Freestanding.
  */
 #ifndef BMPROF_DESC_H
 #define BMPROF_DESC_H
@@ -51,7 +60,7 @@ extern "C" {
 #endif
 
 #define BMPROF_DESC_MAGIC 0x3143534544504d42ull   /* "BMPDESC1", little-endian */
-#define BMPROF_DESC_VERSION 2
+#define BMPROF_DESC_VERSION 3
 #define BMPROF_DESC_HDR 48u
 #ifndef BMPROF_DESC_MAX_CPUS
 #define BMPROF_DESC_MAX_CPUS 64
@@ -111,6 +120,28 @@ enum bmprof_desc_field {
 	BMPROF_DF_SDEF_OFF,         /* its first frame in frames[] */
 	BMPROF_DF_SDEF_DEPTH,
 	BMPROF_DF_SDEF_FLAGS,       /* BMPROF_STACKF_* */
+	BMPROF_DF_V2_COUNT,         /* fields of a version-2 descriptor */
+	/* version 3: struct bmprof_cpu, its struct bmprof_raw_ring */
+	BMPROF_DF_RAW_SLOT = BMPROF_DF_V2_COUNT,   /* pointer to the records */
+	BMPROF_DF_RAW_CAP,          /* records in slot[]; 0: raw mode off */
+	BMPROF_DF_RAW_ARCH,         /* enum bmprof_arch of the registers */
+	BMPROF_DF_RAW_NREGS,        /* register slots a record sends */
+	BMPROF_DF_RAW_HEAD,
+	BMPROF_DF_RAW_TAIL,
+	BMPROF_DF_RAW_SENDING,
+	BMPROF_DF_RAW_FRAMES,
+	BMPROF_DF_RAW_TAKEN,
+	BMPROF_DF_RAW_DELIVERED,
+	BMPROF_DF_RAW_LOST_FULL,
+	BMPROF_DF_RAW_LOST_TRANSPORT,
+	/* version 3: struct bmprof_raw */
+	BMPROF_DF_RAWREC,           /* the struct itself: its size in bits 0-15, size 1 */
+	BMPROF_DF_RAWREC_PC,
+	BMPROF_DF_RAWREC_DATA_ADDR,
+	BMPROF_DF_RAWREC_VALID,
+	BMPROF_DF_RAWREC_EVENT,
+	BMPROF_DF_RAWREC_FLAGS,
+	BMPROF_DF_RAWREC_R,         /* r[0]: its offset, one register's size */
 	BMPROF_DF_COUNT
 };
 

@@ -15,7 +15,9 @@
 #   - tiny tables at 20 kHz with a 1 ms flush: frames are in flight when QEMU stops, and
 #     the accounting is still exact with no SAMPLES frame missing;
 #   - the shared-memory transport, Ctrl-C (the signal reaches bmprof, not its ring thread);
-#   - with call stacks (-g), --timeout: every recovered sample keeps its chain, main calls
+#   - with call stacks (-g) and raw samples (--data-space), --timeout: the raw samples the
+#     ring still held are recovered (raw taken = delivered + lost, every one received, the
+#     spin on top of them); every recovered sample keeps its chain, main calls
 #     spin_forever and hot_work in the folded stacks, report --children and the flame
 #     graph; with tiny tables, chains that arrived before the stop are named by
 #     recovered samples and not defined again, and nothing is counted twice;
@@ -88,6 +90,33 @@ PY
 	grep -q "^# recovered the run did not end" "$T/$1.txt" || fail "$1: no '# recovered' line"
 	grep -q "bmprof: recovered .* samples from the memory of" "$T/$1.err" ||
 		fail "$1: no 'recovered' line on stderr"
+}
+
+# --data-space: the raw samples the ring held were read from memory, the raw accounting is
+# exact, every delivered one arrived, and they are the spin's.
+raw_recovered() {   # NAME ELF
+	grep -q "; raw samples: [1-9][0-9]* read from memory" "$T/$1.err" ||
+		{ cat "$T/$1.err"; fail "$1: no raw samples recovered"; }
+	"$BMPROF" report -i "$T/$1.data" --elf "$2" --sort type --format json >"$T/$1.type.json" ||
+		fail "$1: report --sort type"
+	python3 - "$T/$1.json" "$T/$1.type.json" <<'PY' || fail "$1: raw samples"
+import json, sys
+r, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+h = r["meta"]["host"]
+n = int(h["recovered_raw"].split()[0])
+taken = delivered = 0
+for c in r["meta"]["cpus"]:
+    lost = c["raw_lost_full"] + c["raw_lost_transport"]
+    assert c["raw_taken"] == c["raw_delivered"] + lost, c
+    assert c["raw_received"] == c["raw_delivered"], c
+    taken += c["raw_taken"]
+    delivered += c["raw_delivered"]
+assert n > 0 and delivered >= n, (n, delivered)
+assert t["backtracking"]["raw_samples"] == delivered, (t["backtracking"], delivered)
+fns = {f["function"]: f["raw_samples"] for f in t["functions"]}
+assert max(fns, key=fns.get) == "spin_forever", fns
+print(f"raw: {n} recovered, {delivered} delivered of {taken} taken, by function {fns}")
+PY
 }
 
 top_is() {   # NAME FUNCTION
@@ -166,10 +195,12 @@ PY
 	! grep -q "shm transport: \(the image did not\|.*missing by sequence number, but\)" \
 		"$T/$a-shm.err" || fail "$a-shm: the rings were reported misread"
 
-	# call stacks: nothing is sent before the timeout, every chain is read from memory
-	run "$a-g" 124 -g --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
+	# call stacks: nothing is sent before the timeout, every chain is read from memory; with
+	# the raw samples (--data-space) the ring still held
+	run "$a-g" 124 -g --data-space --timeout 8 --param mode=0 --param work=1 "$dir/hang.elf"
 	recovered "$a-g" timeout 1
 	top_is "$a-g" spin_forever
+	raw_recovered "$a-g" "$dir/hang.elf"
 	chains "$a-g" 1
 	"$BMPROF" report -i "$T/$a-g.data" --children --all >"$T/$a-g.children" ||
 		fail "$a-g: report --children"

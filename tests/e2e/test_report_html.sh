@@ -4,7 +4,9 @@
 # network: everything is inline), and the DOM it renders holds the run's metadata, the
 # loss accounting, every row of the flat profile with bmprof report's counts, the flame
 # graph with its script run (a #search= in the URL marks frames and says their share), the
-# per-CPU split and the annotated hottest functions; a screenshot of it is a PNG.
+# per-CPU split and the annotated hottest functions; a screenshot of it is a PNG. A
+# --data-space profile's page also holds the data-space views (types, types and members,
+# the hottest structs' layouts with cache-line boundaries) as report's own.
 . "$(dirname "$0")/lib.sh"
 need_qemu
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome) ||
@@ -127,6 +129,92 @@ assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", b[16:24])
 assert (w, h) == (1280, 2000) and len(b) > 10000, (w, h, len(b))
 print("screenshot ok:", w, "x", h, len(b), "bytes")
+PY
+
+# the data-space section: a --data-space profile of the MCF-like example; its tables hold
+# what report --sort type, --sort type,member and --layout say, with the cache-line
+# boundaries and holes where the layout puts them; a profile without raw samples has none
+grep -q 'id="data"' "$T/r.html" && fail "a profile without raw samples has a data-space section"
+"$BMPROF" qemu --icount --data-space --freq 20000 -o "$T/ds.data" "$IMAGES/mcf.elf" >/dev/null 2>"$T/ds.err" ||
+	{ tail -5 "$T/ds.err"; fail "qemu --data-space run failed"; }
+"$BMPROF" report -i "$T/ds.data" --format html -o "$T/ds.html" 2>"$T/e" || { cat "$T/e"; fail "report --format html (data space)"; }
+for k in type type,member; do
+	"$BMPROF" report -i "$T/ds.data" --sort $k -a --format json >"$T/ds.$k.json" || fail "report --sort $k"
+done
+for s in node arc; do
+	"$BMPROF" report -i "$T/ds.data" --layout "struct $s" --format json >"$T/ds.$s.json" || fail "--layout struct $s"
+done
+chrome --dump-dom "file://$T/ds.html" >"$T/ds-dom.html" || fail "chromium --dump-dom (data space)"
+python3 - "$T/ds-dom.html" "$T" <<'PY' || fail "the rendered data-space section"
+import json, sys
+from html.parser import HTMLParser
+class Dom(HTMLParser):
+    """Rows of each table (by id), each row its class and cells; text by element id."""
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.rows, self.text, self.tables = [], {}, {}, {}
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        table = a.get("id") if tag == "table" else None
+        if table:
+            self.tables[table] = a
+        self.stack.append((tag, a, table or (self.stack[-1][2] if self.stack else None)))
+        if tag == "tr":
+            self.rows.setdefault(self.stack[-1][2], []).append((a.get("class", ""), []))
+        if tag in ("td", "th"):
+            self.rows[self.stack[-1][2]][-1][1].append("")
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+    def handle_data(self, d):
+        for tag, a, table in self.stack:
+            if a.get("id"):
+                self.text[a["id"]] = self.text.get(a["id"], "") + d
+        if self.stack and self.stack[-1][0] in ("td", "th") and self.stack[-1][2]:
+            self.rows[self.stack[-1][2]][-1][1][-1] += d
+dom, T = Dom(), sys.argv[2]
+dom.feed(open(sys.argv[1], encoding="utf-8").read())
+ty = json.load(open(T + "/ds.type.json"))
+tm = json.load(open(T + "/ds.type,member.json"))
+# the source and backtracking effectiveness lines
+assert dom.text["ds-source"] == "Samples from %s: %s" % (ty["data_space_source"], ty["source_line"]), dom.text["ds-source"]
+b = ty["backtracking"]
+assert dom.text["ds-backtracking"] == ("Backtracking: %d raw samples: %.1f%% to a trigger instruction, "
+    "%.1f%% to an address, %.1f%% to a type" % (b["raw_samples"], b["trigger_percent"],
+    b["address_percent"], b["type_percent"])), dom.text["ds-backtracking"]
+# the type and type,member tables: every row of the JSON view, in order
+for tid, view in (("ds-type-table", ty), ("ds-member-table", tm)):
+    rows = [c for cls, c in dom.rows[tid][1:]]
+    want = [[str(x["samples"]), "%.2f%%" % x["percent"], x["name"]] for x in view["rows"]]
+    assert rows == want, (tid, rows[:5], want[:5])
+assert any(x["name"] == "{struct node}.+80 potential" for x in tm["rows"])
+# the layouts: struct arc and struct node, members in order with their samples, a
+# cache-line row before the first member of each new line, a hole row before a member
+# that follows a hole
+shown = {a["data-type"]: t for t, a in dom.tables.items() if "ds-layout" in a.get("class", "")}
+assert set(shown) >= {"struct node", "struct arc"}, shown
+lines = 0
+for s in ("node", "arc"):
+    lay = json.load(open("%s/ds.%s.json" % (T, s)))["layout"]
+    rows = dom.rows[shown["struct " + s]][1:]
+    want, line = [], 0
+    for fl in lay["fields"]:
+        if fl["hole"]:
+            want.append(("ds-hole", ["hole: %d bytes" % fl["hole"]]))
+        if fl["line"] != line:
+            want.append(("ds-line", ["cache line %d (byte %d)" % (fl["line"], 64 * fl["line"])]))
+            line = fl["line"]
+            lines += 1
+        want.append(("ds-member" + (" warn" if fl["crosses"] else ""),
+                     [fl["name"], fl["type"], str(fl["offset"]), str(fl["size"]),
+                      str(fl["samples"]), "%.2f%%" % fl["percent"]]))
+    if lay["tail"]:
+        want.append(("ds-hole", ["padding: %d bytes" % lay["tail"]]))
+    assert rows == want, (s, rows, want)
+    assert ("struct %s: size %d, %d cache lines, %d samples" % (s, lay["size"], lay["lines"],
+            lay["samples"])) in dom.text.values(), s
+assert lines >= 1, "no cache-line boundary shown"
+print("data space html ok:", len(ty["rows"]), "types,", len(tm["rows"]), "members,", lines, "line boundaries")
 PY
 
 # --format html refuses another sort; -o replaces the file whole

@@ -86,7 +86,26 @@ static void check(const struct bt_func *bf, const struct bt_code *c, size_t i, u
 	if (r->status == BT_NOT_CODE)
 		return;
 	CHECK(i <= c->n);
-	if (r->trigger_pc) {
+	if (r->trigger_pc && (r->flags & BT_F_PATHS)) {
+		/* past a branch target, on every path: any instruction of the procedure */
+		long j = insn_find(c->insns, c->n, r->trigger_pc);
+		long t = insn_find(c->insns, c->n, r->target);
+		CHECK(j >= 0 && (size_t)j < c->n && r->skid < w);
+		CHECK(r->status == BT_EA || r->status == BT_EA_UNKNOWN);
+		CHECK(t >= 0 && (size_t)t <= i && bt_is_branch_target(c, (size_t)t));
+		CHECK(r->kind == BT_EV_LOAD || r->kind == BT_EV_STORE);
+		CHECK(r->kind & ev);
+		const struct memop_access *a = access_of(&c->memops[j], r->kind);
+		CHECK(a && a->valid && r->base == a->base && r->index == a->index);
+		CHECK(r->size == a->size && r->disp == a->disp);
+		if (r->status == BT_EA)
+			check_ea(r, a, f);
+		if (r->status == BT_EA_UNKNOWN && r->why == BT_WHY_CLOBBERED && r->clobber_pc) {
+			long k = insn_find(c->insns, c->n, r->clobber_pc);
+			unsigned n = memop_insn_reg_of_dwarf(c->arch, r->clobber_reg);
+			CHECK(k >= 0 && n != MEMOP_NOREG && insn_regs_has(&c->insns[k].wr, n));
+		}
+	} else if (r->trigger_pc) {
 		long j = insn_find(c->insns, c->n, r->trigger_pc);
 		CHECK(j >= 0 && (size_t)j < i && i - (size_t)j <= w);
 		CHECK(r->skid == i - (size_t)j - 1);

@@ -597,8 +597,8 @@ static void test_hostile_descriptor(void **state)
 	w.d.magic ^= 1;
 	expect_error(&w, "no bmprof recovery descriptor");
 	world_new(&w);
-	w.d.version = 3;
-	expect_error(&w, "layout version 3");
+	w.d.version = BMPROF_DESC_VERSION + 1;
+	expect_error(&w, "layout version 4");
 	world_new(&w);
 	w.d.version = 0;
 	expect_error(&w, "layout version 0");
@@ -688,7 +688,15 @@ static void test_version1(void **state)
 		assert_int_equal(chained, 0);
 		world_free(&w);
 	}
-	/* and version 2 with its chains */
+	/* version 2 with its chains, even if it lists the fields of a later version */
+	world_setup(&w, 1);
+	w.d.version = 2;
+	assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
+	assert_int_equal(res.stack_cpus, 1);
+	assert_int_equal(res.raw_cpus, 0);
+	assert_int_equal(chained, 500);
+	world_free(&w);
+	/* and version 3 */
 	world_setup(&w, 1);
 	assert_int_equal(world_read_res(&w, err, sizeof err, &res, &chained, &unknown), 0);
 	assert_int_equal(res.stack_cpus, 1);
