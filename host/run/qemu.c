@@ -257,7 +257,6 @@ char **qemu_build_argv(const struct qemu_opts *o)
 			push(&a, arg);
 		free(arg);
 	} else {
-		push(&a, "-fw_cfg");
 		snprintf(buf, sizeof buf, "name=opt/bmprof/config,string=freq=%lu", o->freq);
 		push(&a, "-fw_cfg");
 		push(&a, buf);

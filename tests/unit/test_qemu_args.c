@@ -189,7 +189,7 @@ static void test_argv_riscv64(void **state)
 	assert_pair(argv, "-bios", "none");
 	assert_pair(argv, "-kernel", "/img/demo.elf");
 	assert_pair(argv, "-cpu", "rv64,sscofpmf=true");
-	snprintf(want, sizeof want, "loader,force-raw=on,file=/tmp/a,,b,addr=0x%lx",
+	snprintf(want, sizeof want, "loader,file=/tmp/a,,b,addr=0x%08lx,force-raw=on",
 		 o.machine->config_addr);
 	assert_pair(argv, "-device", want);
 	assert_int_equal(find_arg(argv, "-fw_cfg", 1), -1);
