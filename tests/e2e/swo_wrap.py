@@ -36,6 +36,10 @@ def main():
     ap.add_argument("--damage", action="store_true")
     a = ap.parse_args()
     raw = open(a.raw, "rb").read()
+    if a.cut:
+        # whole 4-byte packets only, so that cutting K < 5 bytes always ends inside one
+        # (the capture's length follows the run's, which varies)
+        raw = raw[:len(raw) - len(raw) % 4]
     r = random.Random(a.seed)
     other = (a.port + 1) % 32
     out = bytearray(SYNC + page(a.port))
