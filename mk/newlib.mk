@@ -4,15 +4,17 @@
 #   LIBC=none     (default) the runtime's console and mem* only (boot/include/bmrt.h)
 #   LIBC=newlib   newlib's libc and libm (full, not nano: printf with floating point and
 #                 long long), over the syscall layer boot/common/newlib/syscalls.c, with a
-#                 heap of HEAP_SIZE bytes (a number, or with a K or M suffix)
+#                 heap of HEAP_SIZE bytes (a number, or with a K or M suffix; 8M, and 256K
+#                 on Cortex-M, whose boards have little RAM)
 #   NEWLIB_DIR    where newlib is built, once per architecture (default $(BUILD)/newlib;
 #                 a directory outside $(BUILD) keeps it across make clean)
 #
-# newlib is built from Debian's newlib-source by scripts/newlib.sh with the images' own
-# compilers and code-generation flags, -O2 -g (so profiles show its functions with source
-# lines), configured for a generic ELF target without syscalls of its own and without
-# locks. It is rebuilt only when those flags or the script change. Included before the
+# For x86-64 and AArch64, newlib is built from Debian's newlib-source by scripts/newlib.sh
+# with the images' own compilers and code-generation flags, -O2 -g (so profiles show its
+# functions with source lines), configured for a generic ELF target without syscalls of
+# its own and without locks. It is rebuilt only when those flags or the script change. Included before the
 # image fragments: X86_LIBC_* and A64_LIBC_* are expanded when an image's rules are made.
+# Cortex-M uses Debian's prebuilt arm-none-eabi newlib (below).
 
 LIBC ?= none
 HEAP_SIZE ?= 8M
