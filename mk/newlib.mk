@@ -12,8 +12,9 @@
 # For x86-64 and AArch64, newlib is built from Debian's newlib-source by scripts/newlib.sh
 # with the images' own compilers and code-generation flags, -O2 -g (so profiles show its
 # functions with source lines), configured for a generic ELF target without syscalls of
-# its own and without locks. It is rebuilt only when those flags or the script change. Included before the
-# image fragments: X86_LIBC_* and A64_LIBC_* are expanded when an image's rules are made.
+# its own and without locks. It is rebuilt only when those flags or the script change.
+# Included before the image fragments: X86_LIBC_* and A64_LIBC_* are expanded when an
+# image's rules are made.
 # Cortex-M uses Debian's prebuilt arm-none-eabi newlib (below).
 
 LIBC ?= none
