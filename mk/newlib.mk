@@ -104,7 +104,8 @@ $(BUILD)/aarch64/obj/newlib/syscalls.o: $(NEWLIB_SYSCALLS) $(NEWLIB_A64_LIBC)
 CM_HEAP_SIZE := $(if $(filter file,$(origin HEAP_SIZE)),256K,$(HEAP_SIZE))
 CM_NEWLIB_STACK_BYTES ?= 8192
 cm_newlib_libc = $(shell $(CM_CC) $(CM_CPU_$(1)) -mthumb -print-file-name=libc.a)
-cm_newlib_check = $(if $(filter /%,$(call cm_newlib_libc,$(1))),,$(error LIBC=newlib: 	no newlib for $(CM_CC) $(CM_CPU_$(1)); install libnewlib-arm-none-eabi (make deps)))
+cm_newlib_missing = LIBC=newlib: no newlib for $(CM_CC) $(CM_CPU_$(1)); install libnewlib-arm-none-eabi (make deps)
+cm_newlib_check = $(if $(filter /%,$(call cm_newlib_libc,$(1))),,$(error $(call cm_newlib_missing,$(1))))
 cm_newlib_syscalls = $(BUILD)/$(1)/obj/newlib/syscalls.o
 NEWLIB_CM_PROG_CFLAGS := -fhosted
 cm_newlib_link = $(call cm_newlib_check,$(1))$(call cm_newlib_syscalls,$(1)) \
