@@ -127,18 +127,21 @@ $(2): $(3) $(5)
 	$$(Q)$$(call say,CC,$$@)$$(CM_CC) $$(call prog_cflags,$(3),$$(call cm_prog_cflags,$(1))) $(4) -MMD -MP -c -o $$@ $$<
 endef
 
-# $(call cm_link_rule,ARCH,ELF,OBJS): link, then print the RAM footprint
+# $(call cm_link_rule,ARCH,ELF,OBJS[,LINK-ARGS,DEPS]): link (LINK-ARGS after the library:
+# a C library, mk/newlib.mk), then print the RAM footprint
 define cm_link_rule
-$(2): $(3) $$(CM_RT_OBJS_$(1)) $$(call cm_lib,$(1)) linker/cortexm.ld $$(call cm_obj,$(1))/link.flags
+$(2): $(3) $(5) $$(CM_RT_OBJS_$(1)) $$(call cm_lib,$(1)) linker/cortexm.ld $$(call cm_obj,$(1))/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(call say,LD,$$@)$$(CM_CC) $$(call cm_ldflags,$(1)) -o $$@ $$(CM_RT_OBJS_$(1)) $(3) $$(call cm_lib,$(1)) -lgcc
+	$$(Q)$$(call say,LD,$$@)$$(CM_CC) $$(call cm_ldflags,$(1)) -o $$@ $$(CM_RT_OBJS_$(1)) $(3) $$(call cm_lib,$(1)) $(4) -lgcc
 	@set -- $$$$($$(CM_NM) $$@ | awk '/ __ram_start$$$$/ { s = $$$$1 } / __ram_end$$$$/ { e = $$$$1 } \
 		END { print s, e }'); printf '  RAM     %s: %d bytes\n' $$@ $$$$((0x$$$$2 - 0x$$$$1))
 endef
 
-# $(call cm_image,ARCH,ELF,OBJDIR,SRCS,CFLAGS)
-cm_image = $(eval $(call cm_link_rule,$(1),$(2),$(foreach s,$(4),$(call cm_src_obj,$(3),$(s))))) \
+# $(call cm_image,ARCH,ELF,OBJDIR,SRCS,CFLAGS[,LINK-ARGS,DEPS])
+cm_image = $(eval $(call cm_link_rule,$(1),$(2),$(foreach s,$(4),$(call cm_src_obj,$(3),$(s))),$(6),\
+		$(7) $(3)/link.flags)) \
 	$(call flags_file,$(3)/prog.flags,$(CM_CC) $(call cm_prog_cflags,$(1)) $(5)) \
+	$(call flags_file,$(3)/link.flags,$(6)) \
 	$(foreach s,$(4),$(eval $(call cm_obj_rule,$(1),$(call cm_src_obj,$(3),$(s)),$(s),$(5),\
 		$(3)/prog.flags)))
 
@@ -150,7 +153,8 @@ endif
 ifneq ($(strip $(SRC)),)
 CM_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 CM_IMAGE_ELF := $(call cm_out,$(ARCH))/$(CM_IMAGE_NAME).elf
-$(call cm_image,$(ARCH),$(CM_IMAGE_ELF),$(call cm_obj,$(ARCH))/img/$(CM_IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
+$(call cm_image,$(ARCH),$(CM_IMAGE_ELF),$(call cm_obj,$(ARCH))/img/$(CM_IMAGE_NAME),$(SRC),\
+	$(IMAGE_ALL_CFLAGS) $(CM_LIBC_CFLAGS),$(call CM_LIBC_LINK,$(ARCH)),$(call CM_LIBC_DEPS,$(ARCH)))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(CM_IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)

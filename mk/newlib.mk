@@ -4,15 +4,18 @@
 #   LIBC=none     (default) the runtime's console and mem* only (boot/include/bmrt.h)
 #   LIBC=newlib   newlib's libc and libm (full, not nano: printf with floating point and
 #                 long long), over the syscall layer boot/common/newlib/syscalls.c, with a
-#                 heap of HEAP_SIZE bytes (a number, or with a K or M suffix)
+#                 heap of HEAP_SIZE bytes (a number, or with a K or M suffix; 8M, and 256K
+#                 on Cortex-M, whose boards have little RAM)
 #   NEWLIB_DIR    where newlib is built, once per architecture (default $(BUILD)/newlib;
 #                 a directory outside $(BUILD) keeps it across make clean)
 #
-# newlib is built from Debian's newlib-source by scripts/newlib.sh with the images' own
-# compilers and code-generation flags, -O2 -g (so profiles show its functions with source
-# lines), configured for a generic ELF target without syscalls of its own and without
-# locks. It is rebuilt only when those flags or the script change. Included before the
-# image fragments: X86_LIBC_* and A64_LIBC_* are expanded when an image's rules are made.
+# For x86-64 and AArch64, newlib is built from Debian's newlib-source by scripts/newlib.sh
+# with the images' own compilers and code-generation flags, -O2 -g (so profiles show its
+# functions with source lines), configured for a generic ELF target without syscalls of
+# its own and without locks. It is rebuilt only when those flags or the script change.
+# Included before the image fragments: X86_LIBC_* and A64_LIBC_* are expanded when an
+# image's rules are made.
+# Cortex-M uses Debian's prebuilt arm-none-eabi newlib (below).
 
 LIBC ?= none
 HEAP_SIZE ?= 8M
@@ -91,6 +94,35 @@ $(BUILD)/aarch64/obj/newlib/syscalls.o: $(NEWLIB_SYSCALLS) $(NEWLIB_A64_LIBC)
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC,$@)$(A64_CC) $(A64_PROG_CFLAGS) $(NEWLIB_A64_PROG_CFLAGS) -Werror \
 		-MMD -MP -c -o $@ $<
+
+# Cortex-M (mk/image-cortexm.mk): Debian's prebuilt newlib for arm-none-eabi
+# (libnewlib-arm-none-eabi, full libc.a, not nano), the multilib the CPU's flags select
+# (arm-none-eabi-gcc -print-multi-directory: thumb/v7-m/nofp, thumb/v7e-m+fp/hard,
+# thumb/v8-m.main+fp/hard, ...), and its headers, which arm-none-eabi-gcc finds itself.
+# The boards' RAM is small (4 MiB on the MPS2 boards, 512 KiB on the MPS3 AN547): the heap
+# is 256K unless HEAP_SIZE is given, and the main stack 8 KiB (printf's conversions).
+CM_HEAP_SIZE := $(if $(filter file,$(origin HEAP_SIZE)),256K,$(HEAP_SIZE))
+CM_NEWLIB_STACK_BYTES ?= 8192
+cm_newlib_libc = $(shell $(CM_CC) $(CM_CPU_$(1)) -mthumb -print-file-name=libc.a)
+cm_newlib_missing = LIBC=newlib: no newlib for $(CM_CC) $(CM_CPU_$(1)); install libnewlib-arm-none-eabi (make deps)
+cm_newlib_check = $(if $(filter /%,$(call cm_newlib_libc,$(1))),,$(error $(call cm_newlib_missing,$(1))))
+cm_newlib_syscalls = $(BUILD)/$(1)/obj/newlib/syscalls.o
+NEWLIB_CM_PROG_CFLAGS := -fhosted
+cm_newlib_link = $(call cm_newlib_check,$(1))$(call cm_newlib_syscalls,$(1)) \
+	-Wl,--defsym=__bmrt_heap_size=$(CM_HEAP_SIZE) \
+	-Wl,--defsym=__cm_stack_bytes=$(CM_NEWLIB_STACK_BYTES) -Wl,--start-group -lm -lc -lgcc -Wl,--end-group
+cm_newlib_deps = $(call cm_newlib_syscalls,$(1))
+
+$(BUILD)/cortex-m%/obj/newlib/syscalls.o: $(NEWLIB_SYSCALLS)
+	@mkdir -p $(dir $@)
+	$(Q)$(call say,CC,$@)$(CM_CC) $(call cm_prog_cflags,cortex-m$*) $(NEWLIB_CM_PROG_CFLAGS) -Werror \
+		-MMD -MP -c -o $@ $<
+
+ifeq ($(LIBC),newlib)
+CM_LIBC_CFLAGS = $(NEWLIB_CM_PROG_CFLAGS)
+CM_LIBC_LINK = $(call cm_newlib_link,$(1))
+CM_LIBC_DEPS = $(call cm_newlib_deps,$(1))
+endif
 
 newlib: $(NEWLIB_X86_LIBC) $(NEWLIB_A64_LIBC)
 

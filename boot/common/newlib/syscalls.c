@@ -21,6 +21,7 @@
  * reentrancy structure (_impure_ptr, global), so stdio, malloc and errno belong to one CPU
  * at a time; functions without state (string.h, math.h) are safe on every CPU. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +37,8 @@
 extern char __bmrt_heap_start[], __bmrt_heap_end[];
 
 void bmrt_libc_exit(int code);
+void _init(void);
+void _fini(void);
 int _close(int fd);
 int _execve(const char *path, char *const argv[], char *const envp[]);
 int _fork(void);
@@ -219,6 +222,19 @@ void bmrt_libc_exit(int code)
 	exiting = 1;
 	exit(code);
 }
+
+/* libm's wrappers set errno (EDOM, ERANGE) as math_errhandling says only in POSIX mode;
+ * a libm built in IEEE mode (Debian's arm-none-eabi newlib) starts in IEEE mode, so the
+ * mode is defined here, which keeps libm's own definition out of the link. */
+#ifdef _LIB_VERSION
+_LIB_VERSION_TYPE _LIB_VERSION = _POSIX_;
+#endif
+
+/* newlib's __libc_fini_array (which its atexit code refers to) calls _fini, which a hosted
+ * link takes from the compiler's crti.o; the runtime has no .init/.fini code. Weak and
+ * empty, for the C libraries that refer to them (Debian's arm-none-eabi newlib). */
+__attribute__((weak)) void _init(void) {}
+__attribute__((weak)) void _fini(void) {}
 
 /* The same calls by their plain names, which a newlib configured for a generic ELF target
  * (x86_64-elf) calls instead; weak, so a program may define its own. */

@@ -183,7 +183,7 @@ static void strings(void)
 
 	strcpy(buf, "bare");
 	strcat(buf, "-metal");
-	printf("s: %s %zu %d %s %s %s\n", buf, strlen(buf), strncmp(buf, "bark", 3) == 0,
+	printf("s: %s %u %d %s %s %s\n", buf, (unsigned)strlen(buf), strncmp(buf, "bark", 3) == 0,
 	       strchr(buf, 'm'), strrchr(buf, 'a'), strstr(buf, "et"));
 	printf("s: tokens");
 	for (char *t = strtok(tok, ","); t; t = strtok(NULL, ","))
