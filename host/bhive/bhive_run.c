@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bhive/bhive_rip.h"
 #include "bhive/bhive_run.h"
 #include "bhive/bhive_unroll.h"
 #include "run/image_run.h"
@@ -92,13 +93,19 @@ static int pack(uint8_t *buf, size_t *n, size_t cap, uint32_t i, const struct bh
 {
 	struct bhive_in_block h = { .index = i, .len = (uint16_t)k->len, .u_lo = (uint16_t)x->u_lo,
 				    .u_hi = (uint16_t)x->u_hi };
-	size_t need = (sizeof h + k->len + 3) & ~(size_t)3;
+	struct bhive_in_rip rip[BHIVE_MAX_RIP];
+	unsigned align;
+	size_t code = (sizeof h + k->len + 3) & ~(size_t)3, need;
 
+	h.nrip = (uint8_t)bhive_rip_operands(k->code, k->len, rip, &align);
+	h.rip_align = (uint8_t)align;
+	need = code + h.nrip * sizeof *rip;
 	if (*n + need > cap)
 		return 0;
 	memcpy(buf + *n, &h, sizeof h);
 	memcpy(buf + *n + sizeof h, k->code, k->len);
-	memset(buf + *n + sizeof h + k->len, 0, need - sizeof h - k->len);
+	memset(buf + *n + sizeof h + k->len, 0, code - sizeof h - k->len);
+	memcpy(buf + *n + code, rip, h.nrip * sizeof *rip);
 	*n += need;
 	return 1;
 }

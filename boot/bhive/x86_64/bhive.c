@@ -5,11 +5,11 @@
  * in ring 3 (run.c), in an address space of its own (space.c).
  *
  * Per block: the code (both unroll factors, the calibration) runs until it reaches its
- * end, each page fault
- * mapping the page to the shared frame and restarting from the same state (at most
- * max_faults); a fault that cannot be mapped ends the block with a status. A block that
- * wrote a page and touched another may see 4K aliasing through the shared frame and is
- * excluded. Then the block unrolled u_lo and u_hi times is timed BHIVE_TIMINGS times each a
+ * end, each page fault mapping the page (read: to the shared frame; written: to a frame of
+ * its own, at most as many as L1D keeps apart, l1d_write_frames) and restarting from the
+ * same state (at most max_faults); a fault that cannot be mapped ends the block with a
+ * status (more written pages than frames: aliasing). Then the block unrolled u_lo and
+ * u_hi times is timed BHIVE_TIMINGS times each a
  * round, alternately, in one entry to ring 3 (run.c); a timing is clean when the run
  * reached its end and the hypervisor stole no time
  * in the window; the block's timing is kept when at least BHIVE_KEEP clean timings agree
@@ -147,31 +147,32 @@ static int time_code(struct measure *m, unsigned nseg, uint64_t *t, unsigned *ke
  * cycles of the moment */
 static uint8_t cal[3 * BHIVE_CAL_ADDS];
 
-static void measure(const uint8_t *code, unsigned len, unsigned u_lo, unsigned u_hi,
-		    struct measure *m)
+static void measure(const uint8_t *code, const struct bhive_in_block *b,
+		    const struct bhive_in_rip *rip, struct measure *m)
 {
-	const struct run_seg segs[4] = { { code, len, u_lo, 1 }, { code, len, u_hi, 1 },
-					 { cal, sizeof cal, BHIVE_CAL_LO, 0 },
-					 { cal, sizeof cal, BHIVE_CAL_HI, 0 } };
+	const unsigned len = b->len, u_lo = b->u_lo, u_hi = b->u_hi;
+	/* the calibration first: the same code at the same place for every block, written
+	 * once (run_emit); the block after it */
+	const struct run_seg segs[4] = { { cal, sizeof cal, BHIVE_CAL_LO, 0, 0, 0, 0 },
+					 { cal, sizeof cal, BHIVE_CAL_HI, 0, 0, 0, 0 },
+					 { code, len, u_lo, 1, rip, b->nrip, b->rip_align },
+					 { code, len, u_hi, 1, rip, b->nrip, b->rip_align } };
+	const unsigned first = pmc ? 2 : 0, nseg = 4 - first;
 	uint64_t t[4] = { 0 };
 	unsigned kept[4] = { 0 };
 
 	/* the pages are mapped by a pass over the very code that is timed: rip-relative
 	 * addresses depend on where each copy is */
 	space_reset();
-	run_emit(segs, pmc ? 2 : 4);
+	run_emit(segs + first, nseg);
 	m->status = map_pages(m);
 	if (m->status)
 		return;
-	if (space_pages() > 1 && space_written()) {
-		m->status = BHIVE_ALIASING;
-		return;
-	}
-	m->status = time_code(m, pmc ? 2 : 4, t, kept);
+	m->status = time_code(m, nseg, t, kept);
 	for (unsigned k = 0; k < 2; k++) {
-		m->t[k] = t[k];
-		m->kept[k] = kept[k];
-		m->cal[k] = t[2 + k];
+		m->t[k] = t[nseg - 2 + k];
+		m->kept[k] = kept[nseg - 2 + k];
+		m->cal[k] = pmc ? 0 : t[k];
 	}
 }
 
@@ -197,6 +198,15 @@ static void report(uint32_t index, unsigned len, const struct measure *m)
 	bm_printf("\n");
 }
 
+/* Each rip-relative operand's disp32 lies inside its instruction, inside the block. */
+static int rips_fit(const struct bhive_in_rip *rip, const struct bhive_in_block *b)
+{
+	for (unsigned k = 0; k < b->nrip; k++)
+		if (rip[k].disp_at + 4u > rip[k].end_at || rip[k].end_at > b->len)
+			return 0;
+	return 1;
+}
+
 static int pmc_present(void)
 {
 	uint32_t a, b, c, d;
@@ -206,6 +216,28 @@ static int pmc_present(void)
 		return 0;
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xA), "c"(0));
 	return (a & 0xFF) >= 2 && (d & 0x1F) >= 2;
+}
+
+/* Written pages with a frame each: as many as L1D holds in one set beside the shared
+ * frame, the scratch page and the steal-time page (a 4 KiB page covers every set once
+ * where sets x line size is 4 KiB), from CPUID leaf 4; 8 ways when it does not say. */
+static unsigned l1d_write_frames(void)
+{
+	uint32_t a, b, c, d, max, ways = 8;
+
+	__asm__ volatile("cpuid" : "=a"(max), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	for (uint32_t i = 0; max >= 4 && i < 8; i++) {
+		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(4), "c"(i));
+		uint32_t type = a & 0x1F, level = a >> 5 & 7;
+		if (!type)
+			break;
+		if ((type == 1 || type == 3) && level == 1) {   /* data or unified L1 */
+			ways = (b >> 22 & 0x3FF) + 1;
+			break;
+		}
+	}
+	ways = ways > 4 ? ways - 3 : 1;
+	return ways < BHIVE_FRAMES - 1 ? ways : BHIVE_FRAMES - 1;
 }
 
 /* Fixed counter 1 (core cycles) counting in both rings; RDPMC allowed in ring 3. */
@@ -233,23 +265,30 @@ int main(void)
 	if (pmc)
 		pmc_enable();
 	bmrt_steal_init();
+	unsigned write_frames = l1d_write_frames();
+	space_set_write_frames(write_frames);
 	run_init(pmc, 1);
 	for (unsigned i = 0; i < sizeof cal; i++)
 		cal[i] = (const uint8_t[3]){ 0x48, 0x01, 0xd8 }[i % 3];   /* add %rbx, %rax */
 	bm_printf("@bhive-clock %s\n", pmc ? "pmc" : "tsc");
+	bm_printf("@bhive-frames %u\n", write_frames);
 	for (uint32_t i = 0; i < h->count; i++) {
 		const struct bhive_in_block *b = (const void *)(input + at);
+		const uint64_t code_end = at + ((sizeof *b + b->len + 3) & ~3ull);
+		const struct bhive_in_rip *rip = (const void *)(input + code_end);
 		struct measure m = { 0 };
-		if (at + sizeof *b > (uint64_t)n || at + sizeof *b + b->len > (uint64_t)n ||
+		if (at + sizeof *b > (uint64_t)n ||
+		    code_end + b->nrip * sizeof *rip > (uint64_t)n ||
 		    b->len == 0 || b->len > BHIVE_MAX_BLOCK || !b->u_lo || b->u_hi <= b->u_lo ||
 		    (uint64_t)b->len * (b->u_lo + b->u_hi) + sizeof cal *
-		    (BHIVE_CAL_LO + BHIVE_CAL_HI) + 1024 > BHIVE_CODE_MAX) {
+		    (BHIVE_CAL_LO + BHIVE_CAL_HI) + 1024 > BHIVE_CODE_MAX ||
+		    b->nrip > BHIVE_MAX_RIP || b->rip_align > 63 || !rips_fit(rip, b)) {
 			bm_printf("@bhive-error block %u is malformed\n", i);
 			return 2;
 		}
-		measure(input + at + sizeof *b, b->len, b->u_lo, b->u_hi, &m);
+		measure(input + at + sizeof *b, b, rip, &m);
 		report(b->index, b->len, &m);
-		at += (sizeof *b + b->len + 3) & ~3ull;
+		at = code_end + b->nrip * sizeof *rip;
 	}
 	bm_printf("@bhive-end %u\n", h->count);
 	return 0;

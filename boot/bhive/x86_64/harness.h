@@ -9,11 +9,13 @@
 
 /* The block's address space: the unrolled code at CODE_VA (read-only), the timings the
  * code stores at SCRATCH_VA, the harness's own memory ring 0's only, and every other page
- * the block touches mapped on its first fault to one shared frame. */
+ * the block touches mapped on its first fault: to one shared frame when read, to a frame
+ * of its own when written (at most BHIVE_FRAMES - 1 of them). */
 #define BHIVE_CODE_VA 0x7f0000000000ull
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached rip-relative */
 #define BHIVE_STEAL_VA (BHIVE_CODE_VA - 8192)     /* KVM's steal time, read-only */
-#define BHIVE_FRAME_VA (BHIVE_CODE_VA - 12288)    /* the shared frame, for its reset */
+#define BHIVE_FRAMES 9u                          /* the shared frame, 8 written pages' */
+#define BHIVE_FRAME_VA (BHIVE_STEAL_VA - BHIVE_FRAMES * 4096)   /* the frames, for their reset */
 
 extern uint8_t bhive_code[BHIVE_CODE_MAX];
 extern uint64_t bhive_scratch[512];
@@ -21,9 +23,13 @@ extern uint64_t bhive_scratch[512];
 /* space.c */
 void space_reset(void);                 /* only the harness, the code and the scratch page */
 uint64_t space_cr3(void);
-void space_fill_frame(void);            /* the shared frame: every 64-bit word BHIVE_INIT */
-/* A fault at addr (write: a store): 0 when mapped (a new page, or made writable), else the
- * status that refuses it. */
+/* the frames in use (the shared one, then one per written page): every 64-bit word
+ * BHIVE_INIT */
+void space_fill_frames(void);
+/* at most n written pages (capped at BHIVE_FRAMES - 1); more is BHIVE_ALIASING */
+void space_set_write_frames(unsigned n);
+/* A fault at addr (write: a store): 0 when mapped (a new page, or a frame of its own for
+ * a page now written), else the status that refuses it. */
 int space_map(uint64_t addr, int write);
 unsigned space_pages(void);             /* distinct pages mapped */
 unsigned space_written(void);           /* of which written */
@@ -34,6 +40,9 @@ struct run_seg {
 	const uint8_t *block;
 	unsigned len, copies;
 	int track;                      /* run_seg_at and _end name its copies */
+	/* rip-relative operands every copy reaches at one address (transport/bhive.h) */
+	const struct bhive_in_rip *rip;
+	unsigned nrip, rip_align;
 };
 struct run_result {
 	int exited;                     /* reached the epilogue's ud2 */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Runs of the unrolled block in ring 3 (harness.h). The code is a loop, entered once for
- * a round of runs: it resets the state every run starts from (RFLAGS by popfq, the shared
- * frame by rep stosq through its own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
+ * a round of runs: it resets the state every run starts from (RFLAGS by popfq, the frames
+ * in use by rep stosq through their own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
  * XMM lane), reads KVM's steal counter and the clock into the run's record in the scratch
  * page, sets every general register to BHIVE_INIT, runs the copies of the block, reads the
  * clock and the steal counter again; the same for each other segment (the other unroll
@@ -32,6 +32,7 @@
 #define S_VEC 6
 #define S_PTR 8
 #define S_LEFT 9
+#define S_FRAME_WORDS 10   /* the frames in use, in words: what the reset fills */
 #define S_REC 16
 #define REC_WORDS 4
 
@@ -98,9 +99,9 @@ void run_once(struct run_result *res, unsigned reps)
 	res->reps = reps;
 	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
 	bhive_scratch[S_LEFT] = reps;
-	for (unsigned i = 0; i < reps * run_segments * REC_WORDS; i++)
-		bhive_scratch[S_REC + i] = 0;
-	space_fill_frame();
+	bhive_scratch[S_FRAME_WORDS] = 512 * (1 + space_written());
+	__builtin_memset(bhive_scratch + S_REC, 0, 8 * reps * run_segments * REC_WORDS);
+	space_fill_frames();
 	current = res;
 	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
 	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS) {
@@ -139,15 +140,15 @@ static void movabs(unsigned reg, uint64_t v)
 	put8(reg >= 8 ? 0x49 : 0x48), put8((uint8_t)(0xb8 + (reg & 7))), put64(v);
 }
 
-/* The state every run starts from: RFLAGS (pushed on the scratch page's top), the shared
- * frame (rep stosq through its own mapping), x87, MXCSR, the XMM registers. */
+/* The state every run starts from: RFLAGS (pushed on the scratch page's top), the frames
+ * in use (rep stosq through their own mapping), x87, MXCSR, the XMM registers. */
 static void reset_state(void)
 {
 	movabs(4, BHIVE_SCRATCH_VA + 4096);              /* rsp */
 	put8(0x68), put32((uint32_t)rflags);             /* push $rflags */
 	put8(0x9d);                                      /* popfq */
 	movabs(7, BHIVE_FRAME_VA);                       /* rdi */
-	put8(0xb9), put32(512);                          /* mov $512, %ecx */
+	bytes("\x48\x8b\x0d", 3), put_rel(S_FRAME_WORDS, 0);   /* mov S_FRAME_WORDS(%rip), %rcx */
 	movabs(0, BHIVE_INIT);
 	bytes("\xf3\x48\xab", 3);                        /* rep stosq */
 	bytes("\xdb\xe3", 2);                            /* fninit */
@@ -190,6 +191,18 @@ static void store_clock(unsigned w)
 	bytes("\x89\x56", 2), put8((uint8_t)(8 * w + 4));   /* mov %edx, 8w+4(%rsi) */
 }
 
+/* The copy at `at`'s rip-relative operand r made to reach BHIVE_RIP_BASE + rip_align +
+ * end + disp32, whichever copy it is (the host checked that it fits in 32 bits). */
+static void rip_fix(const struct run_seg *g, const struct bhive_in_rip *r)
+{
+	int32_t disp;
+
+	__builtin_memcpy(&disp, g->block + r->disp_at, 4);
+	disp = (int32_t)(BHIVE_RIP_BASE + g->rip_align + (uint64_t)(int64_t)disp -
+			 (BHIVE_CODE_VA + at));
+	__builtin_memcpy(bhive_code + at + r->disp_at, &disp, 4);
+}
+
 /* One timed run of n copies: reset, clock, the copies, clock, into the record at S_PTR,
  * which then moves to the next. */
 static void segment(const struct run_seg *g)
@@ -203,8 +216,11 @@ static void segment(const struct run_seg *g)
 		movabs(r, BHIVE_INIT);
 	bytes("\x0f\xae\xe8", 3);                        /* lfence */
 	run_seg_at[run_segments] = g->track ? at : 0;
-	for (unsigned i = 0; i < g->copies; i++, at += g->len)
+	for (unsigned i = 0; i < g->copies; i++, at += g->len) {
 		__builtin_memcpy(bhive_code + at, g->block, g->len);
+		for (unsigned k = 0; k < g->nrip; k++)
+			rip_fix(g, &g->rip[k]);
+	}
 	run_seg_end[run_segments] = g->track ? at : 0;
 	read_clock();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
@@ -213,11 +229,45 @@ static void segment(const struct run_seg *g)
 	bytes("\x48\x83\x05", 3), put_rel(S_PTR, 1), put8(8 * REC_WORDS);   /* addq */
 }
 
+/* The leading untracked segments written last time (the calibration's), kept: the code
+ * before the first tracked segment is the same while they are. */
+static struct run_seg kept_segs[RUN_MAX_SEGS];
+static unsigned kept_n, kept_end;
+
+static int same_seg(const struct run_seg *a, const struct run_seg *b)
+{
+	return a->block == b->block && a->len == b->len && a->copies == b->copies &&
+	       a->track == b->track;
+}
+
 unsigned run_emit(const struct run_seg *segs, unsigned n)
 {
+	unsigned lead = 0;
+
+	while (lead < n && !segs[lead].track)
+		lead++;
 	at = 0;
-	for (run_segments = 0; run_segments < n; run_segments++)
+	run_segments = 0;
+	if (lead && lead == kept_n) {
+		while (run_segments < lead && same_seg(&segs[run_segments], &kept_segs[run_segments]))
+			run_segments++;
+		if (run_segments == lead) {
+			at = kept_end;
+			for (unsigned i = 0; i < lead; i++)
+				run_seg_at[i] = run_seg_end[i] = 0;
+		} else {
+			run_segments = 0;
+		}
+	}
+	for (; run_segments < n; run_segments++) {
 		segment(&segs[run_segments]);
+		if (run_segments + 1 == lead) {
+			for (unsigned i = 0; i < lead; i++)
+				kept_segs[i] = segs[i];
+			kept_n = lead;
+			kept_end = at;
+		}
+	}
 	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
 	bytes("\x0f\x85", 2), put32((uint32_t)(0 - (at + 4)));               /* jnz 0 */
 	run_exit_va = BHIVE_CODE_VA + at;

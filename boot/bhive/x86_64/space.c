@@ -3,8 +3,10 @@
  * harness spans keep the runtime's identity map, ring 0's only (the CPU needs the IDT,
  * GDT, TSS, handlers and ring 0's stack to take an exception); the unrolled code is
  * mapped read-only and the scratch page writable for ring 3; every other page the block
- * touches faults once and is then mapped, read-only for a load and writable for a store,
- * to the one shared frame, so all its data stays in L1D. */
+ * touches faults once and is then mapped: a page it only reads to the one shared frame,
+ * read-only, and a page it writes to a frame of its own, so all its data stays in L1D
+ * and no load reads what a store to another page wrote (no dependence the block does
+ * not have). There are at most write_frames written pages: as many as L1D keeps apart. */
 #include "harness.h"
 
 #define P 0x1ull
@@ -21,10 +23,11 @@ extern char __image_end[];
 
 uint8_t bhive_code[BHIVE_CODE_MAX] __attribute__((aligned(4096)));
 uint64_t bhive_scratch[512] __attribute__((aligned(4096)));
-static uint64_t frame[512] __attribute__((aligned(4096)));
+/* frames[0] the shared read-only frame, frames[1 ..] the written pages' own */
+static uint64_t frames[BHIVE_FRAMES][512] __attribute__((aligned(4096)));
 static uint64_t pml4[512] __attribute__((aligned(4096)));
 static uint64_t pool[TABLES][512] __attribute__((aligned(4096)));
-static unsigned used, pages, written;
+static unsigned used, pages, written, write_frames = BHIVE_FRAMES - 1;
 
 static uint64_t *new_table(void)
 {
@@ -33,8 +36,7 @@ static uint64_t *new_table(void)
 	if (used == TABLES)
 		return 0;
 	t = pool[used++];
-	for (unsigned i = 0; i < 512; i++)
-		t[i] = 0;
+	__builtin_memset(t, 0, sizeof pool[0]);
 	return t;
 }
 
@@ -67,8 +69,7 @@ void space_reset(void)
 	uint64_t *pd;
 
 	used = pages = written = 0;
-	for (unsigned i = 0; i < 512; i++)
-		pml4[i] = 0;
+	__builtin_memset(pml4, 0, sizeof pml4);
 	leaf(0);   /* the tables of the first GiB */
 	pd = (uint64_t *)(uintptr_t)(((uint64_t *)(uintptr_t)(pml4[0] & ADDR_MASK))[0] &
 				     ADDR_MASK);
@@ -77,7 +78,8 @@ void space_reset(void)
 	for (unsigned i = 0; i < BHIVE_CODE_MAX / PAGE; i++)
 		*leaf(BHIVE_CODE_VA + i * PAGE) = ((uintptr_t)bhive_code + i * PAGE) | P | US;
 	*leaf(BHIVE_SCRATCH_VA) = (uintptr_t)bhive_scratch | P | RW | US;
-	*leaf(BHIVE_FRAME_VA) = (uintptr_t)frame | P | RW | US;
+	for (unsigned i = 0; i < BHIVE_FRAMES; i++)
+		*leaf(BHIVE_FRAME_VA + i * PAGE) = (uintptr_t)frames[i] | P | RW | US;
 	if (bmrt_steal_word())
 		*leaf(BHIVE_STEAL_VA) = ((uintptr_t)bmrt_steal_word() & ~(PAGE - 1)) | P | US;
 }
@@ -87,10 +89,18 @@ uint64_t space_cr3(void)
 	return (uintptr_t)pml4;
 }
 
-void space_fill_frame(void)
+void space_set_write_frames(unsigned n)
 {
-	for (unsigned i = 0; i < 512; i++)
-		frame[i] = BHIVE_INIT;
+	write_frames = n < BHIVE_FRAMES - 1 ? n : BHIVE_FRAMES - 1;
+}
+
+void space_fill_frames(void)
+{
+	void *d = frames;
+	uint64_t n = 512 * (1 + written);
+
+	/* one instruction: ring 0 may be emulated an instruction at a time */
+	__asm__ volatile("rep stosq" : "+D"(d), "+c"(n) : "a"(BHIVE_INIT) : "memory");
 }
 
 static int canonical(uint64_t a)
@@ -106,21 +116,24 @@ int space_map(uint64_t addr, int write)
 		return BHIVE_NONCANONICAL;
 	if (page < harness_end() || page - BHIVE_CODE_VA < BHIVE_CODE_MAX ||
 	    page == BHIVE_SCRATCH_VA || page == BHIVE_STEAL_VA ||
-	    page == BHIVE_FRAME_VA)
+	    page - BHIVE_FRAME_VA < BHIVE_FRAMES * PAGE)
 		return BHIVE_UNMAPPABLE;
 	e = leaf(page);
 	if (!e)
 		return BHIVE_TOO_MANY_FAULTS;
-	if (!(*e & P)) {
-		*e = (uintptr_t)frame | P | US;
-		pages++;
-	} else if (!write || (*e & RW)) {
+	if (*e & P && (!write || (*e & RW)))
 		return BHIVE_UNMAPPABLE;   /* mapped and allowed, yet it faulted */
+	if (write && written == write_frames)
+		return BHIVE_ALIASING;
+	if (!(*e & P))
+		pages++;
+	if (!write) {
+		*e = (uintptr_t)frames[0] | P | US;
+		return BHIVE_OK;
 	}
-	if (write && !(*e & RW)) {
-		*e |= RW;
-		written++;
-	}
+	/* written: a frame of its own (a page read before moves off the shared frame,
+	 * whose contents every run starts from are the same) */
+	*e = (uintptr_t)frames[++written] | P | RW | US;
 	return BHIVE_OK;
 }
 
