@@ -13,7 +13,8 @@
 #   address in xmm0 (the vector registers start at the constant too: one fault), a
 #   rip-relative load, alone and in a 34-byte block whose 300 copies span three pages
 #   (every copy reaches one address: one fault, one page), a rip-relative store (one
-#   written page);
+#   written page); %fs:0x28 and %gs:0x28 (a stack canary: FS and GS are based at the
+#   constant, one fault);
 # then a malformed line (one line naming it, exit 2, no output file), and --max-faults.
 . "$(dirname "$0")/lib.sh"
 need_qemu
@@ -41,6 +42,8 @@ eb00
 8b0516470100
 8b05164701000f1f40000f1f40000f1f40000f1f40000f1f40000f1f40000f1f4000
 bf6031110048891d63ae1500
+64488b042528000000
+65488b042528000000
 CSV
 "$BMPROF" bhive --accel tcg --icount -o "$T/out.csv" "$T/blocks.csv" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bhive exited $?"; }
@@ -74,6 +77,8 @@ want = [  # hex, status, cycles, faults, pages, written
     ("8b0516470100", "ok", "1.00", 1, 1, 0),
     ("8b05164701000f1f40000f1f40000f1f40000f1f40000f1f40000f1f40000f1f4000", "ok", "8.00", 1, 1, 0),
     ("bf6031110048891d63ae1500", "ok", "2.00", 1, 1, 1),
+    ("64488b042528000000", "ok", "1.00", 1, 1, 0),
+    ("65488b042528000000", "ok", "1.00", 1, 1, 0),
 ]
 assert len(rows) == len(want), (len(rows), rows)
 for r, (hx, st, cyc, faults, pages, written) in zip(rows, want):

@@ -24,7 +24,9 @@
 #define VEC_UD 6
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
-#define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
+#define MXCSR 0x9FC0u
+#define MSR_FS_BASE 0xC0000100u
+#define MSR_GS_BASE 0xC0000101u                  /* FTZ (15), DAZ (6), every exception masked */
 /* the scratch page, in 64-bit words: what the code loads, where it records (S_PTR), how
  * many runs are left (S_LEFT), and from S_REC one record a run: the clock before and after
  * (edx:eax each) and the steal counter before and after */
@@ -75,6 +77,11 @@ void run_init(int use_pmc, int align_check)
 {
 	uint64_t cr;
 
+	/* FS and GS based at the constant too: a block's %fs:0x28 (a stack canary) or other
+	 * thread-local access reaches a page near the registers', as in a process where FS
+	 * holds a thread's block; ring 0 here uses neither */
+	wrmsr(MSR_FS_BASE, BHIVE_INIT);
+	wrmsr(MSR_GS_BASE, BHIVE_INIT);
 	pmc = use_pmc;
 	bhive_scratch[S_MXCSR] = MXCSR;
 	bhive_scratch[S_VEC] = bhive_scratch[S_VEC + 1] = BHIVE_INIT;
