@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # bmprof bhive (docs/bmprof-bhive.md), three figures:
 #   1. the share of a corpus of real blocks that profiles (status ok), and the statuses of
-#      the rest: BHIVE_N distinct blocks (default 3000) of the host's own x86-64 programs
+#      the rest: BHIVE_N distinct blocks (default 1000) of the host's own x86-64 programs
 #      (bench/bhive_corpus.py over /usr/bin), against the BHive paper's 16.65% (naive),
 #      91.28% (page mapping), 94.24% (better unrolling);
 #   2. microblocks whose cycles per iteration are published for the host's CPU (uops.info,
@@ -19,7 +19,7 @@
 # check alignment).
 set -eu
 BMPROF=${BMPROF:-build/bin/bmprof}
-N=${BHIVE_N:-3000}
+N=${BHIVE_N:-1000}
 RUNS=${BHIVE_RUNS:-5}
 DIR=${BHIVE_DIR:-/usr/bin}
 HERE=$(cd "$(dirname "$0")" && pwd)
