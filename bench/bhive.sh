@@ -16,7 +16,7 @@
 # Under KVM (ring 3 native: the timings are the CPU's). Without a usable /dev/kvm, 2 and 3
 # are skipped, saying so, and 1 runs under TCG --icount: the statuses (the share that
 # profiles) hold, the cycles are instructions, and no block is misaligned (TCG does not
-# check alignment).
+# check alignment). BHIVE_KEEP=DIR keeps the corpus and its results there.
 set -eu
 BMPROF=${BMPROF:-build/bin/bmprof}
 N=${BHIVE_N:-1000}
@@ -51,6 +51,9 @@ icount=$([ $accel = tcg ] && echo --icount || true)   # TCG: timings agree only 
 timed "$BMPROF" bhive --accel $accel $icount -t 0 -o "$T/corpus.out" "$T/corpus.csv" 2>"$T/corpus.err" ||
 	{ cat "$T/corpus.err" >&2; exit 1; }
 corpus_secs=$secs
+if [ -n "${BHIVE_KEEP:-}" ]; then   # a directory to keep the corpus and its results in
+	mkdir -p "$BHIVE_KEEP" && cp "$T/corpus.csv" "$T/corpus.out" "$BHIVE_KEEP/"
+fi
 label=$([ $accel = kvm ] && echo "KVM" || echo "TCG --icount: statuses only, cycles are instructions")
 python3 - "$T/corpus.out" "$label" <<'PY'
 import collections, csv, sys
@@ -85,16 +88,16 @@ blocks = [
 ]
 with open(sys.argv[1], "w") as f:
     for name, hexs, pub, why in blocks:
-        f.write(f"{hexs},{pub},{why},{name}\n")
+        f.write(f"{hexs}\t{pub}\t{why}\t{name}\n")
 PY
-cut -d, -f1 "$T/micro.csv" >"$T/micro.in"
+cut -f1 "$T/micro.csv" >"$T/micro.in"
 for r in $(seq 1 "$RUNS"); do
 	"$BMPROF" bhive --accel kvm -o "$T/micro.$r" "$T/micro.in" 2>"$T/micro.err" ||
 		{ cat "$T/micro.err" >&2; exit 1; }
 done
 python3 - "$T/micro.csv" "$RUNS" "$T"/micro.[0-9]* <<'PY'
 import csv, statistics, sys
-want = [l.rstrip("\n").split(",") for l in open(sys.argv[1])]
+want = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 runs = [list(csv.DictReader(open(p))) for p in sys.argv[3:]]
 print(f"  microblocks, cycles per iteration: median of {sys.argv[2]} runs, error against the"
       " published figure, spread of the runs (max-min)/median")

@@ -39,7 +39,7 @@
 #define BHIVE_TIMINGS 16u                /* timings of each unrolled block per round */
 #define BHIVE_KEEP 8u                    /* clean identical timings needed */
 #define BHIVE_TSC_TOL_TICKS 4u           /* TSC timings this close agree (or 1%) */
-#define BHIVE_ROUNDS 4u                  /* rounds before giving up (status unstable) */
+#define BHIVE_ROUNDS 16u                 /* rounds before giving up (status unstable) */
 #define BHIVE_MAX_FAULTS 32u             /* page faults mapped per block */
 #define BHIVE_CAL_ADDS 16u               /* the calibration block: add %rbx,%rax x 16 */
 #define BHIVE_CAL_LO 100u
