@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Rip-relative operands for the harness (bhive_rip.h). */
 #include <capstone/capstone.h>
+#include <string.h>
 
 #include "bhive/bhive_rip.h"
 
@@ -20,6 +21,25 @@ static unsigned pow2_size(unsigned s)
 	while (p * 2 <= s && p < 64)
 		p *= 2;
 	return p;
+}
+
+/* Where in the instruction at p (size bytes) its disp32 is: capstone's offset when the
+ * bytes there are the displacement (capstone 4's does not count an operand-size prefix),
+ * else the one place that holds it; -1 when none or several do. */
+static int find_disp(const uint8_t *p, unsigned size, unsigned hint, int64_t disp)
+{
+	int found = -1;
+
+	for (unsigned k = 0; k + 4 <= size; k++) {
+		int32_t v;
+		memcpy(&v, p + k, 4);
+		if (v != disp)
+			continue;
+		if (k == hint)
+			return (int)k;
+		found = found < 0 ? (int)k : -2;
+	}
+	return found < 0 ? -1 : found;
 }
 
 /* The address modulo 64 that aligns the most operands, each counted by its size (an
@@ -65,13 +85,14 @@ unsigned bhive_rip_operands(const uint8_t *code, size_t len, struct bhive_in_rip
 			const cs_x86_op *op = &x->operands[i];
 			if (op->type != X86_OP_MEM || op->mem.base != X86_REG_RIP)
 				continue;
-			if (n == BHIVE_MAX_RIP || x->encoding.disp_size != 4 ||
-			    !x->encoding.disp_offset || op->mem.disp >= DISP_LIMIT ||
+			int d = find_disp(code + at, in->size, x->encoding.disp_offset,
+					  op->mem.disp);
+			if (n == BHIVE_MAX_RIP || d < 1 || op->mem.disp >= DISP_LIMIT ||
 			    op->mem.disp <= -DISP_LIMIT) {
 				bad = 1;
 				break;
 			}
-			out[n] = (struct bhive_in_rip){ (uint16_t)(at + x->encoding.disp_offset),
+			out[n] = (struct bhive_in_rip){ (uint16_t)(at + (unsigned)d),
 							(uint16_t)(at + in->size) };
 			w[n].target = (long long)(at + in->size) + op->mem.disp;
 			w[n].size = in->id == X86_INS_LEA ? 8 : pow2_size(op->size);

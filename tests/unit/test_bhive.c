@@ -183,6 +183,10 @@ static void test_rip_operands(void **state)
 				       0x8b, 0x05, 0x06, 0x02, 0x00, 0x00 };
 	static const uint8_t clash[] = { 0x0f, 0x28, 0x05, 0x00, 0x01, 0x00, 0x00,
 					 0x8b, 0x05, 0x00, 0x02, 0x00, 0x00 };
+	/* cmpw $0, 0x33599f(%rip): an operand-size prefix (which capstone 4's disp_offset
+	 * does not count), the disp32 at 3, the immediate after it: ends at 8;
+	 * 8 + 0x33599f + r even */
+	static const uint8_t cmpw[] = { 0x66, 0x83, 0x3d, 0x9f, 0x59, 0x33, 0x00, 0x00 };
 	/* add %rbx, %rax: none */
 	static const uint8_t none[] = { 0x48, 0x01, 0xd8 };
 	struct bhive_in_rip r[BHIVE_MAX_RIP];
@@ -204,6 +208,10 @@ static void test_rip_operands(void **state)
 	assert_int_equal(bhive_rip_operands(clash, sizeof clash, r, &align), 2);
 	assert_int_equal(align, 9);
 
+	assert_int_equal(bhive_rip_operands(cmpw, sizeof cmpw, r, &align), 1);
+	assert_int_equal(r[0].disp_at, 3);
+	assert_int_equal(r[0].end_at, 8);
+	assert_int_equal((8 + 0x33599f + align) % 2, 0);
 	assert_int_equal(bhive_rip_operands(none, sizeof none, r, &align), 0);
 	/* a truncated instruction: nothing to fix, the harness is not misled */
 	assert_int_equal(bhive_rip_operands(store, sizeof store - 1, r, &align), 0);
