@@ -24,9 +24,9 @@
 #define VEC_UD 6
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
-#define MXCSR 0x9FC0u
+#define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
 #define MSR_FS_BASE 0xC0000100u
-#define MSR_GS_BASE 0xC0000101u                  /* FTZ (15), DAZ (6), every exception masked */
+#define MSR_GS_BASE 0xC0000101u
 /* the scratch page, in 64-bit words: what the code loads, where it records (S_PTR), how
  * many runs are left (S_LEFT), and from S_REC one record a run: the clock before and after
  * (edx:eax each) and the steal counter before and after */
