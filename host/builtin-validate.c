@@ -641,6 +641,24 @@ static void print_json(const struct validate *v)
 	json_double(&j, v->count_seconds);
 	json_key(&j, "corrections");
 	json_fixes(&j, &v->truth.fix);
+	json_key(&j, "measured");   /* --measured: blocks whose best case was measured */
+	if (v->o.measured) {
+		size_t m = 0, n = 0;
+		for (size_t i = 0; i < v->nf; i++) {
+			m += v->f[i].cf.measured;
+			n += v->f[i].cf.pieces;
+		}
+		json_begin_object(&j);
+		json_key(&j, "file");
+		json_string(&j, v->o.measured);
+		json_key(&j, "blocks");
+		json_u64(&j, m);
+		json_key(&j, "of");
+		json_u64(&j, n);
+		json_end_object(&j);
+	} else {
+		json_null(&j);
+	}
 	json_acc(&j, "instructions", &v->insn);
 	json_acc(&j, "edges", &v->edge);
 	json_key(&j, "functions");

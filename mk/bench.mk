@@ -6,7 +6,8 @@
 # figures; they fail only when something is broken (a build, a run, a wrong answer).
 BENCH_OUT := $(BUILD)/bench
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(HOST_WARN) -Itransport -Itarget/include -D_GNU_SOURCE
-BENCHES := bench-core bench-irq bench-transport bench-symbolize bench-a64-cycles bench-usermode
+BENCHES := bench-core bench-irq bench-transport bench-symbolize bench-a64-cycles bench-usermode \
+	bench-bhive
 
 bench: bench-deps
 	@for b in $(BENCHES); do $(MAKE) --no-print-directory SAN=0 $$b-run || exit 1; done
@@ -60,3 +61,8 @@ bench-a64-cycles-run: $(BMPROF)
 bench-usermode-run: $(BMPROF)
 	@$(MAKE) --no-print-directory test-images
 	BMPROF=$(BMPROF) IMG=$(BUILD)/test-images/usermode.elf bash bench/usermode_kvm.sh
+
+# bmprof bhive: the share of the host's own programs' blocks that profiles, microblocks
+# against their published cycles, blocks per second (under KVM; the share alone under TCG).
+bench-bhive-run: $(BMPROF) bhive-image
+	BMPROF=$(BMPROF) bash bench/bhive.sh

@@ -3,11 +3,17 @@
  * BHIVE_FWCFG_NAME) and the result lines the harness prints on its console.
  *
  * Input, little-endian: struct bhive_in_header, then count blocks, each a struct
- * bhive_in_block followed by len bytes of machine code, padded to 4 bytes.
+ * bhive_in_block followed by len bytes of machine code, padded to 4 bytes, then nrip
+ * struct bhive_in_rip: the block's rip-relative operands, which the harness makes every
+ * copy of the block reach at one address, BHIVE_RIP_BASE + rip_align + end + disp32 (end:
+ * the instruction's end in the block; disp32: the displacement as given), as the block
+ * run in place in a loop would; rip_align (0-63) is the host's choice of the block's
+ * address modulo 64 that aligns the operands to their size (bhive_rip.c).
  *
  * Output, one console line per block (fields separated by one space, numbers in decimal
  * unless 0x-prefixed):
  *   @bhive-clock CLOCK                 the clock: pmc (core cycles) or tsc
+ *   @bhive-frames N                    written pages a block may have (a frame each)
  *   @bhive INDEX STATUS T_LO T_HI C_LO C_HI FAULTS PAGES WRITTEN KEPT_LO KEPT_HI TRIES
  *          VECTOR ERROR OFFSET ADDR [R0..R15]
  * T_LO and T_HI are the kept timings of the block unrolled u_lo and u_hi times (0 when not
@@ -33,7 +39,7 @@
 #define BHIVE_TIMINGS 16u                /* timings of each unrolled block per round */
 #define BHIVE_KEEP 8u                    /* clean identical timings needed */
 #define BHIVE_TSC_TOL_TICKS 4u           /* TSC timings this close agree (or 1%) */
-#define BHIVE_ROUNDS 4u                  /* rounds before giving up (status unstable) */
+#define BHIVE_ROUNDS 16u                 /* rounds before giving up (status unstable) */
 #define BHIVE_MAX_FAULTS 32u             /* page faults mapped per block */
 #define BHIVE_CAL_ADDS 16u               /* the calibration block: add %rbx,%rax x 16 */
 #define BHIVE_CAL_LO 100u
@@ -61,7 +67,18 @@ struct bhive_in_block {
 	uint32_t index;                  /* echoed in the result line */
 	uint16_t len;
 	uint16_t u_lo, u_hi;
-	uint16_t reserved;
+	uint8_t nrip;                    /* struct bhive_in_rip after the code */
+	uint8_t rip_align;               /* 0-63 */
 };
+
+struct bhive_in_rip {
+	uint16_t disp_at;                /* the disp32's offset in the block */
+	uint16_t end_at;                 /* the end of its instruction */
+};
+
+#define BHIVE_MAX_RIP 64u                /* more: the copies are left as they are */
+/* where rip-relative operands point (plus rip_align, end, disp32): far from the code and
+ * the harness's pages below it, so a displacement of a few MiB either way reaches neither */
+#define BHIVE_RIP_BASE (0x7f0000000000ull + (1ull << 30))
 
 #endif

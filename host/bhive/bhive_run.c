@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bhive/bhive_rip.h"
 #include "bhive/bhive_run.h"
 #include "bhive/bhive_unroll.h"
 #include "run/image_run.h"
@@ -90,17 +91,24 @@ static void on_text(void *vc, const char *text, size_t len)
 
 /* Appends block i to buf (at *n, capacity cap); 0 when it does not fit. */
 static int pack(uint8_t *buf, size_t *n, size_t cap, uint32_t i, const struct bhive_block *k,
-		const struct bhive_result *x)
+		const struct bhive_result *x, int x86)
 {
 	struct bhive_in_block h = { .index = i, .len = (uint16_t)k->len, .u_lo = (uint16_t)x->u_lo,
 				    .u_hi = (uint16_t)x->u_hi };
-	size_t need = (sizeof h + k->len + 3) & ~(size_t)3;
+	struct bhive_in_rip rip[BHIVE_MAX_RIP];
+	unsigned align = 0;
+	size_t code = (sizeof h + k->len + 3) & ~(size_t)3, need;
 
+	/* rip-relative operands are x86-64's; AArch64's pc-relative ones stay as they are */
+	h.nrip = x86 ? (uint8_t)bhive_rip_operands(k->code, k->len, rip, &align) : 0;
+	h.rip_align = (uint8_t)align;
+	need = code + h.nrip * sizeof *rip;
 	if (*n + need > cap)
 		return 0;
 	memcpy(buf + *n, &h, sizeof h);
 	memcpy(buf + *n + sizeof h, k->code, k->len);
-	memset(buf + *n + sizeof h + k->len, 0, need - sizeof h - k->len);
+	memset(buf + *n + sizeof h + k->len, 0, code - sizeof h - k->len);
+	memcpy(buf + *n + code, rip, h.nrip * sizeof *rip);
 	*n += need;
 	return 1;
 }
@@ -223,7 +231,8 @@ int bhive_run(struct bhive_run *r, const struct bhive_blocks *b)
 		for (; i < b->n; i++) {
 			if (r->res[i].have)
 				continue;
-			if (!pack(buf, &n, BHIVE_IN_MAX, (uint32_t)i, &b->v[i], &r->res[i]))
+			if (!pack(buf, &n, BHIVE_IN_MAX, (uint32_t)i, &b->v[i], &r->res[i],
+				  r->arch != BHIVE_ARCH_AARCH64))
 				break;
 			mark[i] = 1;
 			count++;

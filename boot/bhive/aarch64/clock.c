@@ -20,11 +20,27 @@ static int pmc_present(void)
 	return v != 0 && v != 0xF;
 }
 
+/* Written pages with a frame each: as many as L1D holds in one set beside the shared
+ * frame and the scratch page, from CCSIDR_EL1 of level 1 data (its associativity field
+ * 21 bits wide with FEAT_CCIDX, else 10) */
+unsigned arch_write_frames(void)
+{
+	uint64_t ccsidr, mmfr2, ways;
+
+	__asm__ volatile("msr csselr_el1, xzr; isb; mrs %0, ccsidr_el1" : "=r"(ccsidr));
+	__asm__ volatile("mrs %0, id_aa64mmfr2_el1" : "=r"(mmfr2));
+	ways = (ccsidr >> 3 & ((mmfr2 >> 20 & 0xF) ? 0x1FFFFF : 0x3FF)) + 1;
+	return ways > 3 ? (unsigned)(ways - 2) : 1;
+}
+
 int arch_start(void)
 {
 	int pmc;
 
 	irq_off();
+	/* the runtime's sampling timers stopped: an interrupt pending (masked) would make
+	 * WFI at EL0 complete at once instead of trapping, from whenever the timer fired */
+	__asm__ volatile("msr cntv_ctl_el0, xzr; msr cntp_ctl_el0, xzr; isb" : : : "memory");
 	pmc = pmc_present();
 	run_init(pmc, 1);
 	for (unsigned i = 0; i < BHIVE_CAL_ADDS; i++)

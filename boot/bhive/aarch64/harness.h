@@ -10,16 +10,18 @@
 #include "pool.h"
 
 /* The block's address space, 48-bit (T0SZ 16): the unrolled code at CODE_VA (read-only,
- * executable at EL0), the records the code writes at SCRATCH_VA, the shared frame's own
- * mapping for its reset, the harness's memory EL1's only, and every other page the block
- * touches mapped on its first fault to one shared frame. */
+ * executable at EL0), the records the code writes at SCRATCH_VA, the frames' own mappings
+ * for their reset, the harness's memory EL1's only, and every other page the block
+ * touches mapped on its first fault: to one shared frame when read, to a frame of its own
+ * when written (frames.h). */
 #define BHIVE_CODE_VA 0x7f0000000000ull
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached pc-relative (adr) */
-#define BHIVE_FRAME_VA (BHIVE_CODE_VA - 8192)     /* the shared frame, for its reset */
+#define BHIVE_FRAME_VA (BHIVE_SCRATCH_VA - BHIVE_FRAMES * 4096)   /* the frames, for their reset */
 #define BHIVE_VA_BITS 48                          /* the block's addresses: below 2^48 */
 #define BHIVE_TABLES (12 + 3 * BHIVE_MAX_FAULTS)   /* the space's translation tables */
 #define BHIVE_INSN_BYTES 4
 #define BHIVE_CODE_SLACK 4096u                    /* run_emit's own code */
+#define BHIVE_RIP_OPERANDS 0                      /* pc-relative code is left as it is */
 
 /* ESR_EL1.EC values the harness tells apart */
 #define EC_UNKNOWN 0x00

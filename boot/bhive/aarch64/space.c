@@ -4,9 +4,9 @@
  * only and never executable at EL0 (the CPU needs the vectors, the handler and SP_EL1's
  * stack to take an exception, before the handler switches back to the runtime's tables,
  * boot/aarch64/mmu.c); the unrolled code is mapped read-only and executable at EL0, the
- * scratch page and the frame's own mapping writable; every other page the block touches
- * faults once and is then mapped, read-only for a load and writable for a store, to the
- * one shared frame, so all its data stays in L1D. */
+ * scratch page and the frames' own mappings writable; every other page the block touches
+ * faults once and is then mapped: read-only to the one shared frame for a load, writable
+ * to a frame of its own for a store (frames.h). */
 #include "harness.h"
 
 #define PAGE 4096ull
@@ -32,7 +32,6 @@ extern char __image_start[], __image_end[];
 
 uint32_t bhive_code[BHIVE_CODE_MAX / 4] __attribute__((aligned(4096)));
 static uint64_t root[512] __attribute__((aligned(4096)));
-static unsigned pages, written;
 
 /* The entry of va at level (2: 2 MiB blocks, 3: pages), with every table on the way made;
  * 0 when the pool is empty or a block maps va already. */
@@ -67,16 +66,16 @@ static uint64_t harness_end(void)
 
 void space_reset(void)
 {
-	pages = written = 0;
+	frames_reset();
 	pool_reset();
-	for (unsigned i = 0; i < 512; i++)
-		root[i] = 0;
+	arch_fill64(root, 0, 512);
 	for (uint64_t a = harness_start(); a < harness_end(); a += BLOCK2M)
 		*entry(a, 2) = a | NORMAL | D_BLOCK | UXN;
 	for (unsigned i = 0; i < BHIVE_CODE_MAX / PAGE; i++)
 		*entry(BHIVE_CODE_VA + i * PAGE, 3) = ((uintptr_t)bhive_code + i * PAGE) | USER_CODE;
 	*entry(BHIVE_SCRATCH_VA, 3) = (uintptr_t)bhive_scratch | USER_RW;
-	*entry(BHIVE_FRAME_VA, 3) = (uintptr_t)bhive_frame | USER_RW;
+	for (unsigned i = 0; i < BHIVE_FRAMES; i++)
+		*entry(BHIVE_FRAME_VA + i * PAGE, 3) = (uintptr_t)bhive_frames[i] | USER_RW;
 }
 
 uint64_t space_ttbr0(void)
@@ -86,29 +85,27 @@ uint64_t space_ttbr0(void)
 
 int space_map(uint64_t addr, int write)
 {
-	uint64_t page = addr & ~(PAGE - 1), *e;
+	uint64_t page = addr & ~(PAGE - 1), *e, frame;
+	int st;
 
 	if (addr >> BHIVE_VA_BITS)
 		return BHIVE_UNMAPPABLE;
 	if (page - harness_start() < harness_end() - harness_start() ||
 	    page - BHIVE_CODE_VA < BHIVE_CODE_MAX || page == BHIVE_SCRATCH_VA ||
-	    page == BHIVE_FRAME_VA)
+	    page - BHIVE_FRAME_VA < BHIVE_FRAMES * PAGE)
 		return BHIVE_UNMAPPABLE;
 	e = entry(page, 3);
 	if (!e)
 		return BHIVE_TOO_MANY_FAULTS;
-	if (!(*e & D_VALID)) {
-		*e = (uintptr_t)bhive_frame | USER_RO;
-		pages++;
-	} else if (!write || !(*e & AP_RO)) {
-		return BHIVE_UNMAPPABLE;   /* mapped and allowed, yet it faulted */
-	}
-	if (write && (*e & AP_RO)) {
-		*e &= ~AP_RO;
-		written++;
-	}
+	st = frame_pick(*e & D_VALID, !(*e & AP_RO), write, &frame);
+	if (st)
+		return st;
+	*e = frame | (write ? USER_RW : USER_RO);
 	return BHIVE_OK;
 }
 
-unsigned space_pages(void) { return pages; }
-unsigned space_written(void) { return written; }
+void arch_fill64(uint64_t *d, uint64_t v, uint64_t n)
+{
+	while (n--)
+		*d++ = v;
+}

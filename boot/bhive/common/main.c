@@ -11,12 +11,27 @@
 struct bhive_opts bhive_opts = { .max_faults = BHIVE_MAX_FAULTS };
 static uint8_t input[BHIVE_IN_MAX] __attribute__((aligned(8)));
 
-static int malformed(const struct bhive_in_block *b, uint64_t at, int n, unsigned cal_len)
+/* Each rip-relative operand's disp32 lies inside its instruction, inside the block. */
+static int rips_fit(const struct bhive_in_rip *rip, const struct bhive_in_block *b)
 {
-	return at + sizeof *b > (uint64_t)n || at + sizeof *b + b->len > (uint64_t)n ||
+	for (unsigned k = 0; k < b->nrip; k++)
+		if (rip[k].disp_at + 4u > rip[k].end_at || rip[k].end_at > b->len)
+			return 0;
+	return 1;
+}
+
+static int malformed(const struct bhive_in_block *b, uint64_t at, uint64_t code_end, int n,
+		     unsigned cal_len)
+{
+	const struct bhive_in_rip *rip = (const void *)(input + code_end);
+
+	return at + sizeof *b > (uint64_t)n ||
+	       code_end + b->nrip * sizeof *rip > (uint64_t)n ||
 	       b->len == 0 || b->len % BHIVE_INSN_BYTES || b->len > BHIVE_MAX_BLOCK ||
 	       !b->u_lo || b->u_hi <= b->u_lo || (uint64_t)b->len * (b->u_lo + b->u_hi) +
-	       (uint64_t)cal_len * (BHIVE_CAL_LO + BHIVE_CAL_HI) + BHIVE_CODE_SLACK > BHIVE_CODE_MAX;
+	       (uint64_t)cal_len * (BHIVE_CAL_LO + BHIVE_CAL_HI) + BHIVE_CODE_SLACK > BHIVE_CODE_MAX ||
+	       b->nrip > (BHIVE_RIP_OPERANDS ? BHIVE_MAX_RIP : 0) || b->rip_align > 63 ||
+	       !rips_fit(rip, b);
 }
 
 int main(void)
@@ -24,7 +39,7 @@ int main(void)
 	const struct bhive_in_header *h = (const void *)input;
 	int n = fwcfg_read_file(BHIVE_FWCFG_NAME, (char *)input, sizeof input);
 	uint64_t at = sizeof *h;
-	unsigned cal_len;
+	unsigned cal_len, write_frames;
 
 	if (n < (int)sizeof *h || n > (int)sizeof input || h->magic != BHIVE_MAGIC) {
 		bm_printf("@bhive-error no block list in fw_cfg " BHIVE_FWCFG_NAME "\n");
@@ -35,17 +50,21 @@ int main(void)
 		bhive_opts.max_faults = h->max_faults;
 	bhive_opts.pmc = arch_start();
 	arch_cal(&cal_len);
+	write_frames = space_set_write_frames(arch_write_frames());
 	bm_printf("@bhive-clock %s\n", bhive_opts.pmc ? "pmc" : arch_clock);
+	bm_printf("@bhive-frames %u\n", write_frames);
 	for (uint32_t i = 0; i < h->count; i++) {
 		const struct bhive_in_block *b = (const void *)(input + at);
+		const uint64_t code_end = at + ((sizeof *b + b->len + 3) & ~3ull);
+		const struct bhive_in_rip *rip = (const void *)(input + code_end);
 		struct measure m = { 0 };
-		if (malformed(b, at, n, cal_len)) {
+		if (malformed(b, at, code_end, n, cal_len)) {
 			bm_printf("@bhive-error block %u is malformed\n", i);
 			return 2;
 		}
-		measure(input + at + sizeof *b, b->len, b->u_lo, b->u_hi, &m);
+		measure(input + at + sizeof *b, b, rip, &m);
 		report(b->index, b->len, &m);
-		at += (sizeof *b + b->len + 3) & ~3ull;
+		at = code_end + b->nrip * sizeof *rip;
 	}
 	bm_printf("@bhive-end %u\n", h->count);
 	return 0;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* One block measured (measure.h), as BHive does. The code (both unroll factors, and the
- * calibration unless the clock counts core cycles) runs until it reaches its end, each
- * mappable page fault mapping the page to the shared frame and restarting from the same
- * state (at most max_faults); a fault that cannot be mapped ends the block with a status.
- * A block that wrote a page and touched another may see 4K aliasing through the shared
- * frame and is excluded. Then the block unrolled u_lo and u_hi times is timed
+/* One block measured (measure.h), as BHive does. The code (the calibration unless the
+ * clock counts core cycles, then both unroll factors) runs until it reaches its end, each
+ * mappable page fault mapping the page (read: to the shared frame; written: to a frame of
+ * its own, at most arch_write_frames, frames.h) and restarting from the same state (at
+ * most max_faults); a fault that cannot be mapped ends the block with a status (more
+ * written pages than frames: aliasing). Then the block unrolled u_lo and u_hi times is timed
  * BHIVE_TIMINGS times each a round, alternately, in one entry (run.c); a timing is clean
  * when the run reached its end and no time was stolen in its window; the block's timing is
  * kept when at least BHIVE_KEEP clean timings agree (agree.c), else another round, up to
@@ -64,31 +64,33 @@ static int time_code(struct measure *m, unsigned nseg, uint64_t *t, unsigned *ke
 	return BHIVE_UNSTABLE;
 }
 
-void measure(const void *code, unsigned len, unsigned u_lo, unsigned u_hi, struct measure *m)
+void measure(const void *code, const struct bhive_in_block *b, const struct bhive_in_rip *rip,
+	     struct measure *m)
 {
-	unsigned cal_len, nseg = bhive_opts.pmc ? 2 : 4;
+	unsigned cal_len;
 	const void *cal = arch_cal(&cal_len);
-	const struct run_seg segs[4] = { { code, len, u_lo, 1 }, { code, len, u_hi, 1 },
-					 { cal, cal_len, BHIVE_CAL_LO, 0 },
-					 { cal, cal_len, BHIVE_CAL_HI, 0 } };
+	const unsigned len = b->len, u_lo = b->u_lo, u_hi = b->u_hi;
+	/* the calibration first: the same code at the same place for every block, written
+	 * once (emit.h); the block after it */
+	const struct run_seg segs[4] = { { cal, cal_len, BHIVE_CAL_LO, 0, 0, 0, 0 },
+					 { cal, cal_len, BHIVE_CAL_HI, 0, 0, 0, 0 },
+					 { code, len, u_lo, 1, rip, b->nrip, b->rip_align },
+					 { code, len, u_hi, 1, rip, b->nrip, b->rip_align } };
+	const unsigned first = bhive_opts.pmc ? 2 : 0, nseg = 4 - first;
 	uint64_t t[4] = { 0 };
 	unsigned kept[4] = { 0 };
 
 	/* the pages are mapped by a pass over the very code that is timed: pc-relative
 	 * addresses depend on where each copy is */
 	space_reset();
-	run_emit(segs, nseg);
+	run_emit(segs + first, nseg);
 	m->status = map_pages(m);
 	if (m->status)
 		return;
-	if (space_pages() > 1 && space_written()) {
-		m->status = BHIVE_ALIASING;
-		return;
-	}
 	m->status = time_code(m, nseg, t, kept);
 	for (unsigned k = 0; k < 2; k++) {
-		m->t[k] = t[k];
-		m->kept[k] = kept[k];
-		m->cal[k] = t[2 + k];
+		m->t[k] = t[nseg - 2 + k];
+		m->kept[k] = kept[nseg - 2 + k];
+		m->cal[k] = bhive_opts.pmc ? 0 : t[k];
 	}
 }

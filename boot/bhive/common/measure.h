@@ -13,7 +13,9 @@ struct measure {
 	int faulted;                    /* last holds the exception that ended it */
 };
 
-/* The block of len bytes at code, unrolled u_lo and u_hi times, into *m (zeroed). */
-void measure(const void *code, unsigned len, unsigned u_lo, unsigned u_hi, struct measure *m);
+/* The block b (its code at code, its rip-relative operands at rip), unrolled u_lo and
+ * u_hi times, into *m (zeroed). */
+void measure(const void *code, const struct bhive_in_block *b, const struct bhive_in_rip *rip,
+	     struct measure *m);
 
 #endif

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The tables, the scratch page and the shared frame (pool.h). */
+/* The tables and the scratch page (pool.h). */
 #include "harness.h"
 #include "pool.h"
 
 uint64_t bhive_scratch[512] __attribute__((aligned(4096)));
-uint64_t bhive_frame[512] __attribute__((aligned(4096)));
 static uint64_t pool[BHIVE_TABLES][512] __attribute__((aligned(4096)));
 static unsigned used;
 
@@ -20,13 +19,6 @@ uint64_t *pool_table(void)
 	if (used == BHIVE_TABLES)
 		return 0;
 	t = pool[used++];
-	for (unsigned i = 0; i < 512; i++)
-		t[i] = 0;
+	arch_fill64(t, 0, 512);
 	return t;
-}
-
-void space_fill_frame(void)
-{
-	for (unsigned i = 0; i < 512; i++)
-		bhive_frame[i] = BHIVE_INIT;
 }

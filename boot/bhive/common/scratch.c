@@ -8,7 +8,7 @@ void scratch_prepare(struct run_result *res, unsigned reps, unsigned rec_words)
 	res->reps = reps;
 	bhive_scratch[S_PTR] = BHIVE_SCRATCH_VA + 8 * S_REC;
 	bhive_scratch[S_LEFT] = reps;
-	for (unsigned i = 0; i < reps * run_segments * rec_words; i++)
-		bhive_scratch[S_REC + i] = 0;
-	space_fill_frame();
+	bhive_scratch[S_FRAME_WORDS] = frames_words();
+	arch_fill64(bhive_scratch + S_REC, 0, reps * run_segments * rec_words);
+	space_fill_frames();
 }

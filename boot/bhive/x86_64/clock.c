@@ -23,6 +23,27 @@ static int pmc_present(void)
 	return (a & 0xFF) >= 2 && (d & 0x1F) >= 2;
 }
 
+/* Written pages with a frame each: as many as L1D holds in one set beside the shared
+ * frame, the scratch page and the steal-time page (a 4 KiB page covers every set once
+ * where sets x line size is 4 KiB), from CPUID leaf 4; 8 ways when it does not say. */
+unsigned arch_write_frames(void)
+{
+	uint32_t a, b, c, d, max, ways = 8;
+
+	__asm__ volatile("cpuid" : "=a"(max), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	for (uint32_t i = 0; max >= 4 && i < 8; i++) {
+		__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(4), "c"(i));
+		uint32_t type = a & 0x1F, level = a >> 5 & 7;
+		if (!type)
+			break;
+		if ((type == 1 || type == 3) && level == 1) {   /* data or unified L1 */
+			ways = (b >> 22 & 0x3FF) + 1;
+			break;
+		}
+	}
+	return ways > 4 ? ways - 3 : 1;
+}
+
 /* Fixed counter 1 (core cycles) counting in both rings; RDPMC allowed in ring 3. */
 static void pmc_enable(void)
 {

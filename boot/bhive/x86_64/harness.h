@@ -11,14 +11,16 @@
 
 /* The block's address space: the unrolled code at CODE_VA (read-only), the timings the
  * code stores at SCRATCH_VA, the harness's own memory ring 0's only, and every other page
- * the block touches mapped on its first fault to one shared frame. */
+ * the block touches mapped on its first fault: to one shared frame when read, to a frame
+ * of its own when written (frames.h). */
 #define BHIVE_CODE_VA 0x7f0000000000ull
 #define BHIVE_SCRATCH_VA (BHIVE_CODE_VA - 4096)   /* reached rip-relative */
 #define BHIVE_STEAL_VA (BHIVE_CODE_VA - 8192)     /* KVM's steal time, read-only */
-#define BHIVE_FRAME_VA (BHIVE_CODE_VA - 12288)    /* the shared frame, for its reset */
+#define BHIVE_FRAME_VA (BHIVE_STEAL_VA - BHIVE_FRAMES * 4096)   /* the frames, for their reset */
 #define BHIVE_TABLES (8 + 3 * BHIVE_MAX_FAULTS)   /* the space's translation tables */
 #define BHIVE_INSN_BYTES 1
 #define BHIVE_CODE_SLACK 1024u                    /* run_emit's own code */
+#define BHIVE_RIP_OPERANDS 1                      /* run_emit rewrites them */
 
 extern uint8_t bhive_code[BHIVE_CODE_MAX];
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Runs of the unrolled block in ring 3 (harness.h). The code is a loop, entered once for
- * a round of runs: it resets the state every run starts from (RFLAGS by popfq, the shared
- * frame by rep stosq through its own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
+ * a round of runs: it resets the state every run starts from (RFLAGS by popfq, the frames
+ * in use by rep stosq through their own mapping, the x87 unit, MXCSR with FTZ and DAZ, every
  * XMM lane), reads KVM's steal counter and the clock into the run's record in the scratch
  * page, sets every general register to BHIVE_INIT, runs the copies of the block, reads the
  * clock and the steal counter again; the same for each other segment (the other unroll
@@ -14,6 +14,7 @@
  * interrupts disabled and IOPL 0: no interrupt can be taken in the timed window and the
  * block cannot enable them. */
 #include "harness.h"
+#include "emit.h"
 #include "scratch.h"
 
 #define RFLAGS_FIXED 0x2ull
@@ -26,6 +27,8 @@
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
 #define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
+#define MSR_FS_BASE 0xC0000100u
+#define MSR_GS_BASE 0xC0000101u
 /* the scratch page, in 64-bit words: what the code loads, where it records (S_PTR), how
  * many runs are left (S_LEFT), and from S_REC one record a run: the clock before and after
  * (edx:eax each) and the steal counter before and after */
@@ -72,6 +75,11 @@ void run_init(int use_pmc, int align_check)
 {
 	uint64_t cr;
 
+	/* FS and GS based at the constant too: a block's %fs:0x28 (a stack canary) or other
+	 * thread-local access reaches a page near the registers', as in a process where FS
+	 * holds a thread's block; ring 0 here uses neither */
+	wrmsr(MSR_FS_BASE, BHIVE_INIT);
+	wrmsr(MSR_GS_BASE, BHIVE_INIT);
 	pmc = use_pmc;
 	bhive_scratch[S_MXCSR] = MXCSR;
 	bhive_scratch[S_VEC] = bhive_scratch[S_VEC + 1] = BHIVE_INIT;
@@ -131,15 +139,15 @@ static void movabs(unsigned reg, uint64_t v)
 	put8(reg >= 8 ? 0x49 : 0x48), put8((uint8_t)(0xb8 + (reg & 7))), put64(v);
 }
 
-/* The state every run starts from: RFLAGS (pushed on the scratch page's top), the shared
- * frame (rep stosq through its own mapping), x87, MXCSR, the XMM registers. */
+/* The state every run starts from: RFLAGS (pushed on the scratch page's top), the frames
+ * in use (rep stosq through their own mapping), x87, MXCSR, the XMM registers. */
 static void reset_state(void)
 {
 	movabs(4, BHIVE_SCRATCH_VA + 4096);              /* rsp */
 	put8(0x68), put32((uint32_t)rflags);             /* push $rflags */
 	put8(0x9d);                                      /* popfq */
 	movabs(7, BHIVE_FRAME_VA);                       /* rdi */
-	put8(0xb9), put32(512);                          /* mov $512, %ecx */
+	bytes("\x48\x8b\x0d", 3), put_rel(S_FRAME_WORDS, 0);   /* mov S_FRAME_WORDS(%rip), %rcx */
 	movabs(0, BHIVE_INIT);
 	bytes("\xf3\x48\xab", 3);                        /* rep stosq */
 	bytes("\xdb\xe3", 2);                            /* fninit */
@@ -182,6 +190,24 @@ static void store_clock(unsigned w)
 	bytes("\x89\x56", 2), put8((uint8_t)(8 * w + 4));   /* mov %edx, 8w+4(%rsi) */
 }
 
+/* The copy at `at`'s rip-relative operand r made to reach BHIVE_RIP_BASE + rip_align +
+ * end + disp32, whichever copy it is (the host checked that it fits in 32 bits). */
+static void rip_fix(const struct run_seg *g, const struct bhive_in_rip *r)
+{
+	int32_t disp;
+
+	__builtin_memcpy(&disp, (const uint8_t *)g->block + r->disp_at, 4);
+	disp = (int32_t)(BHIVE_RIP_BASE + g->rip_align + (uint64_t)(int64_t)disp -
+			 (BHIVE_CODE_VA + at));
+	__builtin_memcpy(bhive_code + at + r->disp_at, &disp, 4);
+}
+
+/* No store in flight: the barrier before the timed window (mfence) */
+static void drain_stores(void)
+{
+	bytes("\x0f\xae\xf0", 3);                        /* mfence */
+}
+
 /* One timed run of n copies: reset, clock, the copies, clock, into the record at S_PTR,
  * which then moves to the next. */
 static void segment(const struct run_seg *g)
@@ -189,14 +215,23 @@ static void segment(const struct run_seg *g)
 	reset_state();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
 	read_steal(2);
+	/* no store in flight when the block starts: the reset's (a page or more) drained
+	 * before the clock is read, the start time's two after it (a fixed cost in every
+	 * run, which the two unroll factors' difference cancels), so the block's stores
+	 * do not wait behind them nor its loads alias their addresses */
+	drain_stores();
 	read_clock();
 	store_clock(0);
+	drain_stores();
 	for (unsigned r = 0; r < 16; r++)
 		movabs(r, BHIVE_INIT);
 	bytes("\x0f\xae\xe8", 3);                        /* lfence */
 	run_seg_at[run_segments] = g->track ? at : 0;
-	for (unsigned i = 0; i < g->copies; i++, at += g->len)
+	for (unsigned i = 0; i < g->copies; i++, at += g->len) {
 		__builtin_memcpy(bhive_code + at, g->block, g->len);
+		for (unsigned k = 0; k < g->nrip; k++)
+			rip_fix(g, &g->rip[k]);
+	}
 	run_seg_end[run_segments] = g->track ? at : 0;
 	read_clock();
 	bytes("\x48\x8b\x35", 3), put_rel(S_PTR, 0);     /* mov S_PTR(%rip), %rsi */
@@ -207,9 +242,10 @@ static void segment(const struct run_seg *g)
 
 unsigned run_emit(const struct run_seg *segs, unsigned n)
 {
-	at = 0;
-	for (run_segments = 0; run_segments < n; run_segments++)
+	for (run_segments = emit_kept(segs, n, &at); run_segments < n; run_segments++) {
 		segment(&segs[run_segments]);
+		emit_note(segs, n, run_segments, at);
+	}
 	bytes("\x48\xff\x0d", 3), put_rel(S_LEFT, 0);    /* decq S_LEFT(%rip) */
 	bytes("\x0f\x85", 2), put32((uint32_t)(0 - (at + 4)));               /* jnz 0 */
 	run_exit_va = BHIVE_CODE_VA + at;

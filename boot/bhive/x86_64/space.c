@@ -3,8 +3,8 @@
  * harness spans keep the runtime's identity map, ring 0's only (the CPU needs the IDT,
  * GDT, TSS, handlers and ring 0's stack to take an exception); the unrolled code is
  * mapped read-only and the scratch page writable for ring 3; every other page the block
- * touches faults once and is then mapped, read-only for a load and writable for a store,
- * to the one shared frame, so all its data stays in L1D. */
+ * touches faults once and is then mapped: read-only to the one shared frame for a load,
+ * writable to a frame of its own for a store (frames.h). */
 #include "harness.h"
 
 #define P 0x1ull
@@ -20,7 +20,6 @@ extern char __image_end[];
 
 uint8_t bhive_code[BHIVE_CODE_MAX] __attribute__((aligned(4096)));
 static uint64_t pml4[512] __attribute__((aligned(4096)));
-static unsigned pages, written;
 
 /* The leaf entry of va, with every table on the way made (user, writable: the leaf
  * decides); 0 when the pool is empty. */
@@ -50,10 +49,9 @@ void space_reset(void)
 {
 	uint64_t *pd;
 
-	pages = written = 0;
+	frames_reset();
 	pool_reset();
-	for (unsigned i = 0; i < 512; i++)
-		pml4[i] = 0;
+	arch_fill64(pml4, 0, 512);
 	leaf(0);   /* the tables of the first GiB */
 	pd = (uint64_t *)(uintptr_t)(((uint64_t *)(uintptr_t)(pml4[0] & ADDR_MASK))[0] &
 				     ADDR_MASK);
@@ -62,7 +60,8 @@ void space_reset(void)
 	for (unsigned i = 0; i < BHIVE_CODE_MAX / PAGE; i++)
 		*leaf(BHIVE_CODE_VA + i * PAGE) = ((uintptr_t)bhive_code + i * PAGE) | P | US;
 	*leaf(BHIVE_SCRATCH_VA) = (uintptr_t)bhive_scratch | P | RW | US;
-	*leaf(BHIVE_FRAME_VA) = (uintptr_t)bhive_frame | P | RW | US;
+	for (unsigned i = 0; i < BHIVE_FRAMES; i++)
+		*leaf(BHIVE_FRAME_VA + i * PAGE) = (uintptr_t)bhive_frames[i] | P | RW | US;
 	if (bmrt_steal_word())
 		*leaf(BHIVE_STEAL_VA) = ((uintptr_t)bmrt_steal_word() & ~(PAGE - 1)) | P | US;
 }
@@ -79,29 +78,27 @@ static int canonical(uint64_t a)
 
 int space_map(uint64_t addr, int write)
 {
-	uint64_t page = addr & ~(PAGE - 1), *e;
+	uint64_t page = addr & ~(PAGE - 1), *e, frame;
+	int st;
 
 	if (!canonical(addr))
 		return BHIVE_NONCANONICAL;
 	if (page < harness_end() || page - BHIVE_CODE_VA < BHIVE_CODE_MAX ||
 	    page == BHIVE_SCRATCH_VA || page == BHIVE_STEAL_VA ||
-	    page == BHIVE_FRAME_VA)
+	    page - BHIVE_FRAME_VA < BHIVE_FRAMES * PAGE)
 		return BHIVE_UNMAPPABLE;
 	e = leaf(page);
 	if (!e)
 		return BHIVE_TOO_MANY_FAULTS;
-	if (!(*e & P)) {
-		*e = (uintptr_t)bhive_frame | P | US;
-		pages++;
-	} else if (!write || (*e & RW)) {
-		return BHIVE_UNMAPPABLE;   /* mapped and allowed, yet it faulted */
-	}
-	if (write && !(*e & RW)) {
-		*e |= RW;
-		written++;
-	}
+	st = frame_pick(*e & P, (*e & RW) != 0, write, &frame);
+	if (st)
+		return st;
+	*e = frame | P | US | (write ? RW : 0);
 	return BHIVE_OK;
 }
 
-unsigned space_pages(void) { return pages; }
-unsigned space_written(void) { return written; }
+void arch_fill64(uint64_t *d, uint64_t v, uint64_t n)
+{
+	/* one instruction: ring 0 may be emulated an instruction at a time */
+	__asm__ volatile("rep stosq" : "+D"(d), "+c"(n) : "a"(v) : "memory");
+}
