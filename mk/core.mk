@@ -8,6 +8,9 @@ RT_FORMAT_SRCS := boot/common/format.c boot/common/fmt_double.c
 # The one runtime source built with floating point allowed (bm_printf takes doubles out of
 # its va_list); every other runtime and library object is -mgeneral-regs-only.
 RT_FP_SRCS := boot/common/printf.c
+# Word-at-a-time memcpy/memset for the runtimes without a faster string instruction
+# (AArch64, RISC-V, Cortex-M): not in boot/common/*.c, which x86-64 builds too.
+RT_WORD_SRCS := boot/common/word/string.c
 CORE_HOST_LIB := $(HOST_BUILD)/libcore-host.a
 
 $(CORE_HOST_LIB): $(call host_objs,$(CORE_SRCS) $(RT_FORMAT_SRCS))

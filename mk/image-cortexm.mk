@@ -76,7 +76,7 @@ cm_ldflags = $(CM_CPU_$(1)) -mthumb -nostdlib -static -Wl,--build-id=sha1 -T lin
 	-Wl,--defsym=__cm_stack_bytes=$(CM_STACK_BYTES) -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
 CM_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/cortexm/*.c target/arch/cortexm/*.S)
-CM_RT_SRCS := $(wildcard boot/cortexm/*.c boot/cortexm/*.S) \
+CM_RT_SRCS := $(wildcard boot/cortexm/*.c boot/cortexm/*.S) $(RT_WORD_SRCS) \
 	$(filter-out boot/common/fwcfg.c boot/common/pci.c boot/common/stream.c,\
 	$(wildcard boot/common/*.c))
 
