@@ -22,18 +22,13 @@ static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 {
 	static struct bmprof_pmu check;
 
-	if (vn >= BMRT_SPEC_MAX) {
-		bmrt_log(BMRT_WARN, "config: event=%.*s: longer than %d characters; ignored",
-			 (int)vn, v, BMRT_SPEC_MAX - 1);
+	if (!bmrt_event_fits(v, vn, BMRT_SPEC_MAX, cfg->nevents, BMPROF_A64_MAX_EVENTS))
 		return;
-	}
 	if (bmprof_pmu_parse_event(&check, v, (unsigned)vn, BMPROF_VENDOR_ARM)) {
 		bmrt_log(BMRT_WARN, "config: event=%.*s: %s; ignored", (int)vn, v, check.error);
 		return;
 	}
-	memcpy(cfg->specs[cfg->nevents], v, vn);
-	cfg->specs[cfg->nevents][vn] = 0;
-	cfg->events[cfg->nevents] = cfg->specs[cfg->nevents];
+	cfg->events[cfg->nevents] = bmrt_event_keep(cfg->specs[cfg->nevents], v, vn);
 	cfg->nevents++;
 }
 

@@ -142,3 +142,25 @@ void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap)
 	}
 	parse(keys, text, (size_t)n);
 }
+
+int bmrt_event_fits(const char *v, size_t vn, size_t spec_max, unsigned n, unsigned max)
+{
+	if (vn >= spec_max) {
+		bmrt_log(BMRT_WARN, "config: event=%.*s: longer than %d characters; ignored",
+			 (int)vn, v, (int)spec_max - 1);
+		return 0;
+	}
+	if (n >= max) {
+		bmrt_log(BMRT_WARN, "config: event=%.*s: more than %d events; ignored", (int)vn, v,
+			 (int)max);
+		return 0;
+	}
+	return 1;
+}
+
+const char *bmrt_event_keep(char *spec, const char *v, size_t vn)
+{
+	memcpy(spec, v, vn);
+	spec[vn] = 0;
+	return spec;
+}

@@ -162,6 +162,11 @@ struct bmrt_key {
 extern const struct bmrt_choice bmrt_modes[];   /* mode=: sample | count (bmprof_pmu.h) */
 extern const struct bmrt_choice bmrt_transports[];   /* transport=: serial | shm (stream.c) */
 void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap);
+/* event=: whether setting v (vn bytes) fits in the architecture's table of max specs of
+ * spec_max bytes (the NUL included), n of them taken; if not, a warning names it. */
+int bmrt_event_fits(const char *v, size_t vn, size_t spec_max, unsigned n, unsigned max);
+/* v copied into spec, as a string, for the sampler's init to parse; returns spec. */
+const char *bmrt_event_keep(char *spec, const char *v, size_t vn);
 
 /* param.c: param=NAME=VALUE, for bm_param() (bmrt.h) */
 #define BMRT_MAX_PARAMS 32

@@ -16,14 +16,9 @@ static const struct bmrt_choice timers[] = { { "systick", 0 }, { 0, 0 } };
  * second parse table takes RAM here. */
 static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 {
-	if (vn >= BMRT_SPEC_MAX || cfg->nevents >= BMRT_CM_MAX_EVENTS) {
-		bmrt_log(BMRT_WARN, "config: event=%.*s: longer than %d characters or more than "
-			 "%d events; ignored", (int)vn, v, BMRT_SPEC_MAX - 1, BMRT_CM_MAX_EVENTS);
+	if (!bmrt_event_fits(v, vn, BMRT_SPEC_MAX, cfg->nevents, BMRT_CM_MAX_EVENTS))
 		return;
-	}
-	memcpy(cfg->specs[cfg->nevents], v, vn);
-	cfg->specs[cfg->nevents][vn] = 0;
-	cfg->events[cfg->nevents] = cfg->specs[cfg->nevents];
+	cfg->events[cfg->nevents] = bmrt_event_keep(cfg->specs[cfg->nevents], v, vn);
 	cfg->nevents++;
 }
 
