@@ -10,7 +10,10 @@ RT_FORMAT_SRCS := boot/common/format.c boot/common/fmt_double.c
 RT_FP_SRCS := boot/common/printf.c
 # Word-at-a-time memcpy/memset for the runtimes without a faster string instruction
 # (AArch64, RISC-V, Cortex-M): not in boot/common/*.c, which x86-64 builds too.
-RT_WORD_SRCS := boot/common/word/string.c
+RT_WORD_SRCS := boot/common/optin/string.c
+# The UART's ticket lock, for the runtimes with more than one CPU and no lock of their own
+# (AArch64, RISC-V).
+RT_TICKET_SRCS := boot/common/optin/uartlock.c
 CORE_HOST_LIB := $(HOST_BUILD)/libcore-host.a
 
 $(CORE_HOST_LIB): $(call host_objs,$(CORE_SRCS) $(RT_FORMAT_SRCS))

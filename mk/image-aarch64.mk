@@ -45,7 +45,8 @@ A64_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=sha1 -T linker/aarch64.l
 	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
 A64_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/aarch64/*.c target/arch/aarch64/*.S)
-A64_RT_SRCS := $(wildcard boot/aarch64/*.c boot/aarch64/*.S boot/common/*.c) $(RT_WORD_SRCS)
+A64_RT_SRCS := $(wildcard boot/aarch64/*.c boot/aarch64/*.S boot/common/*.c) $(RT_WORD_SRCS) \
+	$(RT_TICKET_SRCS)
 A64_LIB_OBJS := $(addprefix $(A64_OBJ)/lib/,$(addsuffix .o,$(basename $(A64_LIB_SRCS))))
 A64_RT_OBJS := $(addprefix $(A64_OBJ)/rt/,$(addsuffix .o,$(basename $(A64_RT_SRCS))))
 A64_RT_FP_OBJS := $(addprefix $(A64_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))

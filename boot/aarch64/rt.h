@@ -65,16 +65,12 @@ int bmrt_mmu_map_normal(uint64_t pa, uint64_t size);
 void bmrt_shm_start(unsigned ncpus);
 extern uint64_t bmrt_mmu_regs[4];
 
-/* uart.c: the PL011 at 0x09000000 (rt_common.h declares the functions both UARTs have).
- * One CPU writes at a time: uart_lock() takes the lock (1), or finds this CPU holding it
- * already (0), and uart_unlock() is given that result. uart_write() takes it around each
- * write, so a frame (one write) is never split. */
+/* uart.c: the PL011 at 0x09000000 (rt_common.h declares the functions both UARTs have,
+ * and the lock). uart_write() takes the lock around each write, so a frame (one write) is
+ * never split. */
 void uart_drain(void);
 /* pl011.c: len bytes out; -1 if the transmitter is stuck. Takes no lock. */
 int pl011_send(const void *buf, size_t len);
-int uart_lock(void);
-void uart_unlock(int taken);
-void uart_unlock_mine(void);
 
 /* smp.c: each CPU's runtime state, indexed by bm_cpu_id() (TPIDR_EL1), in its own cache
  * line. The fields a CPU shares are written with release stores and read with acquire

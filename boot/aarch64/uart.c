@@ -27,12 +27,6 @@
 #define CR_TXE (1u << 8)
 #define CR_RXE (1u << 9)
 
-static struct {
-	volatile uint32_t next;      /* the next ticket */
-	volatile uint32_t serving;   /* the ticket that holds the lock */
-	volatile uint32_t owner;     /* the holder's CPU index + 1; 0: none */
-} lk;
-
 /* QEMU virt clocks the PL011 at 24 MHz: divisor 24e6 / (16 * 115200) = 13 + 1/64. */
 void uart_init(void)
 {
@@ -44,33 +38,6 @@ void uart_init(void)
 	mmio_write32(PL011 + FBRD, 1);
 	mmio_write32(PL011 + LCR_H, LCR_WLEN8 | LCR_FEN);
 	mmio_write32(PL011 + CR, CR_UARTEN | CR_TXE | CR_RXE);
-}
-
-int uart_lock(void)
-{
-	uint32_t me = bmrt_cpu() + 1, t;
-
-	if (__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == me)
-		return 0;
-	t = __atomic_fetch_add(&lk.next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&lk.serving, __ATOMIC_ACQUIRE) != t)
-		__asm__ volatile("wfe");
-	lk.owner = me;
-	return 1;
-}
-
-void uart_unlock(int taken)
-{
-	if (!taken)
-		return;
-	lk.owner = 0;
-	__atomic_store_n(&lk.serving, lk.serving + 1, __ATOMIC_RELEASE);
-	__asm__ volatile("dsb ish; sev" : : : "memory");
-}
-
-void uart_unlock_mine(void)
-{
-	uart_unlock(__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == bmrt_cpu() + 1);
 }
 
 static int uart_write(void *ctx, const void *buf, size_t len)

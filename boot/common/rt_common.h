@@ -23,6 +23,13 @@ void uart_init(void);
 void uart_putc(char c);
 extern const struct bmprof_out bmrt_serial_out;
 
+/* optin/uartlock.c (AArch64, RISC-V): one CPU writes to the UART at a time. uart_lock()
+ * takes the lock (1), or finds this CPU holding it already (0), and uart_unlock() is given
+ * that result; uart_unlock_mine() lets go if this CPU holds it. */
+int uart_lock(void);
+void uart_unlock(int taken);
+void uart_unlock_mine(void);
+
 /* One CPU at a time writes console text. bmrt_console_begin() takes the UART lock for
  * one console call (or finds this CPU holding it already) and returns what
  * bmrt_console_end() is given back. */

@@ -34,12 +34,9 @@ extern volatile int bmrt_probing;
 /* csrprobe.c: the hpm counters that exist and whether Sscofpmf does */
 void bmrt_probe_pmu(unsigned *counters, int *sscofpmf);
 
-/* uart.c: the NS16550A at 0x10000000. One hart writes at a time: uart_lock() takes the
- * lock (1) or finds this hart holding it (0); uart_unlock() is given that result. */
+/* uart.c: the NS16550A at 0x10000000; one hart writes at a time (uart_lock(),
+ * rt_common.h). */
 void uart_drain(void);
-int uart_lock(void);
-void uart_unlock(int taken);
-void uart_unlock_mine(void);
 
 /* smp.c: each hart's runtime state, indexed by mhartid, in its own cache line. The
  * fields another hart reads or writes are accessed with release stores and acquire

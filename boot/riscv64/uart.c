@@ -46,38 +46,6 @@ void uart_putc(char c)
 
 void uart_drain(void) { wait_set(LSR_TEMT); }
 
-static struct {
-	volatile uint32_t next;      /* the next ticket */
-	volatile uint32_t serving;   /* the ticket that holds the lock */
-	volatile uint32_t owner;     /* the holder's hart + 1; 0: none */
-} lk;
-
-int uart_lock(void)
-{
-	uint32_t me = bmrt_cpu() + 1, t;
-
-	if (__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == me)
-		return 0;
-	t = __atomic_fetch_add(&lk.next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&lk.serving, __ATOMIC_ACQUIRE) != t)
-		__asm__ volatile("nop");
-	lk.owner = me;
-	return 1;
-}
-
-void uart_unlock(int taken)
-{
-	if (!taken)
-		return;
-	lk.owner = 0;
-	__atomic_store_n(&lk.serving, lk.serving + 1, __ATOMIC_RELEASE);
-}
-
-void uart_unlock_mine(void)
-{
-	uart_unlock(__atomic_load_n(&lk.owner, __ATOMIC_RELAXED) == bmrt_cpu() + 1);
-}
-
 static int uart_write(void *ctx, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;

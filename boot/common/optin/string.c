@@ -4,7 +4,7 @@
  * memmove's backward copy. The empty asm in each loop keeps gcc from turning the loop back
  * into a call to the function being defined. memcpy and memset are weak, so a program (or
  * a C library) may bring its own. Not for x86-64, whose runtime uses rep movsb/stosb; so
- * not in boot/common itself, and each word-copying runtime's mk file names it. */
+ * not in boot/common itself: each runtime that uses it names it (mk/core.mk). */
 #include "bmrt.h"
 #include "../rt_common.h"
 
