@@ -14,15 +14,6 @@ _Noreturn void bmrt_start(void);
 
 uint64_t bm_cycles_hz(void) { return bmprof_a64_info()->cntfrq; }
 
-_Noreturn static void panic(const char *why)
-{
-	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
-
-	bmrt_log(BMRT_ERR, "cannot sample: %s", why);
-	bmprof_emit_end(&bmrt_out, &e);
-	bmrt_poweroff(BMRT_EXIT_PANIC);
-}
-
 /* One line per event that does not run as asked. */
 static void report_events(void)
 {
@@ -49,7 +40,7 @@ static void setup(struct bmrt_config *rc)
 	int err = bmprof_a64_init(&c);
 
 	if (err)
-		panic(bmprof_a64_strerror(err));
+		bmrt_panic(bmprof_a64_strerror(err));
 	bmprof_a64_set_stack((uintptr_t)bmrt_stack_guard + GUARD_SIZE, (uintptr_t)bmrt_stack_top);
 	report_events();
 	if (bmprof_a64_info()->period_ticks == 0 && bmprof_a64_info()->timer_runs)

@@ -61,6 +61,9 @@ extern const uint64_t bmrt_gap_min_ticks;
 /* exit.c: bm_exit runs bmrt_libc_exit(code) first: weak, empty; a C library's syscall
  * layer (boot/common/newlib/) defines it to run the library's exit processing. */
 void bmrt_libc_exit(int code);
+/* exit.c: a run that cannot sample ends here: why in one message, END (panic), power
+ * off with BMRT_EXIT_PANIC. */
+_Noreturn void bmrt_panic(const char *why);
 
 /* console.c: the sink bm_printf formats into (the UART; callers hold the console) */
 extern struct bmrt_sink bmrt_console_sink;

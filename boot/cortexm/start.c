@@ -11,15 +11,6 @@ _Noreturn void bmrt_start(void);
 /* A PMU driver for config.pmu (target/arch/cortexm), when the library has one. */
 extern const struct bmprof_pmu_ops *const bmprof_cm_default_pmu __attribute__((weak));
 
-_Noreturn static void panic(const char *why)
-{
-	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
-
-	bmrt_log(BMRT_ERR, "cannot sample: %s", why);
-	bmprof_emit_end(&bmrt_out, &e);
-	bmrt_poweroff(BMRT_EXIT_PANIC);
-}
-
 static int out_begin(void) { return bmrt_console_busy(); }
 static void out_end(void) {}
 
@@ -42,7 +33,7 @@ static void setup(struct bmrt_config *rc)
 		bmrt_log(BMRT_WARN, "transport=shm: Cortex-M images stream over the UART only");
 	err = bmprof_cm_init(&c);
 	if (err)
-		panic(bmprof_cm_strerror(err));
+		bmrt_panic(bmprof_cm_strerror(err));
 	bmrt_report_events(bmprof_cm_pmu());
 }
 

@@ -16,15 +16,6 @@ uint32_t bmrt_cpu_wait_ms = BMRT_CPU_WAIT_MS_DEFAULT;
 
 uint64_t bm_cycles_hz(void) { return bmprof_rv_info()->timebase_hz; }
 
-_Noreturn static void panic(const char *why)
-{
-	struct bmprof_end e = { .exit_code = -1, .reason = BMPROF_END_PANIC };
-
-	bmrt_log(BMRT_ERR, "cannot sample: %s", why);
-	bmprof_emit_end(&bmrt_out, &e);
-	bmrt_poweroff(BMRT_EXIT_PANIC);
-}
-
 static void report_events(void)
 {
 	const struct bmprof_pmu *p = bmprof_rv_pmu();
@@ -45,7 +36,7 @@ static void setup(struct bmrt_config *rc)
 	int ovf, err;
 
 	if (rc->stack_depth)
-		panic("call stacks (stack_depth, bmprof qemu -g) are not supported on RISC-V");
+		bmrt_panic("call stacks (stack_depth, bmprof qemu -g) are not supported on RISC-V");
 	if (rc->transport == BMRT_TRANSPORT_SHM)
 		bmrt_log(BMRT_WARN, "transport=shm is not supported on RISC-V: the stream stays "
 			 "on the serial port");
@@ -54,7 +45,7 @@ static void setup(struct bmrt_config *rc)
 	c.sscofpmf = (uint8_t)ovf;
 	err = bmprof_rv_init(&c);
 	if (err)
-		panic(bmprof_rv_strerror(err));
+		bmrt_panic(bmprof_rv_strerror(err));
 	report_events();
 }
 
