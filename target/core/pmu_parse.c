@@ -245,3 +245,12 @@ int bmprof_pmu_parse_event(struct bmprof_pmu *p, const char *text, unsigned len,
 	p->error = 0;
 	return 0;
 }
+
+int bmprof_pmu_parse_spec(struct bmprof_pmu *p, const char *spec, uint8_t vendor)
+{
+	unsigned n = 0;
+
+	while (spec && spec[n])
+		n++;
+	return bmprof_pmu_parse_event(p, spec, n, vendor);
+}

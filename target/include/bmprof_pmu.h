@@ -209,6 +209,8 @@ enum bmprof_pmu_busy { BMPROF_PMU_IDLE = 0, BMPROF_PMU_BUSY_GROUP = 1, BMPROF_PM
  *   NAME    1..31 characters (default: the word, or r<hex code>)
  *   GROUP   decimal 0..254: events with the same GROUP are on the PMU together */
 int bmprof_pmu_parse_event(struct bmprof_pmu *p, const char *text, unsigned len, uint8_t vendor);
+/* The same for a NUL-terminated spec (NULL: empty). */
+int bmprof_pmu_parse_spec(struct bmprof_pmu *p, const char *spec, uint8_t vendor);
 
 /* Probe ops (may be NULL), then place the parsed events on counters and into groups.
  * Events that cannot be placed get status UNAVAILABLE with a reason; with no PMU every

@@ -96,14 +96,6 @@ const struct bmprof_pmu *bmprof_a64_pmu(void)
 	return &cpus[i < 0 ? 0 : i].pmu;
 }
 
-static unsigned length(const char *s)
-{
-	unsigned n = 0;
-	while (s && s[n])
-		n++;
-	return n;
-}
-
 static int probe(const struct bmprof_a64_config *cfg)
 {
 	st.info.cntfrq = a64_read(cntfrq_el0) & 0xFFFFFFFFu;
@@ -126,8 +118,7 @@ static int probe(const struct bmprof_a64_config *cfg)
 	if (!st.info.cntfrq)
 		return BMPROF_A64_E_TIMER;
 	for (unsigned i = 0; i < cfg->nevents; i++)
-		if (bmprof_pmu_parse_event(&st.spec, cfg->events[i], length(cfg->events[i]),
-					   BMPROF_VENDOR_ARM)) {
+		if (bmprof_pmu_parse_spec(&st.spec, cfg->events[i], BMPROF_VENDOR_ARM)) {
 			st.info.bad_event = (uint8_t)i;
 			cpus[0].pmu.error = st.spec.error;
 			return BMPROF_A64_E_CONFIG;

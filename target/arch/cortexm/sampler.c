@@ -38,14 +38,6 @@ const struct bmprof_cm_info *bmprof_cm_info(void) { return &st.info; }
 const struct bmprof_pmu *bmprof_cm_pmu(void) { return &cpu.pmu; }
 struct bmprof_cpu *bmprof_cm_cpu(void) { return &cpu.core; }
 
-static unsigned length(const char *s)
-{
-	unsigned n = 0;
-	while (s && s[n])
-		n++;
-	return n;
-}
-
 static int check(const struct bmprof_cm_config *cfg)
 {
 	if (cfg->hz > BMPROF_CM_MAX_HZ || cfg->mode > BMPROF_CM_COUNT ||
@@ -58,8 +50,7 @@ static int check(const struct bmprof_cm_config *cfg)
 static int parse_events(struct bmprof_scpu *c, const struct bmprof_cm_config *cfg)
 {
 	for (unsigned i = 0; i < cfg->nevents; i++)
-		if (bmprof_pmu_parse_event(&c->pmu, cfg->events[i], length(cfg->events[i]),
-					   BMPROF_VENDOR_ARM)) {
+		if (bmprof_pmu_parse_spec(&c->pmu, cfg->events[i], BMPROF_VENDOR_ARM)) {
 			st.info.bad_event = (uint8_t)i;
 			return BMPROF_CM_E_CONFIG;
 		}

@@ -70,22 +70,13 @@ const struct bmprof_pmu *bmprof_rv_pmu(void)
 	return &cpus[c && bmprof_sampler_at(c->idx) ? c->idx : 0].pmu;
 }
 
-static unsigned length(const char *s)
-{
-	unsigned n = 0;
-	while (s && s[n])
-		n++;
-	return n;
-}
-
 static int check(const struct bmprof_rv_config *cfg)
 {
 	if (cfg->hz > BMPROF_RV_MAX_HZ || cfg->mode > BMPROF_RV_COUNT ||
 	    cfg->nevents > BMPROF_RV_MAX_EVENTS || (cfg->raw && !RAW_BYTES))
 		return BMPROF_RV_E_CONFIG;
 	for (unsigned i = 0; i < cfg->nevents; i++)
-		if (bmprof_pmu_parse_event(&st.spec, cfg->events[i], length(cfg->events[i]),
-					   BMPROF_VENDOR_RISCV)) {
+		if (bmprof_pmu_parse_spec(&st.spec, cfg->events[i], BMPROF_VENDOR_RISCV)) {
 			st.info.bad_event = (uint8_t)i;
 			cpus[0].pmu.error = st.spec.error;
 			return BMPROF_RV_E_CONFIG;

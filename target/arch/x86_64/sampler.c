@@ -116,15 +116,6 @@ const char *bmprof_x86_event_error(unsigned i)
 	return i < BMPROF_X86_MAX_EVENTS ? sh.event_error[i] : 0;
 }
 
-static unsigned length(const char *s)
-{
-	unsigned n = 0;
-
-	while (s && s[n])
-		n++;
-	return n;
-}
-
 /* Parse the specs for this CPU's vendor; the PMU's ops for it. */
 static const struct bmprof_pmu_ops *parse_events(struct bmprof_scpu *c)
 {
@@ -132,7 +123,7 @@ static const struct bmprof_pmu_ops *parse_events(struct bmprof_scpu *c)
 
 	for (unsigned i = 0; i < sh.cfg.nevents; i++) {
 		const char *t = sh.cfg.events[i];
-		if (bmprof_pmu_parse_event(&c->pmu, t, length(t), vendor)) {
+		if (bmprof_pmu_parse_spec(&c->pmu, t, vendor)) {
 			sh.bad_events[c->idx] |= 1u << i;
 			if (c->idx == 0)
 				sh.event_error[i] = c->pmu.error ? c->pmu.error : "malformed";
