@@ -14,6 +14,8 @@ RT_WORD_SRCS := boot/common/optin/string.c
 # The UART's ticket lock, for the runtimes with more than one CPU and no lock of their own
 # (AArch64, RISC-V).
 RT_TICKET_SRCS := boot/common/optin/uartlock.c
+# event= checked against a PMU table where it is read (AArch64, RISC-V).
+RT_EVCHECK_SRCS := boot/common/optin/eventcheck.c
 CORE_HOST_LIB := $(HOST_BUILD)/libcore-host.a
 
 $(CORE_HOST_LIB): $(call host_objs,$(CORE_SRCS) $(RT_FORMAT_SRCS))

@@ -42,7 +42,8 @@ UA64_LIB_OBJS := $(addprefix $(UA64_OBJ)/lib/,$(addsuffix .o,$(basename $(A64_LI
 # (not boot/common/gapprobe.c: the firmware's timer is not the runtime's to probe)
 UA64_RT_SRCS := $(filter-out boot/common/gapprobe.c,$(wildcard boot/uefi/common/*.c \
 	boot/uefi/aarch64/*.c boot/uefi/aarch64/*.S boot/common/*.c)) \
-	boot/aarch64/config.c boot/aarch64/fwcfg.c boot/aarch64/pl011.c $(RT_WORD_SRCS)
+	boot/aarch64/config.c boot/aarch64/fwcfg.c boot/aarch64/pl011.c $(RT_WORD_SRCS) \
+	$(RT_EVCHECK_SRCS)
 UA64_RT_OBJS := $(addprefix $(UA64_OBJ)/rt/,$(addsuffix .o,$(basename $(UA64_RT_SRCS))))
 UA64_RT_FP_OBJS := $(addprefix $(UA64_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))
 

@@ -20,14 +20,9 @@ static const struct bmrt_choice timers[] = {
  * bmprof_a64_init parses the kept text again. */
 static void event_setting(struct bmrt_config *cfg, const char *v, size_t vn)
 {
-	static struct bmprof_pmu check;
-
-	if (!bmrt_event_fits(v, vn, BMRT_SPEC_MAX, cfg->nevents, BMPROF_A64_MAX_EVENTS))
+	if (!bmrt_event_check(v, vn, BMRT_SPEC_MAX, cfg->nevents, BMPROF_A64_MAX_EVENTS,
+			      BMPROF_VENDOR_ARM))
 		return;
-	if (bmprof_pmu_parse_event(&check, v, (unsigned)vn, BMPROF_VENDOR_ARM)) {
-		bmrt_log(BMRT_WARN, "config: event=%.*s: %s; ignored", (int)vn, v, check.error);
-		return;
-	}
 	cfg->events[cfg->nevents] = bmrt_event_keep(cfg->specs[cfg->nevents], v, vn);
 	cfg->nevents++;
 }

@@ -177,6 +177,10 @@ void bmrt_config_read(const struct bmrt_key *keys, char *text, size_t cap);
 int bmrt_event_fits(const char *v, size_t vn, size_t spec_max, unsigned n, unsigned max);
 /* v copied into spec, as a string, for the sampler's init to parse; returns spec. */
 const char *bmrt_event_keep(char *spec, const char *v, size_t vn);
+/* optin/eventcheck.c (AArch64, RISC-V): bmrt_event_fits, then v parsed for vendor
+ * (bmprof_pmu.h), a bad one named in a warning; 1: keep it. */
+int bmrt_event_check(const char *v, size_t vn, size_t spec_max, unsigned n, unsigned max,
+		     uint8_t vendor);
 
 /* param.c: param=NAME=VALUE, for bm_param() (bmrt.h) */
 #define BMRT_MAX_PARAMS 32
