@@ -16,6 +16,9 @@ RT_WORD_SRCS := boot/common/optin/string.c
 RT_TICKET_SRCS := boot/common/optin/uartlock.c
 # event= checked against a PMU table where it is read (AArch64, RISC-V).
 RT_EVCHECK_SRCS := boot/common/optin/eventcheck.c
+# The end of a run on more than one CPU (AArch64, RISC-V), over the architecture's
+# bmrt_end_* steps.
+RT_FINISH_SRCS := boot/common/optin/finish.c
 CORE_HOST_LIB := $(HOST_BUILD)/libcore-host.a
 
 $(CORE_HOST_LIB): $(call host_objs,$(CORE_SRCS) $(RT_FORMAT_SRCS))

@@ -46,7 +46,7 @@ A64_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=sha1 -T linker/aarch64.l
 
 A64_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/aarch64/*.c target/arch/aarch64/*.S)
 A64_RT_SRCS := $(wildcard boot/aarch64/*.c boot/aarch64/*.S boot/common/*.c) $(RT_WORD_SRCS) \
-	$(RT_TICKET_SRCS) $(RT_EVCHECK_SRCS)
+	$(RT_TICKET_SRCS) $(RT_EVCHECK_SRCS) $(RT_FINISH_SRCS)
 A64_LIB_OBJS := $(addprefix $(A64_OBJ)/lib/,$(addsuffix .o,$(basename $(A64_LIB_SRCS))))
 A64_RT_OBJS := $(addprefix $(A64_OBJ)/rt/,$(addsuffix .o,$(basename $(A64_RT_SRCS))))
 A64_RT_FP_OBJS := $(addprefix $(A64_OBJ)/rt/,$(addsuffix .o,$(basename $(RT_FP_SRCS))))

@@ -32,7 +32,7 @@ RV_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=sha1 -T linker/riscv64.ld
 RV_LIB_SRCS := $(CORE_SRCS) $(wildcard target/arch/riscv64/*.c)
 RV_RT_SRCS := $(wildcard boot/riscv64/*.c boot/riscv64/*.S boot/common/*.c) \
 	$(RT_WORD_SRCS) $(RT_TICKET_SRCS) $(RT_EVCHECK_SRCS) \
-	target/arch/riscv64/atomic16.c
+	$(RT_FINISH_SRCS) target/arch/riscv64/atomic16.c
 RV_LIB_OBJS := $(addprefix $(RV_OBJ)/lib/,$(addsuffix .o,$(basename $(RV_LIB_SRCS))))
 RV_RT_OBJS := $(addprefix $(RV_OBJ)/rt/,$(addsuffix .o,$(basename $(RV_RT_SRCS))))
 

@@ -1,34 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The end of a run, on whichever CPU ends it (main returned, bm_exit, an exception): stop
- * sampling on every CPU and wait until each has parked (smp.c), send every parked CPU's
- * state (COUNTS, SAMPLES, TOTALS, CPU by CPU), the END frame, and power off. A second CPU
- * that tries to end the run meanwhile stops its own sampling and parks instead. Entered
- * a second time on the ending CPU (a fault inside the flush lands here again through
- * bmrt_exception), it skips the flush so it cannot loop. */
+/* The AArch64 steps of the end of a run (boot/common/optin/finish.c). */
 #include "bmrt.h"
 #include "rt.h"
 
-_Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value)
-{
-	static int ender = -1;
-	int me = (int)bmrt_cpu(), was = -1;
-
-	irq_off();
-	if (__atomic_compare_exchange_n(&ender, &was, me, 0, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
-		uart_unlock_mine();   /* output a fault cut short: others may wait for it */
-		bmrt_smp_stop();
-		bmrt_stream_final();
-		for (unsigned i = 0; i < bm_ncpus(); i++)
-			if ((int)i == me || bmrt_cpu_parked(i)) {
-				bmrt_stream_as(i);
-				bmprof_a64_flush_cpu(i);
-			}
-	} else if (was != me) {
-		bmprof_a64_stop();
-		bmrt_park();
-	}
-	bmrt_stream_as((unsigned)me);
-	bmprof_emit_end(&bmrt_out, end);
-	bmrt_poweroff(exit_value);
-}
+void bmrt_end_irq_off(void) { irq_off(); }
+void bmrt_end_stop_all(void) { bmrt_smp_stop(); }
+void bmrt_end_stop_mine(void) { bmprof_a64_stop(); }
+void bmrt_end_flush_cpu(unsigned cpu) { bmprof_a64_flush_cpu(cpu); }

@@ -103,9 +103,7 @@ static inline unsigned bmrt_cpu(void)
 void bmrt_smp_boot(uint32_t cpu_wait_ms);
 void bmrt_smp_go(void);             /* let them start sampling and wait for work */
 void bmrt_smp_stop(void);           /* IRQs masked: stop sampling on every CPU, wait for them */
-int bmrt_cpu_parked(unsigned cpu);
 void bmrt_sgi(uint32_t intid);      /* the sampler's other_irq */
-_Noreturn void bmrt_park(void);     /* stopped: wait for the power-off with IRQs masked */
 
 /* irq.c: the IRQ path (vectors.S), and console output's side of it: between
  * bmrt_console_begin() and bmrt_console_end() (rt_common.h) the interrupt-exit drain is

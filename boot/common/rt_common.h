@@ -45,6 +45,16 @@ void bmrt_copy_down(unsigned char *dst, const unsigned char *src, size_t n);
 
 /* finish.c: stop sampling everywhere, send what was sampled, the END frame, power off */
 _Noreturn void bmrt_finish(const struct bmprof_end *end, uint8_t exit_value);
+/* The steps boot/common/optin/finish.c (AArch64, RISC-V) takes from the architecture:
+ * mask this CPU's interrupts; stop sampling on every CPU and wait until the others parked;
+ * stop this CPU's sampling; send a stopped CPU's state. smp.c: whether a CPU parked, and
+ * this one parks (stopped: waits for the power-off with interrupts masked). */
+void bmrt_end_irq_off(void);
+void bmrt_end_stop_all(void);
+void bmrt_end_stop_mine(void);
+void bmrt_end_flush_cpu(unsigned cpu);
+int bmrt_cpu_parked(unsigned cpu);
+_Noreturn void bmrt_park(void);
 
 /* poweroff.c */
 _Noreturn void bmrt_poweroff(uint8_t exit_value);

@@ -69,10 +69,8 @@ unsigned bmrt_fdt_harts(const void *blob);
 void bmrt_smp_boot(uint32_t cpu_wait_ms);
 void bmrt_smp_go(void);
 void bmrt_smp_stop(uint32_t cpu_wait_ms);   /* the other harts stop and park */
-int bmrt_cpu_parked(unsigned cpu);
 void bmrt_msip(unsigned hart, int on);
 void bmrt_soft_irq(void);            /* trap.c: the machine software interrupt */
-_Noreturn void bmrt_park(void);
 extern uint32_t bmrt_cpu_wait_ms;    /* start.c: the config's cpu_wait_ms */
 
 /* config.c */
