@@ -14,17 +14,6 @@ _Noreturn void bmrt_start(void);
 
 uint64_t bm_cycles_hz(void) { return bmprof_a64_info()->cntfrq; }
 
-/* One line per event that does not run as asked. */
-static void report_events(void)
-{
-	const struct bmprof_pmu *p = bmprof_a64_pmu();
-
-	bmrt_report_events(p);
-	if (p->ngroups > 1)
-		bmrt_log(BMRT_INFO, "%u event groups take turns on the PMU at each timer tick",
-			 p->ngroups);
-}
-
 /* The image's loaded sections (linker/aarch64.ld) and the main stack (entry.S) */
 extern char __image_start[], __bss_start[], bmrt_stack_guard[], bmrt_stack_top[];
 
@@ -42,7 +31,7 @@ static void setup(struct bmrt_config *rc)
 	if (err)
 		bmrt_panic(bmprof_a64_strerror(err));
 	bmprof_a64_set_stack((uintptr_t)bmrt_stack_guard + GUARD_SIZE, (uintptr_t)bmrt_stack_top);
-	report_events();
+	bmrt_report_events(bmprof_a64_pmu(), "the PMU");
 	if (bmprof_a64_info()->period_ticks == 0 && bmprof_a64_info()->timer_runs)
 		bmrt_log(BMRT_WARN, "freq=0: event groups do not rotate and 32-bit counts may "
 			 "wrap unseen");

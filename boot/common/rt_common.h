@@ -110,9 +110,10 @@ void bmrt_msg_send(struct bmrt_msg *m);
  * set). */
 unsigned bmrt_gap_probe(uint64_t hz, int64_t *untimed, uint64_t *cost);
 
-/* events.c: a warning per event (bmprof_pmu.h) that does not count or sample as asked. */
+/* events.c: a warning per event (bmprof_pmu.h) that does not count or sample as asked;
+ * with counters (what the groups share, e.g. "the PMU"), a note when groups take turns. */
 struct bmprof_pmu;
-void bmrt_report_events(const struct bmprof_pmu *p);
+void bmrt_report_events(const struct bmprof_pmu *p, const char *counters);
 
 /* fwcfg.c: copy up to cap bytes of fw_cfg file name into buf; returns the file's full
  * length, or -1 if there is no fw_cfg or no such file */

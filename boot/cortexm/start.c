@@ -34,7 +34,7 @@ static void setup(struct bmrt_config *rc)
 	err = bmprof_cm_init(&c);
 	if (err)
 		bmrt_panic(bmprof_cm_strerror(err));
-	bmrt_report_events(bmprof_cm_pmu());
+	bmrt_report_events(bmprof_cm_pmu(), 0);
 }
 
 /* What an interrupt costs the program beyond its handler's own time (gapprobe.c). */

@@ -16,16 +16,6 @@ uint32_t bmrt_cpu_wait_ms = BMRT_CPU_WAIT_MS_DEFAULT;
 
 uint64_t bm_cycles_hz(void) { return bmprof_rv_info()->timebase_hz; }
 
-static void report_events(void)
-{
-	const struct bmprof_pmu *p = bmprof_rv_pmu();
-
-	bmrt_report_events(p);
-	if (p->ngroups > 1)
-		bmrt_log(BMRT_INFO, "%u event groups take turns on the hpm counters at each timer "
-			 "tick", p->ngroups);
-}
-
 static void setup(struct bmrt_config *rc)
 {
 	struct bmprof_rv_config c = {
@@ -46,7 +36,7 @@ static void setup(struct bmrt_config *rc)
 	err = bmprof_rv_init(&c);
 	if (err)
 		bmrt_panic(bmprof_rv_strerror(err));
-	report_events();
+	bmrt_report_events(bmprof_rv_pmu(), "the hpm counters");
 }
 
 static void probe_untimed(void)

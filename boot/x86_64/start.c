@@ -51,7 +51,7 @@ static void report_events(const struct bmrt_config *rc)
 		if (bmprof_x86_info()->bad_events >> i & 1)
 			bmrt_log(BMRT_WARN, "config: event=%s: %s; ignored", rc->events[i],
 				 bmprof_x86_event_error(i));
-	bmrt_report_events(bmprof_x86_pmu());
+	bmrt_report_events(bmprof_x86_pmu(), 0);
 }
 
 /* What an interrupt costs ring 0 beyond its handler's own time (gapprobe.c), for every

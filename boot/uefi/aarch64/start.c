@@ -51,17 +51,6 @@ _Noreturn static void panic(const char *why)
 	bmrt_poweroff(BMRT_EXIT_PANIC);
 }
 
-/* One line per event that does not run as asked. */
-static void report_events(void)
-{
-	const struct bmprof_pmu *p = bmprof_a64_pmu();
-
-	bmrt_report_events(p);
-	if (p->ngroups > 1)
-		bmrt_log(BMRT_INFO, "%u event groups take turns on the PMU at each timer tick",
-			 p->ngroups);
-}
-
 void bmrt_uefi_start(uint64_t load_bias)
 {
 	static struct bmrt_config rc = { .freq = BMRT_DEFAULT_FREQ,
@@ -96,7 +85,7 @@ void bmrt_uefi_start(uint64_t load_bias)
 	if (err)
 		panic(bmprof_a64_strerror(err));
 	bmprof_a64_set_stack(stack.lo, stack.hi);
-	report_events();
+	bmrt_report_events(bmprof_a64_pmu(), "the PMU");
 	if (EFI_ERROR(bmrt_irq_setup()))
 		panic("the firmware does not route the sampling interrupts");
 	if (rc.transport == BMRT_TRANSPORT_SHM)

@@ -75,7 +75,7 @@ static void say_events(const struct bmrt_config *rc)
 		if (bmprof_x86_info()->bad_events >> i & 1)
 			bmrt_log(BMRT_WARN, "config: event=%s: %s; ignored", rc->events[i],
 				 bmprof_x86_event_error(i));
-	bmrt_report_events(bmprof_x86_pmu());
+	bmrt_report_events(bmprof_x86_pmu(), 0);
 }
 
 void bmrt_uefi_start(uint64_t load_bias)
