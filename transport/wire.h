@@ -351,6 +351,26 @@ static inline unsigned bmprof_put_varint(uint8_t *p, uint64_t v)
 	p[n++] = (uint8_t)v;
 	return n;
 }
+/* One RAW_SAMPLES record (layout above): flags cut to the known ones, valid to nregs. The
+ * target's drain and the host's recovery of undrained rings both write it. */
+static inline unsigned bmprof_put_raw_record(uint8_t *p, uint16_t event, uint8_t flags,
+					     uint32_t valid, uint64_t pc, uint64_t data_addr,
+					     const uint64_t *r, unsigned nregs)
+{
+	unsigned n = bmprof_put_varint(p, event);
+
+	flags &= BMPROF_RAWF_KNOWN;
+	valid = nregs < 32 ? valid & ((1u << nregs) - 1) : valid;
+	p[n++] = flags;
+	n += bmprof_put_varint(p + n, valid);
+	n += bmprof_put_varint(p + n, pc);
+	if (flags & BMPROF_RAWF_DATA_ADDR)
+		n += bmprof_put_varint(p + n, data_addr);
+	for (unsigned i = 0; i < nregs; i++)
+		if (valid >> i & 1)
+			n += bmprof_put_varint(p + n, r[i]);
+	return n;
+}
 static inline uint64_t bmprof_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t bmprof_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
 

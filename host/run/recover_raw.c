@@ -142,23 +142,10 @@ out:
 	return rc;
 }
 
-/* As the target encodes it (target/core/raw.c): flags and valid cut to what the frame
- * can say. */
-static unsigned encode_record(uint8_t *p, const struct recover_raw *s, unsigned nregs)
+static unsigned put_raw(uint8_t *p, const struct recover_raw *s, unsigned nregs)
 {
-	uint32_t valid = nregs < 32 ? s->valid & ((1u << nregs) - 1) : s->valid;
-	uint8_t flags = s->flags & BMPROF_RAWF_DATA_ADDR;
-	unsigned n = bmprof_put_varint(p, s->event);
-
-	p[n++] = flags;
-	n += bmprof_put_varint(p + n, valid);
-	n += bmprof_put_varint(p + n, s->pc);
-	if (flags & BMPROF_RAWF_DATA_ADDR)
-		n += bmprof_put_varint(p + n, s->data_addr);
-	for (unsigned i = 0; i < nregs; i++)
-		if (valid >> i & 1)
-			n += bmprof_put_varint(p + n, s->r[i]);
-	return n;
+	return bmprof_put_raw_record(p, s->event, s->flags, s->valid, s->pc, s->data_addr, s->r,
+				     nregs);
 }
 
 static int send_frame(const struct recover_cpu *c, unsigned cpu, uint8_t *buf, unsigned len,
@@ -194,7 +181,7 @@ int recover_send_raw(const struct recover_cpu *c, unsigned cpu, const struct pro
 
 	res->raw_cpus++;
 	for (size_t i = from; i < c->nraw; i++) {
-		unsigned k = encode_record(one, &c->raw[i], c->raw_nregs);
+		unsigned k = put_raw(one, &c->raw[i], c->raw_nregs);
 
 		if (len + k > sizeof buf) {
 			if ((rc = send_frame(c, cpu, buf, len, n, &seq, emit, ctx)))

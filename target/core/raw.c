@@ -59,21 +59,10 @@ void bmprof_record_raw(struct bmprof_cpu *c, const struct bmprof_raw *s)
 	c->in_record = 0;
 }
 
-static unsigned encode_record(uint8_t *p, const struct bmprof_raw *s, unsigned nregs)
+static unsigned put_raw(uint8_t *p, const struct bmprof_raw *s, unsigned nregs)
 {
-	uint32_t valid = nregs < 32 ? s->valid & ((1u << nregs) - 1) : s->valid;
-	uint8_t flags = s->flags & BMPROF_RAWF_KNOWN;
-	unsigned n = bmprof_put_varint(p, s->event);
-
-	p[n++] = flags;
-	n += bmprof_put_varint(p + n, valid);
-	n += bmprof_put_varint(p + n, s->pc);
-	if (flags & BMPROF_RAWF_DATA_ADDR)
-		n += bmprof_put_varint(p + n, s->data_addr);
-	for (unsigned i = 0; i < nregs; i++)
-		if (valid >> i & 1)
-			n += bmprof_put_varint(p + n, s->r[i]);
-	return n;
+	return bmprof_put_raw_record(p, s->event, s->flags, s->valid, s->pc, s->data_addr, s->r,
+				     nregs);
 }
 
 static void raw_frame(struct bmprof_cpu *c, const struct bmprof_out *out, uint8_t *buf,
@@ -113,7 +102,7 @@ void bmprof_send_raw(struct bmprof_cpu *c, const struct bmprof_out *out)
 		return;
 	head = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
 	for (t = q->tail; t != head; t++) {
-		unsigned k = encode_record(one, &q->slot[t % q->cap], q->nregs);
+		unsigned k = put_raw(one, &q->slot[t % q->cap], q->nregs);
 		if (len + k > sizeof buf) {
 			raw_frame(c, out, buf, len, n);
 			len = BMPROF_RAW_FIXED;
