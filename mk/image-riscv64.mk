@@ -97,7 +97,7 @@ PICOLIBC_RV ?= /usr/lib/picolibc/riscv64-unknown-elf
 RV_PICOLIBC_MULTI := $(shell $(RV_CC) $(filter -march=% -mabi=%,$(RV_CFLAGS)) \
 	-print-multi-directory 2>/dev/null)
 RV_PICOLIBC_LIB := $(PICOLIBC_RV)/lib/release/$(RV_PICOLIBC_MULTI)
-RV_PICOLIBC_LIBC := $(RV_PICOLIBC_LIB)/libc.a
+RV_PICOLIBC_LIBC := $(if $(RV_PICOLIBC_MULTI),$(RV_PICOLIBC_LIB)/libc.a,no-riscv64-compiler)
 # (the compiler searches only its own include and include-fixed after these: picolibc's
 # limits.h includes the compiler's)
 RV_PICOLIBC_PROG_CFLAGS := -fhosted -isystem $(PICOLIBC_RV)/include/release \
