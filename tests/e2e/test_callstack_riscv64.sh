@@ -5,8 +5,9 @@
 # quarters of the b + d samples), its assembly edges() sampled in its prologue, its body
 # and its epilogue always under edge_caller; the --children columns agree with the folded
 # rows and a's children are b's and c's; -g caller/callee name the known parents and leaf;
-# every sample delivered is in a chain and none found the stack table full; --call-depth
-# bounds the chains; and with --smp 2 each hart walks its own stack.
+# every sample delivered is in a chain and none found the stack table full; the same with
+# Sscofpmf overflow sampling; --call-depth bounds the chains; and with --smp 2 each hart
+# walks its own stack.
 . "$(dirname "$0")/lib.sh"
 command -v qemu-system-riscv64 >/dev/null || skip "qemu-system-riscv64 not installed (make deps)"
 RV=$ROOT/$BUILD/test-images-riscv64
@@ -41,6 +42,10 @@ check children "$T/rv.children" "$T/rv.folded"
 grep -q '^ *[0-9.]*%  *[0-9]*  edge_caller$' "$T/rv.caller" || fail "-g caller has no edge_caller"
 "$BMPROF" report -i "$T/rv.data" -g callee >"$T/rv.callee" || fail "-g callee"
 grep -q '^ *[0-9.]*%  *[0-9]*  d$' "$T/rv.callee" || fail "-g callee has no leaf d"
+
+# The same chains when Sscofpmf counter overflow samples instead of the timer.
+run pmu "$RV/callstack.elf" -g --event cycles:period=20000
+check folded "$T/pmu.folded"
 
 run depth "$RV/callstack.elf" -g --call-depth 3
 check folded "$T/depth.folded" 3
