@@ -135,7 +135,7 @@ endif
 
 # make test-images-riscv64: the programs the RISC-V e2e tests run
 RV_TEST_IMAGE_DIR := $(BUILD)/test-images-riscv64
-RV_TEST_PROGS := shares exitcode crash smp_work smp_exit
+RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack
 RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf)
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\
 	$(RV_TEST_IMAGE_DIR)/obj/$(p),tests/e2e/progs/$(p).c,-Werror))
