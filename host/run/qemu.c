@@ -143,12 +143,15 @@ static const char *const riscv64_args[] = {
 };
 #define RISCV64_CONFIG_ADDR 0x8F000000ul   /* boot/riscv64/fwcfg.c, linker/riscv64.ld */
 
+/* Under KVM an x86-64 guest sees the host's cache descriptors (CPUID leaf 4): QEMU's own
+ * describe an 8-way L1D whatever the host has, and what the image sizes by them (bmprof
+ * bhive's written frames) would be sized for a cache the CPU does not have. */
 static const struct qemu_machine machines[] = {
 	{ EM_X86_64, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
-	  "host", "max", "x86_64", 1, 0 },
+	  "host,host-cache-info=on", "max", "x86_64", 1, 0 },
 	/* a 32-bit multiboot wrapper of an x86-64 image boots the same way */
 	{ EM_386, "x86_64", "qemu-system-x86_64", "qemu-system-x86", x86_64_args,
-	  "host", "max", "x86_64", 1, 0 },
+	  "host,host-cache-info=on", "max", "x86_64", 1, 0 },
 	{ EM_AARCH64, "aarch64", "qemu-system-aarch64", "qemu-system-arm", aarch64_args,
 	  "host", "max", "aarch64", 1, 0 },
 	{ EM_ARM, "cortex-m", "qemu-system-arm", "qemu-system-arm", cortexm_args,

@@ -234,7 +234,8 @@ static void test_argv(void **state)
 	o.nextra = 2;
 	argv = qemu_build_argv(&o);
 	assert_pair(argv, "-accel", "kvm");
-	assert_pair(argv, "-cpu", "host");
+	/* the guest is told the host's caches (CPUID leaf 4), not QEMU's made-up ones */
+	assert_pair(argv, "-cpu", "host,host-cache-info=on");
 	assert_pair(argv, "-icount", "shift=0,sleep=off");
 	/* extra arguments come last, in order */
 	int n = 0;
