@@ -96,7 +96,7 @@ endif
 
 # make test-images-riscv64: the programs the RISC-V e2e tests run
 RV_TEST_IMAGE_DIR := $(BUILD)/test-images-riscv64
-RV_TEST_PROGS := shares exitcode crash smp_work smp_exit
+RV_TEST_PROGS := shares exitcode crash smp_work smp_exit hang
 RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf)
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\
 	$(RV_TEST_IMAGE_DIR)/obj/$(p),tests/e2e/progs/$(p).c,-Werror))
@@ -109,6 +109,12 @@ rv-tiny-image:
 		IMAGE_CFLAGS=-DMANYPC_MS=100 \
 		RV_DEFS="-DBMPROF_RV_TABLE_ENTRIES=16 -DBMPROF_RV_OVF_ENTRIES=8"
 
-test-images-riscv64: $(RV_TEST_IMAGES) rv-tiny-image
+# and hang.c with the same tables (tests/e2e/test_recover_riscv64.sh)
+rv-hang-tiny-image:
+	@$(MAKE) --no-print-directory -s image ARCH=riscv64 SRC=tests/e2e/progs/hang.c \
+		NAME=hang BUILD=$(BUILD) RV_OUT=$(BUILD)/riscv64-hang-tiny \
+		RV_DEFS="-DBMPROF_RV_TABLE_ENTRIES=16 -DBMPROF_RV_OVF_ENTRIES=8"
 
-.PHONY: image test-images-riscv64 rv-tiny-image
+test-images-riscv64: $(RV_TEST_IMAGES) rv-tiny-image rv-hang-tiny-image
+
+.PHONY: image test-images-riscv64 rv-tiny-image rv-hang-tiny-image
