@@ -73,7 +73,7 @@ mcu_recover_runs() {   # PREFIX IMAGE TINY-IMAGE
 	grep -q "^# stopped   vCPU 0 at 0x[0-9a-f]* (hang_masked+0x" "$T/$a-masked.txt" ||
 		{ grep "^# stopped" "$T/$a-masked.txt"; fail "$a-masked: vCPU 0 was not found in hang_masked"; }
 
-	mcu_start "$a-spin" --timeout 4 --param mode=0 --param work=0 "$img"
+	mcu_start "$a-spin" --timeout 6 --param mode=0 --param work=0 "$img"
 	mcu_finish "$a-spin" 124
 	mcu_recovered "$a-spin" timeout 1 spin_forever
 	"$BMPROF" report -i "$T/$a-spin.data" --phase spin --format json >"$T/$a-spin-ph.json" ||
@@ -81,7 +81,7 @@ mcu_recover_runs() {   # PREFIX IMAGE TINY-IMAGE
 	pyassert "$T/$a-spin-ph.json" "r['rows'][0]['symbol'] == 'spin_forever' and r['rows'][0]['percent'] > 99" ||
 		fail "$a-spin: phase spin is not spin_forever's"
 
-	mcu_start "$a-tiny" --timeout 4 --freq 20000 --flush-interval 1 --param mode=0 \
+	mcu_start "$a-tiny" --timeout 6 --freq 20000 --flush-interval 1 --param mode=0 \
 		--param work=1 "$tiny"
 	mcu_finish "$a-tiny" 124
 	mcu_recovered "$a-tiny" timeout 0 spin_forever
