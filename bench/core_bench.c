@@ -496,7 +496,7 @@ __attribute__((noipa)) static void stack_sample(struct bmprof_cpu *c, uint64_t p
 {
 	uint64_t f[BMPROF_STACK_DEPTH_MAX];
 	int more;
-	unsigned n = bmprof_walk_fp(fp, r, 1, f, c->stacks.depth, &more);
+	unsigned n = bmprof_walk_fp(fp, 0, r, 1, f, c->stacks.depth, &more);
 
 	bmprof_record_stack(c, pc, 0, bmprof_stack_id(c, f, n, more ? BMPROF_STACKF_CUT : 0));
 }

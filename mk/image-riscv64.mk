@@ -72,21 +72,60 @@ $(1): $(2) $(4)
 endef
 
 define rv_link_rule
-$(1): $(2) $$(RV_RT_OBJS) $$(RV_LIB) linker/riscv64.ld $$(RV_OBJ)/link.flags
+$(1): $(2) $(4) $$(RV_RT_OBJS) $$(RV_LIB) linker/riscv64.ld $$(RV_OBJ)/link.flags
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(call say,LD,$$@)$$(RV_CC) $$(RV_LDFLAGS) -o $$@ $$(RV_RT_OBJS) $(2) $$(RV_LIB) -lgcc
+	$$(Q)$$(call say,LD,$$@)$$(RV_CC) $$(RV_LDFLAGS) -o $$@ $$(RV_RT_OBJS) $(2) $$(RV_LIB) $(3) -lgcc
 endef
 
-rv_image = $(eval $(call rv_link_rule,$(1),$(call rv_objs,$(2),$(3)))) \
+# $(call rv_image,ELF,OBJDIR,SRCS,CFLAGS[,LINK-ARGS,DEPS]): as x86_image (mk/image.mk):
+# LINK-ARGS come after the library (a C library, below), DEPS are made before both.
+rv_image = $(eval $(call rv_link_rule,$(1),$(call rv_objs,$(2),$(3)),$(5),\
+		$(2)/link.flags $(6))) \
 	$(call flags_file,$(2)/prog.flags,$(RV_CC) $(RV_PROG_CFLAGS) $(4)) \
+	$(call flags_file,$(2)/link.flags,$(5)) \
 	$(foreach s,$(3),$(eval $(call rv_obj_rule,$(call rv_obj,$(2),$(s)),$(s),$(4),\
-		$(2)/prog.flags)))
+		$(2)/prog.flags $(if $(6),| $(6)))))
+
+# LIBC=newlib (mk/newlib.mk; LIBC=picolibc says the same): Debian's prebuilt picolibc
+# (picolibc-riscv64-unknown-elf, newlib's libc and libm with a stdio of its own), its
+# "release" build (-O3 -g: profiles show its functions with source lines) of the multilib
+# the images' -march/-mabi select (rv64imafdc/lp64d for rv64gc/lp64d), over
+# boot/common/picolibc/syscalls.c. picolibc's errno is thread-local (local-exec TLS: the
+# image's one block, linker/riscv64.ld); its libm does not set errno (math_errhandling is
+# MATH_ERREXCEPT). The heap is HEAP_SIZE (8M unless given).
+PICOLIBC_RV ?= /usr/lib/picolibc/riscv64-unknown-elf
+RV_PICOLIBC_MULTI := $(shell $(RV_CC) $(filter -march=% -mabi=%,$(RV_CFLAGS)) \
+	-print-multi-directory 2>/dev/null)
+RV_PICOLIBC_LIB := $(PICOLIBC_RV)/lib/release/$(RV_PICOLIBC_MULTI)
+RV_PICOLIBC_LIBC := $(if $(RV_PICOLIBC_MULTI),$(RV_PICOLIBC_LIB)/libc.a,no-riscv64-compiler)
+# (the compiler searches only its own include and include-fixed after these: picolibc's
+# limits.h includes the compiler's)
+RV_PICOLIBC_PROG_CFLAGS := -fhosted -isystem $(PICOLIBC_RV)/include/release \
+	-ftls-model=local-exec
+RV_PICOLIBC_SYSCALLS := $(RV_OBJ)/picolibc/syscalls.o
+RV_PICOLIBC_LINK := $(RV_PICOLIBC_SYSCALLS) -Wl,--defsym=__bmrt_heap_size=$(HEAP_SIZE) \
+	-Wl,--start-group $(RV_PICOLIBC_LIB)/libm.a $(RV_PICOLIBC_LIBC) -lgcc -Wl,--end-group
+
+$(RV_PICOLIBC_SYSCALLS): boot/common/picolibc/syscalls.c $(RV_OBJ)/rt.flags
+	@mkdir -p $(dir $@)
+	$(Q)$(call say,CC,$@)$(RV_CC) $(RV_PROG_CFLAGS) $(RV_PICOLIBC_PROG_CFLAGS) -Werror \
+		-MMD -MP -c -o $@ $<
+
+ifneq ($(filter newlib picolibc,$(LIBC)),)
+RV_LIBC_CFLAGS := $(RV_PICOLIBC_PROG_CFLAGS)
+RV_LIBC_LINK := $(RV_PICOLIBC_LINK)
+RV_LIBC_DEPS := $(RV_PICOLIBC_SYSCALLS)
+ifeq ($(ARCH)/$(BOOT)/$(wildcard $(RV_PICOLIBC_LIBC)),riscv64//)
+$(error LIBC=$(LIBC): no picolibc at $(RV_PICOLIBC_LIBC); install picolibc-riscv64-unknown-elf (make deps))
+endif
+endif
 
 ifeq ($(ARCH)/$(BOOT),riscv64/)
 ifneq ($(strip $(SRC)),)
 RV_IMAGE_NAME := $(if $(NAME),$(NAME),$(basename $(notdir $(firstword $(SRC)))))
 RV_IMAGE_ELF := $(RV_OUT)/$(RV_IMAGE_NAME).elf
-$(call rv_image,$(RV_IMAGE_ELF),$(RV_OBJ)/img/$(RV_IMAGE_NAME),$(SRC),$(IMAGE_ALL_CFLAGS))
+$(call rv_image,$(RV_IMAGE_ELF),$(RV_OBJ)/img/$(RV_IMAGE_NAME),$(SRC),\
+	$(IMAGE_ALL_CFLAGS) $(RV_LIBC_CFLAGS),$(RV_LIBC_LINK),$(RV_LIBC_DEPS))
 $(foreach s,$(SRC),$(if $(wildcard $(s)),,$(error make image: $(s): no such source file)))
 image: $(RV_IMAGE_ELF)
 else ifneq ($(filter image,$(MAKECMDGOALS)),)
@@ -96,7 +135,7 @@ endif
 
 # make test-images-riscv64: the programs the RISC-V e2e tests run
 RV_TEST_IMAGE_DIR := $(BUILD)/test-images-riscv64
-RV_TEST_PROGS := shares exitcode crash smp_work smp_exit hang
+RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack hang
 RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf)
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\
 	$(RV_TEST_IMAGE_DIR)/obj/$(p),tests/e2e/progs/$(p).c,-Werror))
@@ -116,5 +155,17 @@ rv-hang-tiny-image:
 		RV_DEFS="-DBMPROF_RV_TABLE_ENTRIES=16 -DBMPROF_RV_OVF_ENTRIES=8"
 
 test-images-riscv64: $(RV_TEST_IMAGES) rv-tiny-image rv-hang-tiny-image
+
+# make test-images-newlib (mk/test-images-newlib.mk) also builds the newlib test programs
+# for RISC-V with picolibc, where it is installed: $(NEWLIB_TEST_DIR)/riscv64/NAME.elf
+ifneq ($(wildcard $(RV_PICOLIBC_LIBC)),)
+RV_NEWLIB_TEST_IMAGES := $(foreach p,$(NEWLIB_TEST_PROGS),\
+	$(NEWLIB_TEST_DIR)/riscv64/$(basename $(notdir $(p))).elf)
+$(foreach p,$(NEWLIB_TEST_PROGS),$(call rv_image,\
+	$(NEWLIB_TEST_DIR)/riscv64/$(basename $(notdir $(p))).elf,\
+	$(NEWLIB_TEST_DIR)/riscv64/obj/$(basename $(notdir $(p))),$(p),\
+	-Werror $(RV_PICOLIBC_PROG_CFLAGS),$(RV_PICOLIBC_LINK),$(RV_PICOLIBC_SYSCALLS)))
+test-images-newlib: $(RV_NEWLIB_TEST_IMAGES)
+endif
 
 .PHONY: image test-images-riscv64 rv-tiny-image rv-hang-tiny-image

@@ -3,7 +3,8 @@
 #
 #   LIBC=none     (default) the runtime's console and mem* only (boot/include/bmrt.h)
 #   LIBC=newlib   newlib's libc and libm (full, not nano: printf with floating point and
-#                 long long), over the syscall layer boot/common/newlib/syscalls.c, with a
+#                 long long), over the syscall layer boot/common/newlib/syscalls.c (on
+#                 RISC-V picolibc, newlib's derivative: mk/image-riscv64.mk), with a
 #                 heap of HEAP_SIZE bytes (a number, or with a K or M suffix; 8M, and 256K
 #                 on Cortex-M, whose boards have little RAM)
 #   NEWLIB_DIR    where newlib is built, once per architecture (default $(BUILD)/newlib;
@@ -21,8 +22,12 @@ LIBC ?= none
 HEAP_SIZE ?= 8M
 NEWLIB_DIR ?= $(BUILD)/newlib
 
-ifeq ($(filter none newlib,$(LIBC)),)
+ifeq ($(filter none newlib picolibc,$(LIBC)),)
 $(error LIBC=$(LIBC): not a C library bmprof knows; use LIBC=newlib or LIBC=none)
+endif
+# RISC-V links picolibc for LIBC=newlib (mk/image-riscv64.mk); LIBC=picolibc names it
+ifeq ($(LIBC)/$(filter riscv64,$(ARCH)),picolibc/)
+$(error LIBC=picolibc: only for ARCH=riscv64; use LIBC=newlib)
 endif
 ifeq ($(shell printf '%s' '$(HEAP_SIZE)' | grep -Ex '[1-9][0-9]*[KM]?'),)
 $(error HEAP_SIZE=$(HEAP_SIZE): not a size; use bytes or a K or M suffix, e.g. HEAP_SIZE=16M)

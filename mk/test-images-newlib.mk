@@ -2,7 +2,8 @@
 # make test-images-newlib: tests/e2e/progs-newlib/NAME.c linked with newlib (mk/newlib.mk),
 # as $(BUILD)/test-images-newlib/x86_64/NAME.elf and .../aarch64/NAME.elf, whatever LIBC
 # says, and .../cortex-m4/NAME.elf (an FPU board, Debian's arm-none-eabi newlib) where that
-# newlib is installed. Builds newlib first if it is not built yet.
+# newlib is installed, and .../riscv64/NAME.elf with picolibc where that is installed
+# (mk/image-riscv64.mk). Builds newlib first if it is not built yet.
 NEWLIB_TEST_DIR := $(BUILD)/test-images-newlib
 NEWLIB_TEST_PROGS := $(wildcard tests/e2e/progs-newlib/*.c)
 NEWLIB_TEST_IMAGES := $(foreach p,$(NEWLIB_TEST_PROGS),$(foreach a,x86_64 aarch64,\

@@ -4,8 +4,8 @@
  *   flush_ms=N                the periodic flush, every N ms (0: off)
  *   mode=M                    sample | count: sample, or only count events (COUNTS)
  *   event=ID:ENC:PERIOD[:NAME[:GROUP]]   an hpm event (repeatable), bmprof_pmu.h
- * timer= takes only "mtimer" (the CLINT's); stack_depth= and transport=shm are refused
- * by start.c. */
+ *   stack_depth=N             call stacks of at most N frames (0: off)
+ * timer= takes only "mtimer" (the CLINT's); transport=shm is refused by start.c. */
 #include "bmrt.h"
 #include "rt.h"
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Entry: QEMU virt with -bios none starts every hart at the start of RAM, in machine
- * mode, with mhartid in a0 and the device tree's address in a1. Hart 0 sets gp, the
- * stack, mtvec, FP (mstatus.FS), zeroes .bss and calls bmrt_start(); every other hart
- * below BMRT_MAX_CPUS waits for smp.c to release it (below), the rest wait for ever.
+ * mode, with mhartid in a0 and the device tree's address in a1. Every hart sets gp and tp
+ * (tp: the one thread-local block, linker/riscv64.ld, which holds a C library's errno).
+ * Hart 0 sets the stack, mtvec, FP (mstatus.FS), zeroes .bss and .tbss and calls
+ * bmrt_start(); every other hart below BMRT_MAX_CPUS waits for smp.c to release it
+ * (below), the rest wait for ever.
  *
  * bmrt_trap_entry (mtvec, direct mode): saves the interrupted registers on the current
  * stack (struct layout in rt.h; FP caller-saved registers too, as the C code may use
@@ -28,6 +30,7 @@ _start:
 .option norelax
 	la gp, __global_pointer$
 .option pop
+	la tp, __tls_base
 	bnez a0, secondary
 	la sp, bmrt_stack_top
 	la t0, bmrt_trap_entry
@@ -41,7 +44,13 @@ _start:
 	sd zero, 0(t0)
 	addi t0, t0, 8
 	j 1b
-2:	la t0, bmrt_dtb
+2:	la t0, __tbss_start
+	la t1, __tbss_end
+3:	bgeu t0, t1, 4f
+	sb zero, 0(t0)
+	addi t0, t0, 1
+	j 3b
+4:	la t0, bmrt_dtb
 	sd a1, 0(t0)
 	li ra, 0
 	li s0, 0

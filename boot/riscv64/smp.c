@@ -15,6 +15,8 @@
 
 #define MSIP(h) ((volatile uint32_t *)(uintptr_t)(0x02000000u + 4u * (h)))
 
+extern char bmrt_cpu_stacks[];   /* entry.S: hart i's is the (i - 1)th of 1 << CPU_STACK_SHIFT */
+
 struct bmrt_cpu bmrt_cpus[BMRT_MAX_CPUS];
 volatile uint64_t bmrt_release __attribute__((section(".data")));
 static unsigned ncpus = 1;
@@ -158,6 +160,10 @@ _Noreturn void bmrt_secondary_start(unsigned hart)
 
 	bmrt_msip(hart, 0);
 	c->init_err = bmprof_rv_cpu_init(hart);
+	if (!c->init_err) {
+		uintptr_t lo = (uintptr_t)bmrt_cpu_stacks + ((uintptr_t)(hart - 1) << CPU_STACK_SHIFT);
+		bmprof_rv_set_stack(lo, lo + (1ul << CPU_STACK_SHIFT));
+	}
 	__atomic_store_n(&c->booted, 1, __ATOMIC_RELEASE);
 	if (c->init_err)
 		bmrt_park();

@@ -16,17 +16,20 @@ uint32_t bmrt_cpu_wait_ms = BMRT_CPU_WAIT_MS_DEFAULT;
 
 uint64_t bm_cycles_hz(void) { return bmprof_rv_info()->timebase_hz; }
 
+/* The image's loaded sections (linker/riscv64.ld) and hart 0's stack (entry.S) */
+extern char __image_start[], __bss_start[], bmrt_stack_bottom[], bmrt_stack_top[];
+
 static void setup(struct bmrt_config *rc)
 {
 	struct bmprof_rv_config c = {
 		.hz = rc->freq, .mode = rc->mode, .nevents = rc->nevents, .events = rc->events,
 		.out = &bmrt_out, .flush_ms = rc->flush_ms, .raw = (uint8_t)rc->raw,
+		.stack_depth = rc->stack_depth,
+		.code = { (uintptr_t)__image_start, (uintptr_t)__bss_start },
 	};
 	unsigned counters;
 	int ovf, err;
 
-	if (rc->stack_depth)
-		bmrt_panic("call stacks (stack_depth, bmprof qemu -g) are not supported on RISC-V");
 	if (rc->transport == BMRT_TRANSPORT_SHM)
 		bmrt_log(BMRT_WARN, "transport=shm is not supported on RISC-V: the stream stays "
 			 "on the serial port");
@@ -36,6 +39,7 @@ static void setup(struct bmrt_config *rc)
 	err = bmprof_rv_init(&c);
 	if (err)
 		bmrt_panic(bmprof_rv_strerror(err));
+	bmprof_rv_set_stack((uintptr_t)bmrt_stack_bottom, (uintptr_t)bmrt_stack_top);
 	bmrt_report_events(bmprof_rv_pmu(), "the hpm counters");
 }
 

@@ -197,6 +197,14 @@ static bool is_code_symbol(const struct symbolizer *s, const GElf_Sym *sym, cons
 	return sec && (sec->flags & SHF_EXECINSTR);
 }
 
+/* Arm's and RISC-V's mapping symbols ($x, $d, $x.N, $xrv64i2p1_...), which binutils'
+ * target-special-symbol hooks keep addr2line from naming code by. */
+static bool is_mapping_symbol(const GElf_Sym *sym, const char *name)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && name[0] == '$' && name[1] &&
+	       strchr("adtx", name[1]) && (!name[2] || name[2] == '.' || !strncmp(name, "$xrv", 4));
+}
+
 /* binutils' _bfd_elf_maybe_function_sym: which symbols addr2line may name code by. BFD keeps
  * symbol values relative to their section, so one below its section start never matches. */
 static bool is_fallback_symbol(const struct symbolizer *s, const GElf_Sym *sym)
@@ -351,7 +359,7 @@ static int load_symbols(struct symbolizer *s, Elf_Scn *scn)
 		if (state == NOTHING)
 			state = SYMBOL;
 		bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-		if (is_fallback_symbol(s, &sym))
+		if (is_fallback_symbol(s, &sym) && !is_mapping_symbol(&sym, name))
 			s->fb[nfb++] = (struct sym_fallback){
 				.addr = sym.st_value,
 				.size = sym.st_size ? sym.st_size : 1,

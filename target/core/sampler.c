@@ -307,8 +307,8 @@ unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_
 					       .code = S.cfg.code };
 	struct bmprof_range ranges[2] = { c->stack, S.cfg.ram };
 	unsigned max = c->core.stacks.depth, n = 0;
-	uint64_t caller;
-	int more, k = OPS->leaf_caller ? OPS->leaf_caller(r, &env, &caller) : 0;
+	uint64_t caller, fp = r->fp;
+	int more, k = OPS->leaf_caller ? OPS->leaf_caller(r, &env, &caller, &fp) : 0;
 
 	/* the live frames are at or above the interrupted sp */
 	if (r->sp > ranges[0].lo && r->sp < ranges[0].hi)
@@ -319,7 +319,7 @@ unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_
 		if (k == 2)
 			*flags = BMPROF_STACKF_LR_MAYBE;
 	}
-	n += bmprof_walk_fp(r->fp, ranges, 2, frames + n, max - n, &more);
+	n += bmprof_walk_fp(fp, OPS->fp_record, ranges, 2, frames + n, max - n, &more);
 	/* a link register that only repeats the first frame record's return address */
 	if (k == 2 && n > 1 && frames[1] == caller) {
 		for (unsigned i = 1; i < n; i++)

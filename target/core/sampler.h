@@ -91,13 +91,18 @@ struct bmprof_sampler_ops {
 	uint64_t (*steal_ns)(const struct bmprof_scpu *c);
 	/* The unwind's first step, where the frame-pointer chain alone would miss the leaf's
 	 * caller: the interrupted pc in a prologue or an epilogue (the frame record not yet
-	 * made, or already taken down) or, on AArch64, in a leaf that keeps its return address
-	 * in the link register. Reads instructions only inside e->code and the stack only
-	 * inside e->stack or e->ram. Returns 0 (the chain from r->fp is complete), or 1 with
-	 * the caller's return address in *caller, or 2 with a caller that may be stale
-	 * (BMPROF_STACKF_LR_MAYBE). May be NULL: the frame-pointer chain alone. */
+	 * made, or already taken down) or in a leaf that keeps its return address in the link
+	 * register (AArch64, RISC-V). Reads instructions only inside e->code and the stack
+	 * only inside e->stack or e->ram. Returns 0 (the chain from *fp is complete), or 1
+	 * with the caller's return address in *caller, or 2 with a caller that may be stale
+	 * (BMPROF_STACKF_LR_MAYBE). *fp is r->fp on entry; the op may set it to the caller's
+	 * frame pointer where the function saved that alone (a RISC-V leaf). May be NULL: the
+	 * frame-pointer chain from r->fp alone. */
 	int (*leaf_caller)(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
-			   uint64_t *caller);
+			   uint64_t *caller, uint64_t *fp);
+	/* Where a frame record { caller's fp, return address } lies from the frame pointer:
+	 * 0 (x86-64, AArch64) or -16 (RISC-V, just below s0). */
+	int8_t fp_record;
 	/* Raw samples: the interrupted general registers of r into s->r in DWARF order, and
 	 * the mask of those it could fill into s->valid (from r->frame when the entry saved
 	 * one, else at least sp, fp, lr where r has them). May be NULL: raw mode has the pc

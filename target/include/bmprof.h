@@ -331,13 +331,15 @@ int bmprof_stacks_init(struct bmprof_cpu *c, void *mem, size_t len, uint32_t ent
 uint16_t bmprof_stack_id(struct bmprof_cpu *c, const uint64_t *frames, unsigned n,
 			 uint8_t flags);
 /* Follow the frame-pointer chain from fp: frame records { next fp, return address } of 16
- * bytes, as x86-64 (rbp) and AArch64 (x29) lay them out. Each record must be 8-byte
- * aligned, lie wholly inside one of the ranges (the one the first record is in), and be
- * above the previous one; the walk stops at the first that is not, at a zero return
- * address, or after max frames. The return addresses go to out; returns how many. *more is
- * set when max stopped a chain that went on. Never reads outside the ranges. */
-unsigned bmprof_walk_fp(uint64_t fp, const struct bmprof_range *ranges, unsigned nranges,
-			uint64_t *out, unsigned max, int *more);
+ * bytes at fp + rec_off: at the frame pointer (rec_off 0) as x86-64 (rbp) and AArch64
+ * (x29) lay them out, just below it (rec_off -16) on RISC-V (s0). Each record must be
+ * 8-byte aligned, lie wholly inside one of the ranges (the one the first record is in),
+ * and each frame pointer be above the previous one; the walk stops at the first that is
+ * not, at a zero return address, or after max frames. The return addresses go to out;
+ * returns how many. *more is set when max stopped a chain that went on. Never reads
+ * outside the ranges. */
+unsigned bmprof_walk_fp(uint64_t fp, int rec_off, const struct bmprof_range *ranges,
+			unsigned nranges, uint64_t *out, unsigned max, int *more);
 /* addr .. addr + len - 1 is inside r (no wrap-around). */
 static inline int bmprof_in_range(const struct bmprof_range *r, uint64_t addr, uint64_t len)
 {

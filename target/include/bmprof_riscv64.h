@@ -42,6 +42,15 @@ extern "C" {
 #ifndef BMPROF_RV_MAX_CPUS
 #define BMPROF_RV_MAX_CPUS 8
 #endif
+/* Call stacks (config.stack_depth): per CPU, a stack table of BMPROF_RV_STACK_ENTRIES
+ * distinct chains holding BMPROF_RV_STACK_FRAMES frames in all; 0 entries: no stack
+ * memory, stacks cannot be turned on. */
+#ifndef BMPROF_RV_STACK_ENTRIES
+#define BMPROF_RV_STACK_ENTRIES 2048
+#endif
+#ifndef BMPROF_RV_STACK_FRAMES
+#define BMPROF_RV_STACK_FRAMES 16384
+#endif
 
 #define BMPROF_RV_DEFAULT_HZ 4000u
 #define BMPROF_RV_MAX_HZ 100000u
@@ -54,7 +63,7 @@ extern "C" {
 
 enum bmprof_rv_error {
 	BMPROF_RV_OK = 0,
-	BMPROF_RV_E_CONFIG = -1,    /* hz too high, a bad mode, a bad event spec */
+	BMPROF_RV_E_CONFIG = -1,    /* hz too high, a bad mode, a bad event spec or depth */
 	BMPROF_RV_E_MEMORY = -6,    /* the core refused the table sizes */
 	BMPROF_RV_E_CPU = -7,       /* a bad CPU index, one already set up, or no init yet */
 };
@@ -74,6 +83,14 @@ struct bmprof_rv_config {
 	int (*out_begin)(void);   /* around each drain bmprof starts; may be NULL */
 	void (*out_end)(void);
 	uint8_t raw;              /* raw samples (the registers in the trap frame) */
+	/* Call stacks: each sample's frame-pointer chain (s0, records { caller's s0, ra } just
+	 * below it; code built with -fno-omit-frame-pointer), at most stack_depth frames (1 ..
+	 * BMPROF_STACK_DEPTH_MAX; 0: off). Frame records are read only inside the interrupted
+	 * hart's stack (bmprof_rv_set_stack) or ram; instructions (to find where the pc is in
+	 * its function's frame) only inside code. Only a frame given to bmprof_rv_irq records
+	 * chains. */
+	uint32_t stack_depth;
+	struct bmprof_range ram, code;
 	/* The hpm counters mhpmcounter3 .. 3+hpm_counters-1 that exist (0: no PMU; a read of
 	 * a missing one may trap, so the caller says) and whether Sscofpmf's overflow
 	 * interrupt does. */
@@ -116,6 +133,9 @@ void bmprof_rv_set_untimed_fine(unsigned idx, int64_t untimed);
 /* An interrupt (mcause with its top bit cleared) with the trap frame (above; may be
  * NULL: then pc alone): 1 if it was the timer's or the overflow interrupt. */
 int bmprof_rv_irq(uint64_t cause, uint64_t pc, const uint64_t *frame);
+/* The calling hart's stack [lo, hi): where its frame records may be read. After
+ * bmprof_rv_init / bmprof_rv_cpu_init on that hart. */
+void bmprof_rv_set_stack(uint64_t lo, uint64_t hi);
 void bmprof_rv_irq_exit(void);
 void bmprof_rv_poll(void);
 void bmprof_rv_flush(void);

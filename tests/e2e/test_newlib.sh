@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Programs linked with newlib (make image LIBC=newlib), on x86-64 and AArch64, and on the
-# Cortex-M4 (mps2-an386, FPv4-SP) with Debian's arm-none-eabi newlib:
+# Programs linked with newlib (make image LIBC=newlib), on x86-64 and AArch64, on the
+# Cortex-M4 (mps2-an386, FPv4-SP) with Debian's arm-none-eabi newlib, and on RISC-V with
+# Debian's picolibc (newlib's derivative):
 #   - tests/e2e/progs-newlib/libc_check.c (printf %f %e %g, malloc/realloc/calloc/free,
 #     qsort, bsearch, sin/cos/exp/log/pow, strtod/strtol, string.h, errno from libm and
 #     strtod, atexit, stdout flushed at exit) prints, on the console, byte for byte what the
@@ -15,7 +16,12 @@
 #   - on the Cortex-M4 the same comparison, but for the "c99:" line: Debian's arm-none-eabi
 #     newlib is built without C99 printf formats (%zu %jd %td %hh), which it prints as
 #     letters; the test expects that, so a newlib with them is noticed. Its profile shows
-#     newlib's qsort and _dtoa_r with their source lines.
+#     newlib's qsort and _dtoa_r with their source lines;
+#   - on RISC-V the same comparison but for the lines picolibc prints otherwise (its libm
+#     leaves errno alone; %.17g prints the shortest digits that read back), the same image
+#     lines (errno is thread-local there: the runtime's TLS block works), and a profile
+#     with picolibc's qsort, __kernel_cos/__rem_pio2..., __d_vfprintf/__dtoa_engine...
+#     and its source lines (Debian builds it with -g).
 . "$(dirname "$0")/lib.sh"
 need_qemu
 NL=$ROOT/$BUILD/test-images-newlib
@@ -95,6 +101,67 @@ for a in x86_64 aarch64; do
 		{ cat "$T/$a.txt"; fail "$a: qsort or _svfprintf_r without its newlib source line"; }
 done
 
+# RISC-V: picolibc (Debian's picolibc-riscv64-unknown-elf; make image ARCH=riscv64
+# LIBC=newlib links it). Its output is glibc's but for what docs/riscv64.md says it does
+# otherwise: its libm leaves errno alone (math_errhandling has no MATH_ERRNO) and %.17g
+# prints the shortest digits that read back the same double.
+legs="x86_64, aarch64"
+skipped=
+rv_leg() {
+	local rv=$NL/riscv64/libc_check.elf rc=0 total
+	if [ ! -f "$rv" ]; then
+		[ -d /usr/lib/picolibc/riscv64-unknown-elf ] &&
+			fail "no RISC-V test image $rv: run make test-images-newlib"
+		skipped="$skipped; riscv64 skipped: picolibc-riscv64-unknown-elf not installed"
+		return
+	fi
+	command -v qemu-system-riscv64 >/dev/null ||
+		{ skipped="$skipped; riscv64 skipped: qemu-system-riscv64 not installed"; return; }
+	"$BMPROF" qemu --icount -o "$T/rv.data" "$rv" >"$T/rv.out" 2>"$T/rv.err" || rc=$?
+	[ $rc -eq 0 ] || { cat "$T/rv.out" "$T/rv.err"; fail "riscv64: the program exited $rc"; }
+	sed -E -e 's/^(m: (log|sqrt)\(-1\) nan|m: exp\(1000\) inf), errno E[A-Z]+$/\1, errno 0/' \
+		-e 's/^(strtod\("3\.14159"\): )3\.1415899999999999,/\13.14159,/' \
+		-e 's/^(strtod\("-2\.5e-3"\): )-0\.0025000000000000001,/\1-0.0025,/' \
+		"$T/want" >"$T/want.rv"
+	[ "$(diff "$T/want" "$T/want.rv" | grep -c '^>')" -eq 5 ] ||
+		fail "riscv64: the glibc output no longer has the 5 lines picolibc prints otherwise"
+	grep -v '^image: ' "$T/rv.out" >"$T/rv.common"
+	if ! cmp -s "$T/want.rv" "$T/rv.common"; then
+		diff "$T/want.rv" "$T/rv.common" | head -20
+		fail "riscv64: the program's output differs from glibc's (beyond libm's errno and %.17g)"
+	fi
+	grep '^image: ' "$T/rv.out" >"$T/rv.image"
+	if ! cmp -s "$T/want.image" "$T/rv.image"; then
+		diff "$T/want.image" "$T/rv.image"
+		fail "riscv64: the runtime's system calls answered otherwise"
+	fi
+	echo "riscv64: $(wc -l <"$T/want") lines as glibc prints them (libm without errno, %.17g shortest)"
+
+	"$BMPROF" qemu --icount --freq 50000 --param loops=40 -o "$T/rv.hot" "$rv" \
+		>"$T/rv.hot.out" 2>"$T/rv.hot.err" || { cat "$T/rv.hot.err"; fail "riscv64: the loop failed"; }
+	grep -q '^hot: 40 loops, ' "$T/rv.hot.out" || fail "riscv64: the loop printed: $(cat "$T/rv.hot.out")"
+	"$BMPROF" report -i "$T/rv.hot" --format json >"$T/rv.json" || fail "riscv64: report failed"
+	check_accounting "$T/rv.json"
+	"$BMPROF" report -i "$T/rv.hot" --limit 12 >"$T/rv.txt"
+	total=$(python3 -c 'import json,sys; print(sum(x["samples"] for x in json.load(open(sys.argv[1]))["rows"]))' "$T/rv.json")
+	[ "$total" -ge 300 ] || fail "riscv64: only $total samples"
+	local sort trig fmt
+	sort=$(samples "$T/rv.json" qsort)
+	trig=$(samples "$T/rv.json" sin cos __kernel_sin __kernel_cos __rem_pio2 __kernel_rem_pio2)
+	fmt=$(samples "$T/rv.json" __d_vfprintf vfprintf __dtoa_engine __file_str_put snprintf strtod \
+		__atod_engine __double_computePow5 __double_computeInvPow5 __pow5bits __ceil_log2pow5)
+	echo "riscv64: $total samples: qsort $sort, sin/cos $trig, printf/strtod $fmt"
+	for v in "qsort:$sort" "sin/cos:$trig" "printf/strtod:$fmt"; do
+		[ $((${v#*:} * 100)) -ge $((total * 5)) ] ||
+			{ cat "$T/rv.txt"; fail "riscv64: ${v%%:*} has ${v#*:} of $total samples (< 5%)"; }
+	done
+	# Debian builds picolibc with -g: its functions come with their source lines
+	pyassert "$T/rv.json" 'all(any(x["symbol"] == f and x["file"] and x["file"].endswith(p) and x["line"] > 0 for x in r["rows"]) for f, p in (("qsort", "libc/search/qsort.c"), ("__d_vfprintf", "libc/tinystdio/vfprintf.c"), ("__kernel_cos", "libm/math/k_cos.c")))' ||
+		{ cat "$T/rv.txt"; fail "riscv64: qsort, __d_vfprintf or __kernel_cos without its picolibc source line"; }
+	legs="$legs, riscv64"
+}
+rv_leg
+
 # The Cortex-M4: built where arm-none-eabi-gcc finds newlib for it (make test-images-newlib)
 cm=$NL/cortex-m4/libc_check.elf
 if [ ! -f "$cm" ]; then
@@ -102,11 +169,11 @@ if [ ! -f "$cm" ]; then
 		-print-file-name=libc.a 2>/dev/null) in
 	/*) fail "no Cortex-M newlib test image $cm: run make test-images-newlib" ;;
 	esac
-	echo "newlib: ok (x86_64, aarch64); cortex-m4 skipped: libnewlib-arm-none-eabi not installed"
+	echo "newlib: ok ($legs)$skipped; cortex-m4 skipped: libnewlib-arm-none-eabi not installed"
 	exit 0
 fi
 command -v qemu-system-arm >/dev/null || {
-	echo "newlib: ok (x86_64, aarch64); cortex-m4 skipped: qemu-system-arm not installed"
+	echo "newlib: ok ($legs)$skipped; cortex-m4 skipped: qemu-system-arm not installed"
 	exit 0
 }
 rc=0
@@ -135,4 +202,4 @@ total=$(python3 -c 'import json,sys; print(sum(x["samples"] for x in json.load(o
 pyassert "$T/cm.json" 'all(any(x["symbol"] == f and x["file"] and x["file"].endswith(p) and x["line"] > 0 for x in r["rows"]) for f, p in (("qsort", "libc/search/qsort.c"), ("_dtoa_r", "libc/stdlib/dtoa.c")))' ||
 	{ "$BMPROF" report -i "$T/cm.hot" --limit 12; fail "cortex-m4: qsort or _dtoa_r without its newlib source line"; }
 echo "cortex-m4: $total samples, qsort $(samples "$T/cm.json" qsort), _dtoa_r $(samples "$T/cm.json" _dtoa_r)"
-echo "newlib: ok (x86_64, aarch64, cortex-m4)"
+echo "newlib: ok ($legs, cortex-m4)$skipped"

@@ -36,7 +36,7 @@ static unsigned walk(uint64_t fp, uint64_t *out, unsigned max, int *more)
 {
 	struct bmprof_range r = whole();
 
-	return bmprof_walk_fp(fp, &r, 1, out, max, more);
+	return bmprof_walk_fp(fp, 0, &r, 1, out, max, more);
 }
 
 static void test_walk_good_chain(void **state)
@@ -96,7 +96,7 @@ static void test_walk_range_from_zero(void **state)
 
 	(void)state;
 	/* fp 0 is never read even where a range starts at 0 */
-	assert_int_equal(bmprof_walk_fp(0, &r, 1, f, 4, &more), 0);
+	assert_int_equal(bmprof_walk_fp(0, 0, &r, 1, f, 4, &more), 0);
 }
 
 static void test_walk_depth_bound(void **state)
@@ -131,7 +131,37 @@ static void test_walk_second_range(void **state)
 	other[2] = at(0);                        /* into the other range: the chain ends */
 	other[3] = 0x4002;
 	rec(0, 0, 0x4003);
-	assert_int_equal(bmprof_walk_fp((uintptr_t)other, r, 2, f, 8, &more), 2);
+	assert_int_equal(bmprof_walk_fp((uintptr_t)other, 0, r, 2, f, 8, &more), 2);
+}
+
+/* RISC-V's records lie below the frame pointer: { next fp, ra } at fp - 16. */
+static void test_walk_records_below(void **state)
+{
+	struct bmprof_range r = whole();
+	uint64_t f[8];
+	int more;
+
+	(void)state;
+	memset(stk, 0, sizeof stk);
+	rec(2, at(8), 0x5001);                   /* fp at(4) */
+	rec(6, at(14), 0x5002);                  /* fp at(8) */
+	rec(12, 0, 0x5003);                      /* fp at(14) */
+	assert_int_equal(bmprof_walk_fp(at(4), -16, &r, 1, f, 8, &more), 3);
+	assert_int_equal(f[0], 0x5001);
+	assert_int_equal(f[2], 0x5003);
+	/* the same chain read at the frame pointer is something else */
+	assert_int_not_equal(bmprof_walk_fp(at(4), 0, &r, 1, f, 8, &more), 3);
+	/* a frame pointer whose record would start below the range is never read */
+	assert_int_equal(bmprof_walk_fp(at(1), -16, &r, 1, f, 8, &more), 0);
+	assert_int_equal(bmprof_walk_fp(8, -16, &r, 1, f, 8, &more), 0);
+	/* the record of the range's last frame pointer ends at its top */
+	rec(62, 0, 0x5004);
+	rec(2, at(64), 0x5001);
+	assert_int_equal(bmprof_walk_fp(at(4), -16, &r, 1, f, 8, &more), 2);
+	assert_int_equal(f[1], 0x5004);
+	/* going down ends the chain */
+	rec(2, at(2), 0x5001);
+	assert_int_equal(bmprof_walk_fp(at(4), -16, &r, 1, f, 8, &more), 1);
 }
 
 /* ---- the stack table ---- */
@@ -309,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_walk_range_from_zero),
 		cmocka_unit_test(test_walk_depth_bound),
 		cmocka_unit_test(test_walk_second_range),
+		cmocka_unit_test(test_walk_records_below),
 		cmocka_unit_test(test_stacks_init_rejects),
 		cmocka_unit_test(test_stack_ids),
 		cmocka_unit_test(test_stack_table_full),

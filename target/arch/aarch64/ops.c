@@ -127,7 +127,7 @@ static void raw_regs(const struct bmprof_regs *r, struct bmprof_raw *s)
 }
 
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
-		       uint64_t *caller);
+		       uint64_t *caller, uint64_t *fp);
 
 #define A64_COMMON \
 	.arch = BMPROF_ARCH_AARCH64, .irq_save = irq_save, .irq_restore = irq_restore, \
@@ -180,10 +180,11 @@ static int insn_at(const struct bmprof_unwind_env *e, uint64_t pc, uint32_t *ins
  * from the pc: then a link register that is a return address (after a bl or blr) goes in
  * as a candidate the host keeps only when it is not in the leaf's own function. */
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
-		       uint64_t *caller)
+		       uint64_t *caller, uint64_t *fp)
 {
 	uint32_t i, next, before;
 
+	(void)fp;
 	if (!r->lr || !insn_at(e, r->pc, &i))
 		return 0;
 	*caller = r->lr;

@@ -8,6 +8,7 @@
 #include "../../core/sampler.h"
 #include "wire.h"
 #include "rv.h"
+#include "rv_unwind.h"
 
 #define MTIMECMP 0x4000u
 #define MTIME 0xBFF8u
@@ -101,5 +102,6 @@ const struct bmprof_sampler_ops rv_ops = {
 	.irq_save = irq_save, .irq_restore = irq_restore, .irq_enable = irq_enable,
 	.irq_disable = irq_disable, .hwid = hwid, .cpuinfo = cpuinfo,
 	.timer_start = timer_start, .timer_arm = timer_arm, .timer_stop = timer_stop,
-	.pmi_enable = pmi_enable, .raw_regs = raw_regs, .raw_nregs = 32,
+	.pmi_enable = pmi_enable, .leaf_caller = rv_leaf_caller, .fp_record = -16,
+	.raw_regs = raw_regs, .raw_nregs = 32,
 };

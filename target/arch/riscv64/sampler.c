@@ -27,6 +27,15 @@ static uint8_t raw_mem[BMPROF_RV_MAX_CPUS][RAW_BYTES] __attribute__((aligned(8))
 #define RAW_MEM 0
 #endif
 
+#if BMPROF_RV_STACK_ENTRIES
+#define STACK_BYTES ((BMPROF_STACKS_MEM(BMPROF_RV_STACK_ENTRIES, BMPROF_RV_STACK_FRAMES) + 7) & ~7ul)
+static uint8_t stack_mem[BMPROF_RV_MAX_CPUS][STACK_BYTES] __attribute__((aligned(8)));
+#define STACK_MEM (&stack_mem[0][0])
+#else
+#define STACK_BYTES 0
+#define STACK_MEM 0
+#endif
+
 static struct bmprof_scpu cpus[BMPROF_RV_MAX_CPUS];
 static uint8_t mem[BMPROF_RV_MAX_CPUS][MEM_BYTES] __attribute__((aligned(BMPROF_CACHE_LINE)));
 
@@ -43,8 +52,8 @@ const char *bmprof_rv_strerror(int err)
 	case BMPROF_RV_OK: return "ok";
 	case BMPROF_RV_E_CONFIG:
 		return "bad sampler configuration: frequency above 100000 Hz or too high for the "
-		       "timer, an unknown mode, call stacks (not supported on RISC-V), or a bad "
-		       "event spec";
+		       "timer, an unknown mode, a call-stack depth above 64 or without stack "
+		       "memory (BMPROF_RV_STACK_ENTRIES 0), or a bad event spec";
 	case BMPROF_RV_E_MEMORY:
 		return "the core rejected the table sizes: check BMPROF_RV_TABLE_ENTRIES/_OVF_ENTRIES";
 	case BMPROF_RV_E_CPU:
@@ -73,7 +82,8 @@ const struct bmprof_pmu *bmprof_rv_pmu(void)
 static int check(const struct bmprof_rv_config *cfg)
 {
 	if (cfg->hz > BMPROF_RV_MAX_HZ || cfg->mode > BMPROF_RV_COUNT ||
-	    cfg->nevents > BMPROF_RV_MAX_EVENTS || (cfg->raw && !RAW_BYTES))
+	    cfg->nevents > BMPROF_RV_MAX_EVENTS || cfg->stack_depth > BMPROF_STACK_DEPTH_MAX ||
+	    (cfg->stack_depth && !STACK_BYTES) || (cfg->raw && !RAW_BYTES))
 		return BMPROF_RV_E_CONFIG;
 	for (unsigned i = 0; i < cfg->nevents; i++)
 		if (bmprof_pmu_parse_spec(&st.spec, cfg->events[i], BMPROF_VENDOR_RISCV)) {
@@ -92,7 +102,10 @@ static void sampler_init(void)
 		.ovf_entries = BMPROF_RV_OVF_ENTRIES, .timebase_hz = st.info.timebase_hz,
 		.hz = st.cfg.hz, .flush_ms = st.cfg.flush_ms, .mode = st.cfg.mode,
 		.out = st.cfg.out, .out_begin = st.cfg.out_begin, .out_end = st.cfg.out_end,
-		.load_bias = st.cfg.load_bias, .raw = st.cfg.raw,
+		.load_bias = st.cfg.load_bias, .stack_depth = st.cfg.stack_depth,
+		.stack_entries = BMPROF_RV_STACK_ENTRIES, .stack_frames = BMPROF_RV_STACK_FRAMES,
+		.stack_mem = STACK_MEM, .stack_mem_per_cpu = STACK_BYTES, .ram = st.cfg.ram,
+		.code = st.cfg.code, .raw = st.cfg.raw,
 		.raw_entries = BMPROF_RV_RAW_ENTRIES, .raw_mem = RAW_MEM,
 		.raw_mem_per_cpu = RAW_BYTES,
 	};
@@ -190,6 +203,8 @@ int bmprof_rv_irq(uint64_t cause, uint64_t pc, const uint64_t *frame)
 		bmprof_sampler_handled(c);
 	return 1;
 }
+
+void bmprof_rv_set_stack(uint64_t lo, uint64_t hi) { bmprof_sampler_set_stack(lo, hi); }
 
 void bmprof_rv_irq_exit(void)
 {

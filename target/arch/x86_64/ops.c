@@ -94,7 +94,7 @@ static uint64_t steal_ns(const struct bmprof_scpu *c)
 }
 
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
-		       uint64_t *caller);
+		       uint64_t *caller, uint64_t *fp);
 
 /* The entry's saved registers (irq_save.inc, save_frame), from the lowest address, by
  * DWARF number: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rdi rsi rdx rcx rax. */
@@ -243,11 +243,12 @@ static int called_before(const struct bmprof_unwind_env *e, uint64_t ret, uint64
  * only when it is not in the leaf's own function (BMPROF_STACKF_LR_MAYBE). A frameless function that pushed registers or code
  * built without frame pointers is not recognized: its chain misses a caller or stops. */
 static int leaf_caller(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
-		       uint64_t *caller)
+		       uint64_t *caller, uint64_t *fp)
 {
 	uint8_t b[4];
 	uint64_t slot, saved;
 
+	(void)fp;
 	if (!read_code(e, r->pc, b, 1))
 		return 0;
 	if (b[0] == 0x55 || b[0] == 0xC3)                     /* push %rbp, ret */

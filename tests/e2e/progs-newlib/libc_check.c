@@ -194,7 +194,8 @@ static void strings(void)
 	printf("s: sprintf returned %d, \"%s\"\n", n, buf);
 }
 
-/* What only the bare-metal runtime gives: no files, a bounded heap, terminals. */
+/* What only the bare-metal runtime gives: no files, a bounded heap, terminals
+ * (picolibc, the RISC-V images' C library, defines __NEWLIB__ too). */
 static void image_only(void)
 {
 #ifdef __NEWLIB__

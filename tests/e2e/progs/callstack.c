@@ -2,7 +2,8 @@
 /* A known call tree for call-stack tests: main calls a() and edge_caller(); a calls b() and
  * c(); c calls d(). b and d run the same loop body, d three times as long. d is a leaf
  * without a frame record (GCC makes none where a leaf needs no stack: on AArch64 it keeps
- * its return address in the link register, on x86-64 at rsp). edges() (assembly) is short
+ * its return address in the link register, on x86-64 at rsp; on RISC-V it saves s0 alone
+ * and keeps ra in the register). edges() (assembly) is short
  * and called in a loop, so under QEMU -icount (which ends a translation block where the
  * instruction budget runs out) samples land on each of its instructions; labels name the
  * ones where the frame pointer is not its own: edges (the first instruction, before the
@@ -84,6 +85,39 @@ __asm__(".text\n"
 	"	ldp x29, x30, [sp], #16\n"
 	"	b edges_ret\n"
 	"edges_ret:\n"
+	"	ret\n"
+	".size edges, . - edges\n");
+#elif defined(__riscv)
+__asm__(".text\n"
+	".globl edges\n"
+	".type edges, @function\n"
+	".balign 4\n"
+	/* as on AArch64, a jump before each label starts a translation block there; the
+	 * assembler compresses most of these (c.addi16sp, c.sdsp, c.addi4spn, c.ldsp, c.jr).
+	 * edges_ld: ra restored, s0 not yet; edges_ret: both restored (two instructions:
+	 * QEMU took no interrupt at a lone ret here) */
+	"edges:\n"
+	"	addi sp, sp, -16\n"
+	"	j edges_sd\n"
+	"edges_sd:\n"
+	"	sd ra, 8(sp)\n"
+	"	sd s0, 0(sp)\n"
+	"	j edges_mov\n"
+	"edges_mov:\n"
+	"	addi s0, sp, 16\n"
+	"	j edges_body\n"
+	"edges_body:\n"
+	"	lla t0, sink\n"
+	"	ld t1, 0(t0)\n"
+	"	addi t1, t1, 1\n"
+	"	sd t1, 0(t0)\n"
+	"	ld ra, 8(sp)\n"
+	"	j edges_ld\n"
+	"edges_ld:\n"
+	"	ld s0, 0(sp)\n"
+	"	j edges_ret\n"
+	"edges_ret:\n"
+	"	addi sp, sp, 16\n"
 	"	ret\n"
 	".size edges, . - edges\n");
 #endif
