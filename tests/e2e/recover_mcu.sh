@@ -9,7 +9,9 @@
 #     in phase "spin", every sample received from memory;
 #   - 16-entry tables (8 entries on the Cortex-M) at 20 kHz with a 1 ms flush: frames are
 #     sent all through the run and in flight when QEMU stops; the table evicts, and the
-#     accounting is still exact with no SAMPLES frame missing.
+#     accounting is still exact with no SAMPLES frame missing;
+#   - with call stacks where the board has them (RISC-V, -g): every recovered sample keeps
+#     its chain, spin_forever under main in the folded stacks.
 # Each run waits for the console line it needs or for a fixed timeout; no count depends
 # on the host's speed.
 
@@ -62,8 +64,8 @@ PY
 		fail "$1: no 'recovered' line on stderr"
 }
 
-mcu_recover_runs() {   # PREFIX IMAGE TINY-IMAGE
-	local a=$1 img=$2 tiny=$3
+mcu_recover_runs() {   # PREFIX IMAGE TINY-IMAGE [stacks]
+	local a=$1 img=$2 tiny=$3 stacks=${4:-}
 
 	mcu_start "$a-masked" --timeout 900 --freq 10000 --param mode=1 --param work=4 "$img"
 	mcu_wait_line "$a-masked" "work done"
@@ -87,4 +89,26 @@ mcu_recover_runs() {   # PREFIX IMAGE TINY-IMAGE
 	mcu_recovered "$a-tiny" timeout 0 spin_forever
 	pyassert "$T/$a-tiny.json" "r['meta']['cpus'][0]['evictions'] > 0" ||
 		fail "$a-tiny: the table did not evict"
+
+	[ "$stacks" = stacks ] || return 0
+	mcu_start "$a-g" -g --timeout 6 --param mode=0 --param work=1 "$img"
+	mcu_finish "$a-g" 124
+	mcu_recovered "$a-g" timeout 1 spin_forever
+	pyassert "$T/$a-g.json" "r['meta']['host']['recovered_stacks'].endswith(' 0 samples without their chain')" ||
+		fail "$a-g: recovered_stacks: $(grep -o 'recovered_stacks[^,]*' "$T/$a-g.json")"
+	"$BMPROF" export -i "$T/$a-g.data" --format folded -o "$T/$a-g.folded" || fail "$a-g: folded"
+	python3 - "$T/$a-g.folded" "$T/$a-g.json" <<'PY' || { head "$T/$a-g.folded"; fail "$a-g: chains"; }
+import json, sys
+delivered = sum(c["delivered"] for c in json.load(open(sys.argv[2]))["meta"]["cpus"])
+total = spin = 0
+for line in open(sys.argv[1]):
+    st, n = line.rstrip("\n").rsplit(" ", 1)
+    names = st.split(";")
+    total += int(n)
+    if names[-1] == "spin_forever":
+        assert names[-2:-1] == ["main"], names
+        spin += int(n)
+assert total == delivered and spin > delivered // 2, (total, spin, delivered)
+print(f"chains: {spin} of {total} samples in main;spin_forever")
+PY
 }

@@ -9,5 +9,5 @@ command -v qemu-system-riscv64 >/dev/null || skip "qemu-system-riscv64 not insta
 for f in "$ROOT/$BUILD/test-images-riscv64/hang.elf" "$ROOT/$BUILD/riscv64-hang-tiny/hang.elf"; do
 	[ -f "$f" ] || skip "no $f: run make test-images-riscv64"
 done
-mcu_recover_runs rv "$ROOT/$BUILD/test-images-riscv64/hang.elf" "$ROOT/$BUILD/riscv64-hang-tiny/hang.elf"
+mcu_recover_runs rv "$ROOT/$BUILD/test-images-riscv64/hang.elf" "$ROOT/$BUILD/riscv64-hang-tiny/hang.elf" stacks
 exit 0
