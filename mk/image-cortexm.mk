@@ -15,6 +15,7 @@
 #   make test-images-cortexm
 #                $(BUILD)/test-images-ARCH/NAME.elf for every ARCH, for CM_TEST_PROGS and
 #                each tests/e2e/progs-cortexm/NAME.c, and test-images-cortex-m3-tiny/shares.elf
+#                and hang.elf
 #
 # RAM: the sampler's table (CM_DEFS: -DBMPROF_CM_TABLE_ENTRIES=256, 16 bytes an entry), its
 # two overflow buffers (-DBMPROF_CM_OVF_ENTRIES=64 each), the config area
@@ -166,17 +167,19 @@ endif
 
 # make test-images-cortexm: the programs that fit a small part (shares.c with a shorter
 # run: -DUNIT) and the Cortex-M ones
-CM_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c \
+CM_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c tests/e2e/progs/hang.c \
 	$(wildcard tests/e2e/progs-cortexm/*.c)
 CM_TEST_CFLAGS := -Werror -DUNIT=120000ull
 CM_TEST_IMAGES := $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),\
 	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf)) \
-	$(BUILD)/test-images-cortex-m3-tiny/shares.elf
+	$(BUILD)/test-images-cortex-m3-tiny/shares.elf $(BUILD)/test-images-cortex-m3-tiny/hang.elf
 $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),$(call cm_image,$(a),\
 	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf,\
 	$(BUILD)/test-images-$(a)/obj/$(basename $(notdir $(p))),$(p),$(CM_TEST_CFLAGS))))
 $(call cm_image,cortex-m3-tiny,$(BUILD)/test-images-cortex-m3-tiny/shares.elf,\
 	$(BUILD)/test-images-cortex-m3-tiny/obj/shares,tests/e2e/progs/shares.c,$(CM_TEST_CFLAGS))
+$(call cm_image,cortex-m3-tiny,$(BUILD)/test-images-cortex-m3-tiny/hang.elf,\
+	$(BUILD)/test-images-cortex-m3-tiny/obj/hang,tests/e2e/progs/hang.c,$(CM_TEST_CFLAGS))
 
 cm-libs: $(foreach a,$(CM_ARCHS),$(call cm_lib,$(a)))
 test-images-cortexm: $(CM_TEST_IMAGES)

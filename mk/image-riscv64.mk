@@ -135,7 +135,7 @@ endif
 
 # make test-images-riscv64: the programs the RISC-V e2e tests run
 RV_TEST_IMAGE_DIR := $(BUILD)/test-images-riscv64
-RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack
+RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack hang
 RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf)
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\
 	$(RV_TEST_IMAGE_DIR)/obj/$(p),tests/e2e/progs/$(p).c,-Werror))
@@ -148,7 +148,13 @@ rv-tiny-image:
 		IMAGE_CFLAGS=-DMANYPC_MS=100 \
 		RV_DEFS="-DBMPROF_RV_TABLE_ENTRIES=16 -DBMPROF_RV_OVF_ENTRIES=8"
 
-test-images-riscv64: $(RV_TEST_IMAGES) rv-tiny-image
+# and hang.c with the same tables (tests/e2e/test_recover_riscv64.sh)
+rv-hang-tiny-image:
+	@$(MAKE) --no-print-directory -s image ARCH=riscv64 SRC=tests/e2e/progs/hang.c \
+		NAME=hang BUILD=$(BUILD) RV_OUT=$(BUILD)/riscv64-hang-tiny \
+		RV_DEFS="-DBMPROF_RV_TABLE_ENTRIES=16 -DBMPROF_RV_OVF_ENTRIES=8"
+
+test-images-riscv64: $(RV_TEST_IMAGES) rv-tiny-image rv-hang-tiny-image
 
 # make test-images-newlib (mk/test-images-newlib.mk) also builds the newlib test programs
 # for RISC-V with picolibc, where it is installed: $(NEWLIB_TEST_DIR)/riscv64/NAME.elf
@@ -162,4 +168,4 @@ $(foreach p,$(NEWLIB_TEST_PROGS),$(call rv_image,\
 test-images-newlib: $(RV_NEWLIB_TEST_IMAGES)
 endif
 
-.PHONY: image test-images-riscv64 rv-tiny-image
+.PHONY: image test-images-riscv64 rv-tiny-image rv-hang-tiny-image

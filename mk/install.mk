@@ -9,7 +9,9 @@
 #   bin/bmprof, lib/bmprof/insn_count.so       (bmprof finds its plugin at ../lib/bmprof/)
 #   lib/bmprof/bhive-x86_64.elf                bmprof bhive's harness image (found the same way)
 #   lib/bmprof/bhive-aarch64.elf               and its AArch64 harness (bhive --arch aarch64)
-#   lib/bmprof/ARCH/libbmprof.a                the in-image library, x86_64 and aarch64
+#   lib/bmprof/ARCH/libbmprof.a                the in-image library: x86_64, aarch64,
+#                                              cortex-m3, cortex-m4, cortex-m33, cortex-m55
+#                                              (one per CPU: each its FP ABI), riscv64
 #   include/bmprof/*.h                         its headers (bmprof.h includes wire.h)
 #   lib/pkgconfig/bmprof-ARCH.pc               pkg-config, one per architecture
 #   lib/cmake/bmprof/bmprofConfig*.cmake       CMake: find_package(bmprof), bmprof::ARCH
@@ -44,19 +46,30 @@ man: $(MAN_PAGES)
 # files' Cflags, the CMake targets' compile options): docs/integration-*.md say why.
 KIT_X86_CFLAGS := -ffreestanding -mno-red-zone -mgeneral-regs-only
 KIT_A64_CFLAGS := -ffreestanding -mgeneral-regs-only -mno-outline-atomics -mstrict-align
+# Cortex-M: the CPU's code generation and float ABI (a hard-float library links only with
+# hard-float code); RISC-V: RV64GC, lp64d, medany (docs/integration-cortex-m.md,
+# docs/riscv64.md).
+kit_cm_cflags = -ffreestanding -mthumb $(CM_CPU_$(1))
+KIT_RV_CFLAGS := -ffreestanding -march=rv64gc -mabi=lp64d -mcmodel=medany
 KIT_HEADERS := target/include/bmprof.h target/include/bmprof_pmu.h \
 	target/include/bmprof_ring.h target/include/bmprof_desc.h \
-	target/include/bmprof_x86_64.h target/include/bmprof_aarch64.h transport/wire.h
+	target/include/bmprof_x86_64.h target/include/bmprof_aarch64.h \
+	target/include/bmprof_cortexm.h target/include/bmprof_itm.h \
+	target/include/bmprof_riscv64.h transport/wire.h
+# the libraries beside x86_64's and aarch64's
+KIT_MORE_ARCHS := $(CM_ARCHS) riscv64
 
 # Installed files, relative to $(DESTDIR)$(PREFIX)/ (uninstall removes these)
 KIT_FILES := bin/bmprof lib/bmprof/insn_count.so lib/bmprof/bhive-x86_64.elf \
 	lib/bmprof/bhive-aarch64.elf \
 	lib/bmprof/x86_64/libbmprof.a lib/bmprof/aarch64/libbmprof.a \
+	$(foreach a,$(KIT_MORE_ARCHS),lib/bmprof/$(a)/libbmprof.a lib/pkgconfig/bmprof-$(a).pc) \
 	$(addprefix include/bmprof/,$(notdir $(KIT_HEADERS))) \
 	lib/pkgconfig/bmprof-x86_64.pc lib/pkgconfig/bmprof-aarch64.pc \
 	lib/cmake/bmprof/bmprofConfig.cmake lib/cmake/bmprof/bmprofConfigVersion.cmake \
 	$(addprefix share/man/man1/,$(notdir $(MAN_PAGES))) share/doc/bmprof/LICENSE
-KIT_DIRS := lib/bmprof/x86_64 lib/bmprof/aarch64 lib/bmprof include/bmprof \
+KIT_DIRS := lib/bmprof/x86_64 lib/bmprof/aarch64 $(addprefix lib/bmprof/,$(KIT_MORE_ARCHS)) \
+	lib/bmprof include/bmprof \
 	lib/cmake/bmprof share/doc/bmprof
 KIT_ROOT = $(DESTDIR)$(PREFIX)
 
@@ -64,7 +77,8 @@ kit_subst = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(BMPROF_VERSION)|g'
 	-e 's|@VERSION_MAJOR@|$(BMPROF_VERSION_MAJOR)|g' \
 	-e 's|@VERSION_MINOR@|$(BMPROF_VERSION_MINOR)|g'
 
-install: $(BMPROF) $(PLUGIN) $(BHIVE_X86) $(BHIVE_A64) $(X86_LIB) $(A64_LIB) $(MAN_PAGES)
+install: $(BMPROF) $(PLUGIN) $(BHIVE_X86) $(BHIVE_A64) $(X86_LIB) $(A64_LIB) \
+		$(foreach a,$(CM_ARCHS),$(call cm_lib,$(a))) $(RV_LIB) $(MAN_PAGES)
 	@case "$(PREFIX)" in /*) ;; *) echo "make install: PREFIX must be an absolute path" \
 		"(it is written into the pkg-config files), not '$(PREFIX)'" >&2; exit 1;; esac
 	install -d $(KIT_ROOT)/bin $(KIT_ROOT)/lib/bmprof/x86_64 $(KIT_ROOT)/lib/bmprof/aarch64 \
@@ -76,13 +90,22 @@ install: $(BMPROF) $(PLUGIN) $(BHIVE_X86) $(BHIVE_A64) $(X86_LIB) $(A64_LIB) $(M
 	install -m 644 $(BHIVE_A64) $(KIT_ROOT)/lib/bmprof/bhive-aarch64.elf
 	install -m 644 $(X86_LIB) $(KIT_ROOT)/lib/bmprof/x86_64/libbmprof.a
 	install -m 644 $(A64_LIB) $(KIT_ROOT)/lib/bmprof/aarch64/libbmprof.a
+	$(foreach a,$(CM_ARCHS),install -d $(KIT_ROOT)/lib/bmprof/$(a) && \
+		install -m 644 $(call cm_lib,$(a)) $(KIT_ROOT)/lib/bmprof/$(a)/libbmprof.a && \
+		$(kit_subst) -e 's|@ARCH@|$(a)|g' -e 's|@CFLAGS@|$(call kit_cm_cflags,$(a))|g' -e 's|@LIBS@| -lgcc|' \
+		kit/bmprof.pc.in >$(KIT_ROOT)/lib/pkgconfig/bmprof-$(a).pc &&) true
+	install -d $(KIT_ROOT)/lib/bmprof/riscv64
+	install -m 644 $(RV_LIB) $(KIT_ROOT)/lib/bmprof/riscv64/libbmprof.a
+	$(kit_subst) -e 's|@ARCH@|riscv64|g' -e 's|@CFLAGS@|$(KIT_RV_CFLAGS)|g' -e 's|@LIBS@| -lgcc|' \
+		kit/bmprof.pc.in >$(KIT_ROOT)/lib/pkgconfig/bmprof-riscv64.pc
 	install -m 644 $(KIT_HEADERS) $(KIT_ROOT)/include/bmprof/
-	$(kit_subst) -e 's|@ARCH@|x86_64|g' -e 's|@CFLAGS@|$(KIT_X86_CFLAGS)|g' \
+	$(kit_subst) -e 's|@ARCH@|x86_64|g' -e 's|@CFLAGS@|$(KIT_X86_CFLAGS)|g' -e 's|@LIBS@||' \
 		kit/bmprof.pc.in >$(KIT_ROOT)/lib/pkgconfig/bmprof-x86_64.pc
-	$(kit_subst) -e 's|@ARCH@|aarch64|g' -e 's|@CFLAGS@|$(KIT_A64_CFLAGS)|g' \
+	$(kit_subst) -e 's|@ARCH@|aarch64|g' -e 's|@CFLAGS@|$(KIT_A64_CFLAGS)|g' -e 's|@LIBS@||' \
 		kit/bmprof.pc.in >$(KIT_ROOT)/lib/pkgconfig/bmprof-aarch64.pc
 	$(kit_subst) -e 's|@X86_OPTIONS@|$(KIT_X86_CFLAGS)|g' -e 's|@A64_OPTIONS@|$(KIT_A64_CFLAGS)|g' \
-		kit/bmprofConfig.cmake.in >$(KIT_ROOT)/lib/cmake/bmprof/bmprofConfig.cmake
+		$(foreach a,$(CM_ARCHS),-e 's|@$(a)_OPTIONS@|$(call kit_cm_cflags,$(a))|g') \
+		-e 's|@RV_OPTIONS@|$(KIT_RV_CFLAGS)|g' kit/bmprofConfig.cmake.in >$(KIT_ROOT)/lib/cmake/bmprof/bmprofConfig.cmake
 	$(kit_subst) kit/bmprofConfigVersion.cmake.in \
 		>$(KIT_ROOT)/lib/cmake/bmprof/bmprofConfigVersion.cmake
 	install -m 644 $(MAN_PAGES) $(KIT_ROOT)/share/man/man1/

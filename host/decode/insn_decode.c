@@ -115,6 +115,13 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 		insn_read_fn read, void *ctx, struct insn_func *f, char *err, size_t errlen)
 {
+	return insn_decode_data(machine, code, len, addr, NULL, 0, read, ctx, f, err, errlen);
+}
+
+int insn_decode_data(int machine, const uint8_t *code, size_t len, uint64_t addr,
+		     const struct sym_range *data, size_t ndata, insn_read_fn read, void *ctx,
+		     struct insn_func *f, char *err, size_t errlen)
+{
 	memset(f, 0, sizeof(*f));
 	f->start = addr;
 	f->end = addr + len;
@@ -142,12 +149,26 @@ int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 	while (len) {
 		const uint8_t *at = code;
 		uint64_t pc = addr;
+		while (ndata && data->hi <= pc) {
+			data++;
+			ndata--;
+		}
+		if (ndata && data->lo <= pc) {   /* a literal pool: no instructions */
+			size_t k = data->hi - pc < len ? (size_t)(data->hi - pc) : len;
+			code += k;
+			len -= k;
+			addr += k;
+			continue;
+		}
 		if (f->n == cap && grow(f, &cap, &facts))
 			goto oom;
 		struct insn *o = &f->insns[f->n];
 		memset(o, 0, sizeof(*o));
 		o->addr = pc;
-		int ok = cs_disasm_iter(h, &code, &len, &addr, in);
+		/* up to the next data: capstone never decodes into it */
+		size_t run = ndata && data->lo - pc < len ? (size_t)(data->lo - pc) : len, left = run;
+		int ok = cs_disasm_iter(h, &code, &left, &addr, in);
+		len -= run - left;
 		if (!ok) {
 			/* a tail shorter than an AArch64 word */
 			char byte[8];
@@ -258,8 +279,16 @@ static int decode_symbol(struct symbolizer *s, const char *path, const char *nam
 		free(code);
 		return -2;
 	}
-	int rc = insn_decode(symbolizer_machine(s), code, size, start, read_image, s, f, err,
-			     errlen);
+	struct sym_range *data;
+	long ndata = symbolizer_data_ranges(s, start, start + size, &data);
+	if (ndata < 0) {
+		snprintf(err, errlen, "out of memory");
+		free(code);
+		return -1;
+	}
+	int rc = insn_decode_data(symbolizer_machine(s), code, size, start, data, (size_t)ndata,
+				  read_image, s, f, err, errlen);
+	free(data);
 	if (rc) {
 		free(code);
 		return rc;

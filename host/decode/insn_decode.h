@@ -30,6 +30,12 @@ typedef int (*insn_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
  * read (may be NULL) gives access to the image for jump tables. 0, or -1 with err. */
 int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 		insn_read_fn read, void *ctx, struct insn_func *f, char *err, size_t errlen);
+/* The same, with the data inside the code (sorted, disjoint; symbolizer_data_ranges: a
+ * Cortex-M function's literal pools) left out of f->insns: never decoded, never counted. */
+struct sym_range;
+int insn_decode_data(int machine, const uint8_t *code, size_t len, uint64_t addr,
+		     const struct sym_range *data, size_t ndata, insn_read_fn read, void *ctx,
+		     struct insn_func *f, char *err, size_t errlen);
 
 /* The function named name (or containing address 0xADDR when name is "0x...") of the ELF
  * file path, decoded. 0, or -1 with a one-line reason in err (no such file, not an ELF,

@@ -394,7 +394,12 @@ static int disassemble(struct annotate *a)
 		free(code);
 		return -1;
 	}
-	a->ninsn = disasm_range(d, code, size, a->lo, &a->insn);
+	/* a Cortex-M function's literal pools print as data, as objdump's do */
+	struct sym_range *data;
+	long ndata = symbolizer_data_ranges(a->sym, a->lo, a->hi, &data);
+	a->ninsn = ndata < 0 ? -1 : disasm_range_data(d, code, size, a->lo, data, (size_t)ndata,
+						      &a->insn);
+	free(data);
 	disasm_close(d);
 	free(code);
 	if (a->ninsn < 0) {

@@ -164,10 +164,12 @@ static uint32_t home_size(const struct recover *r, unsigned home)
 	return r->cpu_size;
 }
 
+/* A pointer is the target's (ptr_size) or held in a uint64_t (an entry's pc, on every
+ * target). */
 static int bad_size(const struct recover *r, unsigned kind, unsigned sz)
 {
 	switch (kind) {
-	case K_PTR: return sz != 8;
+	case K_PTR: return sz != 8 && sz != r->ptr_size;
 	case K_OVF: return sz < 2 * r->ovf_size;
 	case K_STRUCT: return 0;
 	case K_STRIDE: return sz != 1;
@@ -236,9 +238,10 @@ static int read_header(struct recover *r, const struct recover_mem *m, char *err
 			 "versions 1 to %d (update bmprof)", r->version, BMPROF_DESC_VERSION);
 		return -1;
 	}
-	if (le(h + 14, 2) != 8) {
-		snprintf(err, errlen, "the recovery descriptor says pointers are %" PRIu64 " bytes; "
-			 "bmprof reads 64-bit targets", le(h + 14, 2));
+	r->ptr_size = (uint16_t)le(h + 14, 2);
+	if (r->ptr_size != 8 && r->ptr_size != 4) {
+		snprintf(err, errlen, "the recovery descriptor says pointers are %u bytes; "
+			 "bmprof reads 32- and 64-bit targets", r->ptr_size);
 		return -1;
 	}
 	if (r->self != r->addr) {

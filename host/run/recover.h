@@ -128,6 +128,7 @@ struct recover_cpu {
 
 struct recover {
 	uint16_t version, nfields, ways;
+	uint16_t ptr_size;          /* the target's pointers: 4 or 8 bytes */
 	uint32_t max_cpus, ncpus, unregistered;
 	uint64_t addr, self;
 	uint32_t cpu_size, ovf_size, entry_size, cpus_off, def_size, rawrec_size;

@@ -68,24 +68,27 @@ static int cmd(struct qmp *q, const char *name, char *err, size_t errlen)
 	return -1;
 }
 
-/* "0x...,0x..." from `info registers -a`: RIP (EIP) on x86, PC on AArch64, per CPU. */
+/* "0x...,0x..." from `info registers -a`: RIP (EIP) on x86, PC on AArch64, R15 on 32-bit
+ * Arm (M-profile), pc (a name, then spaces) on RISC-V, per CPU. */
 static void find_pcs(const char *text, char *out, size_t n)
 {
+	static const char *const keys[] = { "RIP=", "EIP=", " PC=", "R15=", " pc " };
+	const unsigned nkeys = sizeof keys / sizeof keys[0];
 	const char *p = text;
 	size_t o = 0;
 
 	out[0] = 0;
 	while ((p = strstr(p, "CPU#"))) {
 		const char *next = strstr(p + 4, "CPU#"), *r = NULL;
-		static const char *const keys[] = { "RIP=", "EIP=", " PC=" };
+		unsigned k;
 
-		for (unsigned k = 0; k < 3 && !r; k++) {
+		for (k = 0; k < nkeys && !r; k++) {
 			r = strstr(p, keys[k]);
 			if (r && next && r > next)
 				r = NULL;
 		}
 		if (r) {
-			unsigned long long v = strtoull(strchr(r, '=') + 1, NULL, 16);
+			unsigned long long v = strtoull(r + strlen(keys[k - 1]), NULL, 16);
 			int k = snprintf(out + o, n - o, "%s0x%llx", o ? "," : "", v);
 			if (k < 0 || (size_t)k >= n - o)
 				break;

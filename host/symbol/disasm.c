@@ -10,6 +10,7 @@
 
 #include "symbol/disasm.h"
 #include "symbol/disasm_rv.h"
+#include "symbol/symbolize.h"
 
 struct disasm {
 	csh cs;
@@ -136,8 +137,51 @@ static long range_rv(const uint8_t *code, size_t len, uint64_t addr, struct disa
 	return (long)n;
 }
 
+/* The next entry of *v (growing it); NULL out of memory. */
+static struct disasm_insn *push(struct disasm_insn **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 64;
+		struct disasm_insn *t = realloc(*v, ncap * sizeof(**v));
+
+		if (!t)
+			return NULL;
+		*v = t;
+		*cap = ncap;
+	}
+	return &(*v)[(*n)++];
+}
+
+/* Data (a literal pool) at addr as objdump shows it: a little-endian .word where addr is
+ * word-aligned, else a .short or a .byte up to the alignment (and at the end). */
+static size_t data_entry(const uint8_t *code, size_t avail, uint64_t addr,
+			 struct disasm_insn *o)
+{
+	if (!(addr & 3) && avail >= 4) {
+		snprintf(o->mnemonic, sizeof o->mnemonic, ".word");
+		snprintf(o->operands, sizeof o->operands, "0x%08x", (unsigned)code[0] |
+			 (unsigned)code[1] << 8 | (unsigned)code[2] << 16 | (unsigned)code[3] << 24);
+		return 4;
+	}
+	if (!(addr & 1) && avail >= 2) {
+		snprintf(o->mnemonic, sizeof o->mnemonic, ".short");
+		snprintf(o->operands, sizeof o->operands, "0x%04x",
+			 (unsigned)code[0] | (unsigned)code[1] << 8);
+		return 2;
+	}
+	snprintf(o->mnemonic, sizeof o->mnemonic, ".byte");
+	snprintf(o->operands, sizeof o->operands, "0x%02x", *code);
+	return 1;
+}
+
 long disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		  struct disasm_insn **out)
+{
+	return disasm_range_data(d, code, len, addr, NULL, 0, out);
+}
+
+long disasm_range_data(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		       const struct sym_range *data, size_t ndata, struct disasm_insn **out)
 {
 	*out = NULL;
 	if (d->riscv)
@@ -149,34 +193,43 @@ long disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t ad
 	struct disasm_insn *v = NULL;
 	while (len) {
 		uint64_t at = addr;
-		const char *mn = ".byte", *ops = NULL;
-		char byte[8];
-		if (cs_disasm_iter(d->cs, &code, &len, &addr, in)) {
-			mn = in->mnemonic;
-			ops = in->op_str;
+		struct disasm_insn *o = push(&v, &n, &cap);
+
+		if (!o) {
+			free(v);
+			cs_free(in, 1);
+			return -1;
+		}
+		while (ndata && data->hi <= at) {
+			data++;
+			ndata--;
+		}
+		o->addr = at;
+		if (ndata && data->lo <= at) {
+			size_t k = data_entry(code, data->hi - at < len ? data->hi - at : len, at, o);
+
+			o->size = (uint16_t)k;
+			code += k;
+			len -= k;
+			addr += k;
+			continue;
+		}
+		/* code up to the next data: capstone never decodes into it */
+		size_t run = ndata && data->lo - at < len ? (size_t)(data->lo - at) : len, left = run;
+		if (cs_disasm_iter(d->cs, &code, &left, &addr, in)) {
+			len -= run - left;
+			snprintf(o->mnemonic, sizeof(o->mnemonic), "%s", in->mnemonic);
+			snprintf(o->operands, sizeof(o->operands), "%s", in->op_str);
 		} else {
-			/* a tail shorter than an AArch64 word: skip-data needs whole words */
-			snprintf(byte, sizeof(byte), "0x%02x", *code);
-			ops = byte;
+			/* a tail shorter than an AArch64 word (or a Thumb halfword before data):
+			 * skip-data needs whole words */
+			snprintf(o->mnemonic, sizeof(o->mnemonic), ".byte");
+			snprintf(o->operands, sizeof(o->operands), "0x%02x", *code);
 			code++;
 			len--;
 			addr++;
 		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct disasm_insn *t = realloc(v, cap * sizeof(*v));
-			if (!t) {
-				free(v);
-				cs_free(in, 1);
-				return -1;
-			}
-			v = t;
-		}
-		struct disasm_insn *o = &v[n++];
-		o->addr = at;
 		o->size = (uint16_t)(addr - at);
-		snprintf(o->mnemonic, sizeof(o->mnemonic), "%s", mn);
-		snprintf(o->operands, sizeof(o->operands), "%s", ops);
 	}
 	cs_free(in, 1);
 	*out = v;

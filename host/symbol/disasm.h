@@ -28,5 +28,10 @@ void disasm_close(struct disasm *d);
  * Undecodable bytes become a ".byte" pseudo-instruction, so every byte is accounted for. */
 long disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		  struct disasm_insn **out);
+/* The same with the data inside the code (sorted, disjoint; symbolizer_data_ranges) shown
+ * as objdump shows it, `.word 0x...` (a `.short` or `.byte` tail), never decoded. */
+struct sym_range;
+long disasm_range_data(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		       const struct sym_range *data, size_t ndata, struct disasm_insn **out);
 
 #endif

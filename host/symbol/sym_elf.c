@@ -339,6 +339,17 @@ static int load_symbols(struct symbolizer *s, Elf_Scn *scn)
 		/* 32-bit Arm: a Thumb function's value has bit 0 set; its code starts below */
 		if (s->machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
 			sym.st_value &= ~1ull;
+		if (s->machine == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_NOTYPE &&
+		    sym_armmap_kind(name)) {
+			const struct sym_section *sec = section_by_index(s, sym.st_shndx);
+
+			if (sec && (sec->flags & SHF_ALLOC) &&
+			    sym_armmap_add(s, sym.st_value, sec->addr + sec->size, sym.st_shndx,
+					   sym_armmap_kind(name))) {
+				free(raw);
+				return -1;
+			}
+		}
 		if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
 			file = name;
 			if (state == SYMBOL)

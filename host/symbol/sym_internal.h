@@ -147,6 +147,18 @@ struct sym_section {
 	const char *name;
 };
 
+/* A 32-bit Arm mapping symbol (sym_armmap.c): kind 'a', 't' or 'd' from addr on, in the
+ * section with header index shndx, which ends at sec_end. */
+struct sym_armmap {
+	uint64_t addr, sec_end;
+	size_t shndx;
+	char kind;
+};
+
+int sym_armmap_kind(const char *name);
+int sym_armmap_add(struct symbolizer *s, uint64_t addr, uint64_t sec_end, size_t shndx,
+		   int kind);
+
 /* A sized function symbol (zero sizes extended to the next symbol). */
 struct sym_func {
 	uint64_t addr, size;
@@ -254,6 +266,10 @@ struct symbolizer {
 	bool byname_sorted;
 	struct sym_fallback *fb;        /* sorted by (shndx, addr, order) */
 	size_t nfb;
+	struct sym_armmap *armmap;      /* EM_ARM mapping symbols; sorted by (shndx, addr) on
+					   first use */
+	size_t narmmap, carmmap;
+	bool armmap_sorted;
 
 	/* DWARF sections read directly. */
 	const uint8_t *debug_line, *debug_line_str, *debug_str;

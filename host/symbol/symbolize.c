@@ -106,6 +106,7 @@ void symbolizer_close(struct symbolizer *s)
 	free(s->funcs);
 	free(s->byname);
 	free(s->fb);
+	free(s->armmap);
 	free(s->cus);
 	free(s->cu_ranges);
 	free(s->cu_range_maxhi);

@@ -89,6 +89,16 @@ int symbolizer_read(struct symbolizer *s, uint64_t addr, void *buf, size_t len);
 /* Whether every byte of [addr, addr + len) is one symbolizer_read takes from the file (not
  * a .bss zero): a length a damaged header makes up is found out before it is allocated. */
 int symbolizer_in_file(struct symbolizer *s, uint64_t addr, uint64_t len);
+/* A range of link-time addresses [lo, hi). */
+struct sym_range {
+	uint64_t lo, hi;
+};
+/* 32-bit Arm: the data inside code sections that overlaps [lo, hi) (literal pools, tbb/tbh
+ * tables: each $d mapping symbol up to the next mapping symbol of its section, or its end),
+ * clipped to it, in address order, into a malloc'd *out; the count (0 on other machines,
+ * or an image without mapping symbols), or -1 out of memory. */
+long symbolizer_data_ranges(struct symbolizer *s, uint64_t lo, uint64_t hi,
+			    struct sym_range **out);
 /* Each line-table row in [lo, hi): file, line and the address it starts at; a row that
  * starts before lo and covers it is reported at lo. For annotate. Calls fn in address
  * order. Returns 0 or -1. */

@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The installed kit, used from outside the source tree:
 #   - make install PREFIX=T/kit puts bmprof, its plugin (at ../lib/bmprof/ from bin/), the
-#     man pages, the x86-64 and AArch64 libraries with their headers, pkg-config and CMake
-#     files in place; DESTDIR stages the same tree; make uninstall removes every file;
-#   - each library exports only bmprof_* symbols and needs nothing but memcpy and memset;
+#     man pages, the x86-64, AArch64, Cortex-M (one per CPU: M3, M4, M33, M55) and RISC-V
+#     libraries with their headers, pkg-config and CMake files in place; DESTDIR stages the
+#     same tree; make uninstall removes every file;
+#   - each library exports only bmprof_* symbols (and on Cortex-M the 64-bit atomics gcc
+#     calls) and needs nothing but memcpy and memset (and on Cortex-M and RISC-V libgcc);
+#   - a firmware of its own (tests/kit/firmware-link) links against the installed kit for
+#     every Cortex-M CPU and RISC-V through pkg-config, and for the Cortex-M4 and RISC-V
+#     through CMake's find_package, taking the CPU's flags from the kit alone (a Cortex-M4
+#     object does not link with the Cortex-M3's soft-float library);
 #   - three kernels that are not bmprof's runtime, copied out of the tree with the code of
 #     docs/integration-*.md they run as written (tools/doctest.py), are built against the
 #     installed kit only: tests/kit/kernel-make with pkg-config for x86-64 (the docs'
@@ -22,7 +28,7 @@
 #     work functions exactly.
 . "$(dirname "$0")/lib.sh"
 need_qemu
-for t in cmake pkg-config g++ aarch64-linux-gnu-gcc groff; do
+for t in cmake pkg-config g++ aarch64-linux-gnu-gcc arm-none-eabi-gcc riscv64-unknown-elf-gcc groff; do
 	command -v "$t" >/dev/null || skip "$t not installed (scripts/deps.sh installs it)"
 done
 
@@ -38,8 +44,15 @@ for f in bin/bmprof lib/bmprof/insn_count.so lib/bmprof/bhive-x86_64.elf lib/bmp
 	include/bmprof/bmprof_ring.h include/bmprof/bmprof_desc.h \
 	lib/pkgconfig/bmprof-x86_64.pc lib/pkgconfig/bmprof-aarch64.pc \
 	lib/cmake/bmprof/bmprofConfig.cmake lib/cmake/bmprof/bmprofConfigVersion.cmake \
-	share/man/man1/bmprof.1 share/man/man1/bmprof-qemu.1 share/doc/bmprof/LICENSE; do
+	share/man/man1/bmprof.1 share/man/man1/bmprof-qemu.1 share/doc/bmprof/LICENSE \
+	include/bmprof/bmprof_cortexm.h include/bmprof/bmprof_itm.h include/bmprof/bmprof_riscv64.h; do
 	[ -f "$KIT/$f" ] || fail "make install did not install $f"
+done
+MCU="cortex-m3 cortex-m4 cortex-m33 cortex-m55 riscv64"
+for a in $MCU; do
+	for f in lib/bmprof/$a/libbmprof.a lib/pkgconfig/bmprof-$a.pc; do
+		[ -f "$KIT/$f" ] || fail "make install did not install $f"
+	done
 done
 version=$("$KIT/bin/bmprof" --version | awk '{print $2}')
 export PKG_CONFIG_PATH=$KIT/lib/pkgconfig
@@ -51,6 +64,19 @@ done
 pkg-config --cflags bmprof-aarch64 | grep -q -- "-mno-outline-atomics -mstrict-align" ||
 	fail "bmprof-aarch64.pc lacks -mno-outline-atomics -mstrict-align"
 pkg-config --cflags bmprof-x86_64 | grep -q -- "-mno-red-zone" || fail "bmprof-x86_64.pc lacks -mno-red-zone"
+# each Cortex-M library is its CPU's, with its float ABI; RISC-V's is RV64GC, lp64d, medany
+for want in "cortex-m3:-mthumb -mcpu=cortex-m3 -mfloat-abi=soft" \
+	"cortex-m4:-mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
+	"cortex-m33:-mthumb -mcpu=cortex-m33 -mfloat-abi=hard -mfpu=fpv5-sp-d16" \
+	"cortex-m55:-mthumb -mcpu=cortex-m55 -mfloat-abi=hard" \
+	"riscv64:-march=rv64gc -mabi=lp64d -mcmodel=medany"; do
+	a=${want%%:*}
+	[ "$(pkg-config --modversion bmprof-$a)" = "$version" ] || fail "bmprof-$a.pc: version is not $version"
+	pkg-config --cflags bmprof-$a | grep -q -- "-I$KIT/include/bmprof .*${want#*:}" ||
+		fail "bmprof-$a.pc: Cflags: $(pkg-config --cflags bmprof-$a)"
+	[ "$(pkg-config --libs bmprof-$a | xargs)" = "-L$KIT/lib/bmprof/$a -lbmprof -lgcc" ] ||
+		fail "bmprof-$a.pc: Libs: $(pkg-config --libs bmprof-$a)"
+done
 
 # every man page formats without a warning (a wide table may not fit: that is layout)
 for m in "$KIT"/share/man/man1/*.1; do
@@ -73,6 +99,48 @@ for a in x86_64 aarch64; do
 		grep -vx 'memcpy\|memset' || true)
 	[ -z "$needs" ] || fail "$a library needs more than memcpy and memset: $needs"
 done
+for a in $MCU; do
+	nmt=arm-none-eabi-nm
+	[ $a = riscv64 ] && nmt=riscv64-unknown-elf-nm
+	other=$($nmt "$KIT/lib/bmprof/$a/libbmprof.a" |
+		awk '$2 ~ /^[A-TV-Z]$/ && $3 !~ /^(bmprof_|__atomic_)/ {print $3}')
+	[ -z "$other" ] || fail "$a library: global symbols not named bmprof_*: $other"
+	needs=$($nmt -u "$KIT/lib/bmprof/$a/libbmprof.a" | awk 'NF == 2 {print $2}' | sort -u |
+		grep -vx 'memcpy\|memset\|__aeabi_[a-z0-9]*\|__[a-z]*di2' || true)
+	[ -z "$needs" ] || fail "$a library needs more than memcpy, memset and libgcc: $needs"
+done
+
+# --- a firmware of its own, linked against the installed kit (pkg-config, CMake)
+FW=$ROOT/tests/kit/firmware-link
+fwlink() {   # ARCH ELF
+	local cc=arm-none-eabi-gcc src=$FW/fw_cortexm.c entry=reset
+	[ "$1" = riscv64 ] && cc=riscv64-unknown-elf-gcc src=$FW/fw_riscv64.c entry=start
+	# shellcheck disable=SC2046
+	$cc $(pkg-config --cflags bmprof-"$1") -std=gnu11 -O2 -Wall -Wextra -Werror -nostdlib \
+		-static -Wl,-e,$entry -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments -o "$2" "$src" \
+		$(pkg-config --libs bmprof-"$1")
+}
+for a in $MCU; do
+	fwlink $a "$T/fw-$a.elf" >"$T/fw-$a.log" 2>&1 || { cat "$T/fw-$a.log"; fail "firmware ($a, pkg-config) did not link"; }
+	nmt=arm-none-eabi-nm
+	[ $a = riscv64 ] && nmt=riscv64-unknown-elf-nm
+	$nmt "$T/fw-$a.elf" | grep -q " bmprof_descriptor$" || fail "firmware ($a): no bmprof_descriptor"
+done
+PKG_CONFIG_PATH=$T/pc-mix
+mkdir -p "$PKG_CONFIG_PATH"
+sed 's|/cortex-m4$|/cortex-m3|' "$KIT/lib/pkgconfig/bmprof-cortex-m4.pc" >"$PKG_CONFIG_PATH/bmprof-cortex-m4.pc"
+fwlink cortex-m4 "$T/fw-mix.elf" >"$T/fw-mix.log" 2>&1 && fail "a Cortex-M4 firmware linked with the Cortex-M3 library"
+grep -q "uses VFP register arguments" "$T/fw-mix.log" || { cat "$T/fw-mix.log"; fail "fw-mix: not the float ABI"; }
+export PKG_CONFIG_PATH=$KIT/lib/pkgconfig
+for tc in cortex-m4:arm-none-eabi riscv64:riscv64-unknown-elf; do
+	a=${tc%%:*}
+	cmake -S "$FW" -B "$T/fwc-$a" -DCMAKE_TOOLCHAIN_FILE="$FW/toolchain-${tc#*:}.cmake" \
+		-DBMPROF_ARCH=$a -DCMAKE_PREFIX_PATH="$KIT" >"$T/fwc-$a.log" 2>&1 &&
+		cmake --build "$T/fwc-$a" >>"$T/fwc-$a.log" 2>&1 ||
+		{ cat "$T/fwc-$a.log"; fail "firmware ($a, find_package) did not link"; }
+	${tc#*:}-nm "$T/fwc-$a/fw.elf" | grep -q " bmprof_descriptor$" ||
+		fail "firmware ($a, CMake): no bmprof_descriptor"
+done
 
 # --- the kernels, from a copy outside the tree, with the docs' code
 SRC=$T/src
@@ -94,11 +162,11 @@ intree=$(grep -rl "$ROOT" "$T/make-x86_64"/*.o "$T/cmake/CMakeFiles/kernel.elf.d
 
 # find_package names what is missing
 mkdir -p "$T/badcomp"
-printf 'cmake_minimum_required(VERSION 3.13)\nproject(x NONE)\nfind_package(bmprof REQUIRED COMPONENTS riscv64)\n' \
+printf 'cmake_minimum_required(VERSION 3.13)\nproject(x NONE)\nfind_package(bmprof REQUIRED COMPONENTS mips64)\n' \
 	>"$T/badcomp/CMakeLists.txt"
 cmake -S "$T/badcomp" -B "$T/badcomp/b" -DCMAKE_PREFIX_PATH="$KIT" >"$T/badcomp.log" 2>&1 &&
-	fail "find_package(bmprof COMPONENTS riscv64) succeeded"
-grep -q "no library for 'riscv64'" "$T/badcomp.log" || { cat "$T/badcomp.log"; fail "find_package: no clear message"; }
+	fail "find_package(bmprof COMPONENTS mips64) succeeded"
+grep -q "no library for 'mips64'" "$T/badcomp.log" || { cat "$T/badcomp.log"; fail "find_package: no clear message"; }
 
 # --- profile each with the installed bmprof
 run() {   # run NAME ELF BMPROF-ARGS...

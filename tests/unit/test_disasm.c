@@ -84,6 +84,41 @@ static void test_aarch64(void **state)
 	check(EM_AARCH64, code, sizeof(code), 0x40000000, w, sizeof(w) / sizeof(w[0]));
 }
 
+/* Thumb with data in it (disasm_range_data): a tbb and its table, code, data ending at a
+ * halfword and at a byte, as objdump shows them (.word only where word-aligned). */
+static void test_thumb_data(void **state)
+{
+	(void)state;
+	const uint8_t code[] = { 0xdf, 0xe8, 0x03, 0xf0, 0x3d, 0x34, 0x2b, 0x22, 0x12, 0x03,
+				 0x93, 0x1c, 0x40, 0x07, 0x00, 0x00, 0x70, 0x47 };
+	const struct sym_range data[] = { { 0x2792, 0x2798 }, { 0x279a, 0x279d },
+					  { 0x279d, 0x279e } };
+	const struct want w[] = {
+		{ 0x278e, 4, "tbb", "[pc, r3]" },
+		{ 0x2792, 2, ".short", "0x343d" },
+		{ 0x2794, 4, ".word", "0x0312222b" },
+		{ 0x2798, 2, "adds", "r3, r2, #2" },
+		{ 0x279a, 2, ".short", "0x0740" },
+		{ 0x279c, 1, ".byte", "0x00" },
+		{ 0x279d, 1, ".byte", "0x00" },
+		{ 0x279e, 2, "bx", "lr" },
+	};
+	char err[256];
+	struct disasm *d = disasm_open(EM_ARM, err, sizeof(err));
+	struct disasm_insn *in;
+
+	assert_non_null(d);
+	assert_int_equal(disasm_range_data(d, code, sizeof code, 0x278e, data, 3, &in), 8);
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(in[i].addr, w[i].addr);
+		assert_int_equal(in[i].size, w[i].size);
+		assert_string_equal(in[i].mnemonic, w[i].mnemonic);
+		assert_string_equal(in[i].operands, w[i].operands);
+	}
+	free(in);
+	disasm_close(d);
+}
+
 /* RISC-V through disasm_rv.c, against objdump's text: compressed and 32-bit forms mixed,
  * branch and jump targets absolute, aliases as objdump shows them (li, mv, ret, bnez, j,
  * csrr), CSRs by name, an AMO, FP, fence, and an unknown halfword; a cut-off tail. */
@@ -216,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_i386),
 		cmocka_unit_test(test_aarch64),
 		cmocka_unit_test(test_riscv),
+		cmocka_unit_test(test_thumb_data),
 		cmocka_unit_test(test_undecodable_bytes),
 		cmocka_unit_test(test_bad_machine),
 		cmocka_unit_test(test_whole_function),

@@ -603,8 +603,8 @@ static void test_hostile_descriptor(void **state)
 	w.d.version = 0;
 	expect_error(&w, "layout version 0");
 	world_new(&w);
-	w.d.ptr_size = 4;
-	expect_error(&w, "pointers are 4 bytes");
+	w.d.ptr_size = 2;
+	expect_error(&w, "pointers are 2 bytes");
 	world_new(&w);
 	w.d.self += 64;
 	expect_error(&w, "load bias");
@@ -626,6 +626,19 @@ static void test_hostile_descriptor(void **state)
 	world_new(&w);
 	FIELD_SET(&w, BMPROF_DF_TABLE, 0, 4);
 	expect_error(&w, "size of 4 bytes");
+	/* a 32-bit target's pointers are 4 bytes (its pcs still 8): the layout is taken (the
+	 * table is then looked for at the low half of this host's pointer) */
+	world_new(&w);
+	w.d.ptr_size = 4;
+	FIELD_SET(&w, BMPROF_DF_TABLE, 0, 4);
+	err[0] = 0;
+	if (world_read(&w, err, sizeof err) && (strstr(err, "size of") || strstr(err, "pointers")))
+		fail_msg("a 32-bit layout refused: %s", err);
+	world_free(&w);
+	world_new(&w);
+	w.d.ptr_size = 4;
+	FIELD_SET(&w, BMPROF_DF_TABLE, 0, 2);
+	expect_error(&w, "size of 2 bytes");
 	world_new(&w);
 	w.d.field[BMPROF_DF_IN_DRAIN] = 0;
 	expect_error(&w, "no field in_drain");

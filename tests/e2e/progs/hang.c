@@ -12,7 +12,9 @@
  * One console line says when hot_work is done, so a test can interrupt the run then. */
 #include <bmrt.h>
 
+#ifndef UNIT
 #define UNIT 1000000ull
+#endif
 
 static inline void irq_off(void)
 {
@@ -20,6 +22,10 @@ static inline void irq_off(void)
 	__asm__ volatile("cli" : : : "memory");
 #elif defined(__aarch64__)
 	__asm__ volatile("msr daifset, #3" : : : "memory");
+#elif defined(__arm__)
+	__asm__ volatile("cpsid i" : : : "memory");
+#elif defined(__riscv)
+	__asm__ volatile("csrci mstatus, 8" : : : "memory");
 #endif
 }
 
