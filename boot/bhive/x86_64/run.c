@@ -12,18 +12,25 @@
  * back to the runtime's page tables, records the exception and resumes ring 0 at
  * bhive_land, so a block that faults never reaches the runtime's handler. Ring 3 runs with
  * interrupts disabled and IOPL 0: no interrupt can be taken in the timed window and the
- * block cannot enable them. */
+ * block cannot enable them.
+ * An alignment check (#AC) while the pages are mapped whose access stays inside one cache
+ * line (misalign.h) is not the end of the run: hook() returns to the instruction with AC
+ * clear and TF set, and the single-step trap (#DB) after it sets AC again. */
 #include "harness.h"
 #include "emit.h"
+#include "misalign.h"
 #include "scratch.h"
 
 #define RFLAGS_FIXED 0x2ull
+#define RFLAGS_TF (1ull << 8)
 #define RFLAGS_AC (1ull << 18)
 #define CR0_AM (1ull << 18)
 #define CR4_PCE (1ull << 8)
 #define SEL_KCODE 0x08
 #define SEL_KDATA 0x10
+#define VEC_DB 1
 #define VEC_UD 6
+#define VEC_AC 17
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
 #define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
@@ -41,25 +48,39 @@ extern uint64_t bmrt_pml4[512];
 static uint8_t r0_stack[R0_STACK] __attribute__((aligned(16)));
 static struct run_result *current;
 static uint64_t rflags = RFLAGS_FIXED;
-static int pmc;
+static int pmc, align_checks;
+static int stepping;                    /* one instruction runs with AC clear */
 
 static int hook(struct bmrt_regs *r)
 {
 	struct run_result *res = current;
-	uint64_t cr2;
+	uint64_t cr2, ac_addr = 0;
 
 	if ((r->cs & 3) != 3 || !res)
 		return 0;
+	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
+				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
+				    r->r14, r->r15 };
+	/* back to ring 3 on the block's tables, which map this code and its data */
+	if (r->vector == VEC_DB && stepping) {
+		stepping = 0;
+		r->rflags = (r->rflags & ~RFLAGS_TF) | RFLAGS_AC;
+		return 1;
+	}
+	if (r->vector == VEC_AC && !stepping && misalign_may_step(r->rip, regs, &ac_addr)) {
+		stepping = 1;
+		misalign.stepped++;
+		r->rflags = (r->rflags & ~RFLAGS_AC) | RFLAGS_TF;
+		return 1;
+	}
+	stepping = 0;
 	__asm__ volatile("mov %0, %%cr3" : : "r"((uintptr_t)bmrt_pml4) : "memory");
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	res->exited = r->vector == VEC_UD && r->rip == run_exit_va;
 	res->vector = r->vector;
 	res->error = r->error;
-	res->addr = cr2;
+	res->addr = r->vector == VEC_AC ? ac_addr : cr2;
 	res->pc = r->rip;
-	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
-				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
-				    r->r14, r->r15 };
 	for (unsigned i = 0; i < 16; i++)
 		res->regs[i] = regs[i];
 	current = 0;
@@ -69,6 +90,17 @@ static int hook(struct bmrt_regs *r)
 	r->rsp = bhive_saved_rsp;
 	r->ss = SEL_KDATA;
 	return 1;
+}
+
+/* CR0.AM: RFLAGS.AC (set in the state every run starts from) checks alignment in ring 3 */
+void run_align(int on)
+{
+	uint64_t cr;
+
+	on = on && align_checks;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
+	if (!(cr & CR0_AM) != !on)
+		__asm__ volatile("mov %0, %%cr0" : : "r"(on ? cr | CR0_AM : cr & ~CR0_AM));
 }
 
 void run_init(int use_pmc, int align_check)
@@ -85,9 +117,9 @@ void run_init(int use_pmc, int align_check)
 	bhive_scratch[S_VEC] = bhive_scratch[S_VEC + 1] = BHIVE_INIT;
 	bmrt_desc_set_rsp0(0, (uintptr_t)r0_stack + sizeof r0_stack);
 	bmrt_exception_hook = hook;
+	align_checks = align_check;
 	if (align_check) {
-		__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
-		__asm__ volatile("mov %0, %%cr0" : : "r"(cr | CR0_AM));
+		run_align(1);
 		rflags |= RFLAGS_AC;
 	}
 	if (pmc) {
@@ -101,6 +133,7 @@ void run_once(struct run_result *res, unsigned reps)
 	const uint64_t *rec = bhive_scratch + S_REC;
 
 	scratch_prepare(res, reps, REC_WORDS);
+	stepping = 0;
 	current = res;
 	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
 	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS) {
