@@ -92,15 +92,19 @@ static int hook(struct bmrt_regs *r)
 	return 1;
 }
 
-/* CR0.AM: RFLAGS.AC (set in the state every run starts from) checks alignment in ring 3 */
+/* Where each segment's reset pushes the RFLAGS it starts from (an imm32 in the code) */
+static unsigned rflags_at[RUN_MAX_SEGS];
+
+/* RFLAGS.AC in the state every run starts from (CR0.AM stays set: a software KVM that
+ * runs ring 3 on the host's own CR0 checks alignment whenever AC is set) */
 void run_align(int on)
 {
-	uint64_t cr;
+	uint32_t v;
 
-	on = on && align_checks;
-	__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
-	if (!(cr & CR0_AM) != !on)
-		__asm__ volatile("mov %0, %%cr0" : : "r"(on ? cr | CR0_AM : cr & ~CR0_AM));
+	rflags = on && align_checks ? rflags | RFLAGS_AC : rflags & ~RFLAGS_AC;
+	v = (uint32_t)rflags;
+	for (unsigned k = 0; k < run_segments; k++)
+		__builtin_memcpy(bhive_code + rflags_at[k], &v, 4);
 }
 
 void run_init(int use_pmc, int align_check)
@@ -119,7 +123,8 @@ void run_init(int use_pmc, int align_check)
 	bmrt_exception_hook = hook;
 	align_checks = align_check;
 	if (align_check) {
-		run_align(1);
+		__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
+		__asm__ volatile("mov %0, %%cr0" : : "r"(cr | CR0_AM));
 		rflags |= RFLAGS_AC;
 	}
 	if (pmc) {
@@ -177,7 +182,9 @@ static void movabs(unsigned reg, uint64_t v)
 static void reset_state(void)
 {
 	movabs(4, BHIVE_SCRATCH_VA + 4096);              /* rsp */
-	put8(0x68), put32((uint32_t)rflags);             /* push $rflags */
+	put8(0x68);
+	rflags_at[run_segments] = at;
+	put32((uint32_t)rflags);                         /* push $rflags */
 	put8(0x9d);                                      /* popfq */
 	movabs(7, BHIVE_FRAME_VA);                       /* rdi */
 	bytes("\x48\x8b\x0d", 3), put_rel(S_FRAME_WORDS, 0);   /* mov S_FRAME_WORDS(%rip), %rcx */
