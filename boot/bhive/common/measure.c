@@ -89,13 +89,13 @@ void measure(const void *code, const struct bhive_in_block *b, const struct bhiv
 	space_reset();
 	run_emit(segs + first, nseg);
 	misalign_block(b, acc);
-	run_align(1);
 	misalign.probing = 1;
+	run_align(1);
 	m->status = map_pages(m);
 	misalign.probing = 0;
+	run_align(!misalign.stepped);
 	if (m->status)
 		return;
-	run_align(!misalign.stepped);
 	m->status = time_code(m, nseg, t, kept);
 	for (unsigned k = 0; k < 2; k++) {
 		m->t[k] = t[nseg - 2 + k];

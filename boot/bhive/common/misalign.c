@@ -34,7 +34,7 @@ static const struct bhive_in_access *find(unsigned off)
 	return 0;
 }
 
-int misalign_may_step(uint64_t pc, const uint64_t *regs, uint64_t *addr)
+int misalign_access(uint64_t pc, const uint64_t *regs, uint64_t *addr)
 {
 	const struct bhive_in_access *a = 0;
 	uint64_t copy = 0;
@@ -48,5 +48,12 @@ int misalign_may_step(uint64_t pc, const uint64_t *regs, uint64_t *addr)
 	}
 	if (regs)
 		*addr = a ? bhive_access_ea(a, regs, rip_target ? rip_target : copy, BHIVE_INIT) : 0;
-	return misalign.probing && a && !bhive_splits_line(*addr, a->size);
+	if (!a)
+		return MISALIGN_NONE;
+	return bhive_splits_line(*addr, a->size) ? MISALIGN_SPLIT : MISALIGN_INSIDE;
+}
+
+int misalign_may_step(uint64_t pc, const uint64_t *regs, uint64_t *addr)
+{
+	return misalign_access(pc, regs, addr) == MISALIGN_INSIDE && misalign.probing;
 }

@@ -19,10 +19,14 @@ extern struct misalign misalign;
 
 /* The block measured next: its accesses (sorted by offset) */
 void misalign_block(const struct bhive_in_block *b, const struct bhive_in_access *acc);
-/* An alignment fault at pc while probing: 1 when its access stays inside one cache line
- * (it may run with the checks off). x86-64: regs are the registers at the fault and *addr
- * gets the address computed from them (0 when the access is not described); AArch64:
- * regs is 0 and *addr holds FAR_EL1. */
+/* The access of the instruction at pc, about to run: MISALIGN_NONE when the host described
+ * none (or pc is not in the block's copies), else whether it stays inside one cache line.
+ * x86-64: regs are the registers before it runs and *addr gets the address computed from
+ * them (0 when not described); AArch64: regs is 0 and *addr holds FAR_EL1. */
+enum { MISALIGN_NONE, MISALIGN_INSIDE, MISALIGN_SPLIT };
+int misalign_access(uint64_t pc, const uint64_t *regs, uint64_t *addr);
+/* An alignment fault at pc (as above): 1 when probing and its access stays inside one
+ * line, so it may run with the checks off */
 int misalign_may_step(uint64_t pc, const uint64_t *regs, uint64_t *addr);
 
 /* run.c: alignment checks on or off for the block's runs from the next entry on */

@@ -15,7 +15,10 @@
  * block cannot enable them.
  * An alignment check (#AC) while the pages are mapped whose access stays inside one cache
  * line (misalign.h) is not the end of the run: hook() returns to the instruction with AC
- * clear and TF set, and the single-step trap (#DB) after it sets AC again. */
+ * clear and TF set, and the single-step trap (#DB) after it sets AC again. QEMU's TCG
+ * raises no #AC: there the mapping passes run the block's segments with TF set, and each
+ * single-step trap checks the access of the instruction about to run in software, ending
+ * the run as an #AC would when it crosses a line. */
 #include "harness.h"
 #include "emit.h"
 #include "misalign.h"
@@ -50,6 +53,7 @@ static struct run_result *current;
 static uint64_t rflags = RFLAGS_FIXED;
 static int pmc, align_checks;
 static int stepping;                    /* one instruction runs with AC clear */
+static int soft_checks;                 /* no #AC (TCG): accesses checked at each step */
 
 static int hook(struct bmrt_regs *r)
 {
@@ -66,6 +70,11 @@ static int hook(struct bmrt_regs *r)
 		stepping = 0;
 		r->rflags = (r->rflags & ~RFLAGS_TF) | RFLAGS_AC;
 		return 1;
+	}
+	if (r->vector == VEC_DB && soft_checks && misalign.probing) {
+		if (misalign_access(r->rip, regs, &ac_addr) != MISALIGN_SPLIT)
+			return 1;
+		r->vector = VEC_AC;   /* ends the run before the access, as #AC would */
 	}
 	if (r->vector == VEC_AC && !stepping && misalign_may_step(r->rip, regs, &ac_addr)) {
 		stepping = 1;
@@ -92,6 +101,15 @@ static int hook(struct bmrt_regs *r)
 	return 1;
 }
 
+/* QEMU's TCG (CPUID 0x40000000: "TCGTCGTCGTCG"), which does not check alignment */
+static int tcg(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x40000000u), "c"(0));
+	return a >= 0x40000000u && b == 0x54474354u && c == 0x43544743u && d == 0x47435447u;
+}
+
 /* Where each segment's reset pushes the RFLAGS it starts from (an imm32 in the code) */
 static unsigned rflags_at[RUN_MAX_SEGS];
 
@@ -102,9 +120,12 @@ void run_align(int on)
 	uint32_t v;
 
 	rflags = on && align_checks ? rflags | RFLAGS_AC : rflags & ~RFLAGS_AC;
-	v = (uint32_t)rflags;
-	for (unsigned k = 0; k < run_segments; k++)
+	for (unsigned k = 0; k < run_segments; k++) {
+		/* without #AC the block's own segments are single-stepped while probing */
+		v = (uint32_t)(rflags | (soft_checks && misalign.probing && run_seg_end[k] ?
+					 RFLAGS_TF : 0));
 		__builtin_memcpy(bhive_code + rflags_at[k], &v, 4);
+	}
 }
 
 void run_init(int use_pmc, int align_check)
@@ -122,6 +143,7 @@ void run_init(int use_pmc, int align_check)
 	bmrt_desc_set_rsp0(0, (uintptr_t)r0_stack + sizeof r0_stack);
 	bmrt_exception_hook = hook;
 	align_checks = align_check;
+	soft_checks = align_check && tcg();
 	if (align_check) {
 		__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
 		__asm__ volatile("mov %0, %%cr0" : : "r"(cr | CR0_AM));
