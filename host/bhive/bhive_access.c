@@ -48,13 +48,29 @@ static int x86_segment(const cs_insn *in, const struct insn *o, struct bhive_in_
 	return 0;
 }
 
-/* The instruction's one access into d: 1, or 0 when it has none or it is not one address */
+/* x86-64 instructions whose access is not the one memop describes: cmps reads at rsi and
+ * rdi; bt, bts, btr, btc with a register bit offset reach past their operand */
+static int x86_other_address(const cs_insn *in)
+{
+	switch (in->id) {
+	case X86_INS_CMPSB: case X86_INS_CMPSW: case X86_INS_CMPSD: case X86_INS_CMPSQ:
+	case X86_INS_BT: case X86_INS_BTS: case X86_INS_BTR: case X86_INS_BTC:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The instruction's one access into d: 1, or 0 when it has none, it is not one address,
+ * or it is larger than a line (fxsave, xsave: not one access the line rule applies to) */
 static int describe(int a64, csh h, const cs_insn *in, const struct insn *o,
 		    struct bhive_in_access *d)
 {
 	struct memop m;
 	const struct memop_access *a;
 
+	if (!a64 && x86_other_address(in))
+		return 0;
 	if (a64)
 		memop_a64_fill(h, in, o, &m);
 	else
@@ -62,7 +78,7 @@ static int describe(int a64, csh h, const cs_insn *in, const struct insn *o,
 	if (m.ld.valid && m.st.valid && !same_address(&m.ld, &m.st))
 		return 0;
 	a = m.ld.valid ? &m.ld : &m.st;
-	if (!a->valid || !a->size || (m.flags & MEMOP_F_REP))
+	if (!a->valid || !a->size || a->size > BHIVE_LINE || (m.flags & MEMOP_F_REP))
 		return 0;
 	memset(d, 0, sizeof *d);
 	d->at = (uint16_t)o->addr;

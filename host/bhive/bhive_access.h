@@ -12,8 +12,9 @@
  * in the order of their offsets: one for each instruction whose data access capstone
  * describes as one address (a load, a store, or both at one address), with its size.
  * Left out, so that a misaligned access there excludes the block: string instructions
- * that move two addresses or repeat, push and pop of memory, gathers and scatters,
- * accesses capstone gives no size for. Returns how many (0 without capstone). */
+ * that read or write two addresses or repeat, push and pop of memory, gathers and
+ * scatters, bt* with a register bit offset, accesses larger than a line or that capstone
+ * gives no size for. Returns how many (0 without capstone). */
 unsigned bhive_accesses(int a64, const uint8_t *code, size_t len, struct bhive_in_access *out,
 			unsigned max);
 

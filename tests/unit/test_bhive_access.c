@@ -107,6 +107,10 @@ static void test_accesses_x86(void **state)
 	assert_int_equal(a[5].disp, 3);
 	assert_ptr_equal(bhive_access_at(a, 6, 35), &a[5]);
 	assert_null(bhive_access_at(a, 6, 33));
+
+	/* cmpsb (rsi and rdi), bt %rcx, (%rax) (past the operand), fxsave (512 bytes): none */
+	static const uint8_t other[] = { 0xa6, 0x48, 0x0f, 0xa3, 0x08, 0x0f, 0xae, 0x00 };
+	assert_int_equal(bhive_accesses(0, other, sizeof other, a, 16), 0);
 }
 
 static void test_accesses_a64(void **state)
