@@ -74,8 +74,12 @@ struct bhive_in_block {
 	uint8_t nrip;                    /* struct bhive_in_rip after the code */
 	uint8_t rip_align;               /* 0-63 */
 	uint16_t nacc;                   /* struct bhive_in_access after the rip operands */
-	uint16_t pad;
+	uint16_t flags;                  /* BHIVE_BLK_* */
 };
+
+/* bhive_in_block.flags: every described access reaches one address in every copy (the
+ * block writes none of their registers; rip-relative ones are made to reach one) */
+#define BHIVE_BLK_FIXED_ADDR 1u
 
 struct bhive_in_rip {
 	uint16_t disp_at;                /* the disp32's offset in the block */

@@ -150,6 +150,44 @@ unsigned bhive_accesses(int a64, const uint8_t *code, size_t len, struct bhive_i
 	return n;
 }
 
+int bhive_accesses_fixed(const uint8_t *code, size_t len, const struct bhive_in_access *acc,
+			 unsigned n)
+{
+	struct insn_regs wr = { { 0, 0 } };
+	const uint8_t *p = code;
+	uint64_t addr = 0;
+	size_t left = len;
+	int fixed = 1;
+	cs_insn *in;
+	csh h;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return 0;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(h);
+	while (left) {
+		struct insn o;
+		struct insn_facts f;
+		memset(&o, 0, sizeof o);
+		o.addr = (uint64_t)(p - code);
+		if (!cs_disasm_iter(h, &p, &left, &addr, in)) {
+			fixed = 0;
+			break;
+		}
+		o.size = (uint8_t)in->size;
+		insn_x86_fill(h, in, &o, &f);
+		wr.w[0] |= o.wr.w[0];
+		wr.w[1] |= o.wr.w[1];
+	}
+	cs_free(in, 1);
+	cs_close(&h);
+	for (unsigned i = 0; i < n && fixed; i++)
+		if ((acc[i].base < 16 && insn_regs_has(&wr, acc[i].base)) ||
+		    (acc[i].index < 16 && insn_regs_has(&wr, acc[i].index)))
+			fixed = 0;
+	return fixed;
+}
+
 const struct bhive_in_access *bhive_access_at(const struct bhive_in_access *acc, unsigned n,
 					      long offset)
 {

@@ -17,6 +17,11 @@
  * gives no size for. Returns how many (0 without capstone). */
 unsigned bhive_accesses(int a64, const uint8_t *code, size_t len, struct bhive_in_access *out,
 			unsigned max);
+/* 1 when no instruction of the x86-64 code[0 .. len) writes a base or index register of
+ * the n accesses acc (so each reaches one address in every copy of the block, but a
+ * rip-relative one, which the harness must make so) */
+int bhive_accesses_fixed(const uint8_t *code, size_t len, const struct bhive_in_access *acc,
+			 unsigned n);
 
 /* The access of the instruction at offset in code, or 0 (NULL when none is described) */
 const struct bhive_in_access *bhive_access_at(const struct bhive_in_access *acc, unsigned n,

@@ -108,6 +108,12 @@ static int pack(uint8_t *buf, size_t *n, size_t cap, uint32_t i, const struct bh
 	h.nrip = x86 ? (uint8_t)bhive_rip_operands(k->code, k->len, rip, &align) : 0;
 	h.rip_align = (uint8_t)align;
 	h.nacc = (uint16_t)bhive_accesses(!x86, k->code, k->len, acc, BHIVE_MAX_ACCESS);
+	if (x86 && bhive_accesses_fixed(k->code, k->len, acc, h.nacc)) {
+		int rip = 0;
+		for (unsigned i = 0; i < h.nacc; i++)
+			rip |= acc[i].flags & BHIVE_ACC_RIP;
+		h.flags = !rip || h.nrip ? BHIVE_BLK_FIXED_ADDR : 0;
+	}
 	rips = h.nrip * sizeof *rip;
 	need = code + rips + h.nacc * sizeof *acc;
 	if (*n + need > cap)

@@ -108,6 +108,18 @@ static void test_accesses_x86(void **state)
 	assert_ptr_equal(bhive_access_at(a, 6, 35), &a[5]);
 	assert_null(bhive_access_at(a, 6, 33));
 
+	/* mov 0x1(%rax), %rbx reaches one address in every copy; mov (%rax), %rax and push
+	 * %rax move their own address */
+	static const uint8_t fixed[] = { 0x48, 0x8b, 0x58, 0x01 };
+	static const uint8_t chase[] = { 0x48, 0x8b, 0x00 };
+	static const uint8_t push[] = { 0x50 };
+	assert_int_equal(bhive_accesses(0, fixed, sizeof fixed, a, 16), 1);
+	assert_true(bhive_accesses_fixed(fixed, sizeof fixed, a, 1));
+	assert_int_equal(bhive_accesses(0, chase, sizeof chase, a, 16), 1);
+	assert_false(bhive_accesses_fixed(chase, sizeof chase, a, 1));
+	assert_int_equal(bhive_accesses(0, push, sizeof push, a, 16), 1);
+	assert_false(bhive_accesses_fixed(push, sizeof push, a, 1));
+
 	/* cmpsb (rsi and rdi), bt %rcx, (%rax) (past the operand), fxsave (512 bytes): none */
 	static const uint8_t other[] = { 0xa6, 0x48, 0x0f, 0xa3, 0x08, 0x0f, 0xae, 0x00 };
 	assert_int_equal(bhive_accesses(0, other, sizeof other, a, 16), 0);

@@ -15,6 +15,9 @@ void misalign_block(const struct bhive_in_block *b, const struct bhive_in_access
 	rip_target = b->nrip ? BHIVE_RIP_BASE + b->rip_align : 0;
 	misalign.probing = 0;
 	misalign.stepped = 0;
+	misalign.described = b->nacc > 0;
+	misalign.fixed = (b->flags & BHIVE_BLK_FIXED_ADDR) != 0;
+	misalign.len = b->len;
 }
 
 /* The access of the instruction at offset off in the block, or 0 */

@@ -14,6 +14,9 @@
 struct misalign {
 	int probing;                    /* alignment faults may be stepped over */
 	unsigned stepped;               /* accesses stepped over this block */
+	int described;                  /* the host described some access of the block */
+	int fixed;                      /* BHIVE_BLK_FIXED_ADDR: the first copy shows all */
+	unsigned len;                   /* the block's, in bytes */
 };
 extern struct misalign misalign;
 

@@ -16,9 +16,10 @@
  * An alignment check (#AC) while the pages are mapped whose access stays inside one cache
  * line (misalign.h) is not the end of the run: hook() returns to the instruction with AC
  * clear and TF set, and the single-step trap (#DB) after it sets AC again. QEMU's TCG
- * raises no #AC: there the mapping passes run the block's segments with TF set, and each
- * single-step trap checks the access of the instruction about to run in software, ending
- * the run as an #AC would when it crosses a line. */
+ * raises no #AC: there, while the pages are mapped, a breakpoint (DR0, DR1) at the start
+ * of each unrolled block's copies sets TF, and each single-step trap until the copies end
+ * checks the access of the instruction about to run in software, ending the run as an #AC
+ * would when it crosses a line. */
 #include "harness.h"
 #include "emit.h"
 #include "misalign.h"
@@ -26,6 +27,8 @@
 
 #define RFLAGS_FIXED 0x2ull
 #define RFLAGS_TF (1ull << 8)
+#define RFLAGS_RF (1ull << 16)
+#define DR7_L(n) (1ull << 2 * (n))        /* DRn: an instruction breakpoint, enabled */
 #define RFLAGS_AC (1ull << 18)
 #define CR0_AM (1ull << 18)
 #define CR4_PCE (1ull << 8)
@@ -55,6 +58,20 @@ static int pmc, align_checks;
 static int stepping;                    /* one instruction runs with AC clear */
 static int soft_checks;                 /* no #AC (TCG): accesses checked at each step */
 
+/* pc is in an unrolled block's copies that are checked: all of them, or the first when
+ * the block's accesses reach the same addresses in every copy */
+static int in_copies(uint64_t pc)
+{
+	for (unsigned k = 0; k < run_segments; k++) {
+		uint64_t at = BHIVE_CODE_VA + run_seg_at[k], end = BHIVE_CODE_VA + run_seg_end[k];
+		if (misalign.fixed && end > at)
+			end = at + misalign.len;
+		if (pc >= at && pc < end)
+			return 1;
+	}
+	return 0;
+}
+
 static int hook(struct bmrt_regs *r)
 {
 	struct run_result *res = current;
@@ -72,8 +89,14 @@ static int hook(struct bmrt_regs *r)
 		return 1;
 	}
 	if (r->vector == VEC_DB && soft_checks && misalign.probing) {
-		if (misalign_access(r->rip, regs, &ac_addr) != MISALIGN_SPLIT)
+		if (!in_copies(r->rip)) {        /* past them: no more steps */
+			r->rflags &= ~RFLAGS_TF;
 			return 1;
+		}
+		if (misalign_access(r->rip, regs, &ac_addr) != MISALIGN_SPLIT) {
+			r->rflags |= RFLAGS_TF | RFLAGS_RF;   /* RF: past the breakpoint */
+			return 1;
+		}
 		r->vector = VEC_AC;   /* ends the run before the access, as #AC would */
 	}
 	if (r->vector == VEC_AC && !stepping && misalign_may_step(r->rip, regs, &ac_addr)) {
@@ -113,6 +136,22 @@ static int tcg(void)
 /* Where each segment's reset pushes the RFLAGS it starts from (an imm32 in the code) */
 static unsigned rflags_at[RUN_MAX_SEGS];
 
+/* Without #AC: while probing, a breakpoint at the start of each block's copies (at most
+ * two: the unroll factors) */
+static void soft_breakpoints(void)
+{
+	uint64_t dr7 = 0, va[2] = { 0, 0 };
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < run_segments && n < 2 && misalign.probing && misalign.described;
+	     k++)
+		if (run_seg_end[k] > run_seg_at[k])
+			va[n] = BHIVE_CODE_VA + run_seg_at[k], dr7 |= DR7_L(n), n++;
+	__asm__ volatile("mov %0, %%db0" : : "r"(va[0]));
+	__asm__ volatile("mov %0, %%db1" : : "r"(va[1]));
+	__asm__ volatile("mov %0, %%db7" : : "r"(dr7));
+}
+
 /* RFLAGS.AC in the state every run starts from (CR0.AM stays set: a software KVM that
  * runs ring 3 on the host's own CR0 checks alignment whenever AC is set) */
 void run_align(int on)
@@ -120,12 +159,11 @@ void run_align(int on)
 	uint32_t v;
 
 	rflags = on && align_checks ? rflags | RFLAGS_AC : rflags & ~RFLAGS_AC;
-	for (unsigned k = 0; k < run_segments; k++) {
-		/* without #AC the block's own segments are single-stepped while probing */
-		v = (uint32_t)(rflags | (soft_checks && misalign.probing && run_seg_end[k] ?
-					 RFLAGS_TF : 0));
+	v = (uint32_t)rflags;
+	for (unsigned k = 0; k < run_segments; k++)
 		__builtin_memcpy(bhive_code + rflags_at[k], &v, 4);
-	}
+	if (soft_checks)
+		soft_breakpoints();
 }
 
 void run_init(int use_pmc, int align_check)
