@@ -24,7 +24,7 @@ static int same_address(const struct memop_access *a, const struct memop_access 
 }
 
 /* An fs: or gs: operand: memop does not describe it past the segment */
-static int x86_segment(const cs_insn *in, const struct insn *o, struct bhive_in_access *d)
+static int x86_segment(const cs_insn *in, struct bhive_in_access *d)
 {
 	const cs_x86 *x = &in->detail->x86;
 
@@ -42,7 +42,6 @@ static int x86_segment(const cs_insn *in, const struct insn *o, struct bhive_in_
 		d->index = k < 0 ? BHIVE_ACC_NOREG : (uint8_t)k;
 		d->shift = op->mem.scale == 8 ? 3 : op->mem.scale == 4 ? 2 : op->mem.scale == 2;
 		d->disp = (int32_t)op->mem.disp;
-		(void)o;
 		return 1;
 	}
 	return 0;
@@ -88,7 +87,7 @@ static int describe(int a64, csh h, const cs_insn *in, const struct insn *o,
 	if (a64)
 		return 1;   /* the harness has the address from FAR_EL1 */
 	if (a->why == MEMOP_SEGMENT)
-		return x86_segment(in, o, d);
+		return x86_segment(in, d);
 	if (a->why != MEMOP_OK || a->disp != (int32_t)a->disp)
 		return 0;
 	d->disp = (int32_t)a->disp;

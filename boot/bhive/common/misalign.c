@@ -4,14 +4,13 @@
 
 struct misalign misalign;
 static const struct bhive_in_access *accs;
-static unsigned naccs, block_len;
+static unsigned naccs;
 static uint64_t rip_target;              /* 0: rip-relative operands are left as they are */
 
 void misalign_block(const struct bhive_in_block *b, const struct bhive_in_access *acc)
 {
 	accs = acc;
 	naccs = b->nacc;
-	block_len = b->len;
 	rip_target = b->nrip ? BHIVE_RIP_BASE + b->rip_align : 0;
 	misalign.probing = 0;
 	misalign.stepped = 0;
@@ -46,7 +45,7 @@ int misalign_access(uint64_t pc, const uint64_t *regs, uint64_t *addr)
 		uint64_t at = BHIVE_CODE_VA + run_seg_at[k];
 		if (pc < at || pc >= BHIVE_CODE_VA + run_seg_end[k])
 			continue;
-		copy = pc - (pc - at) % block_len;
+		copy = pc - (pc - at) % misalign.len;
 		a = find((unsigned)(pc - copy));
 	}
 	if (regs)
