@@ -15,8 +15,8 @@
 #      ticks, from the results).
 # Under KVM (ring 3 native: the timings are the CPU's). Without a usable /dev/kvm, 2 and 3
 # are skipped, saying so, and 1 runs under TCG --icount: the statuses (the share that
-# profiles) hold, the cycles are instructions, and no block is misaligned (TCG does not
-# check alignment). BHIVE_KEEP=DIR keeps the corpus and its results there.
+# profiles) hold, the cycles are instructions, and a block is misaligned only by the
+# harness's own check of the accesses the host describes (TCG raises no #AC). BHIVE_KEEP=DIR keeps the corpus and its results there.
 set -eu
 BMPROF=${BMPROF:-build/bin/bmprof}
 N=${BHIVE_N:-1000}

@@ -8,7 +8,9 @@
  * copy of the block reach at one address, BHIVE_RIP_BASE + rip_align + end + disp32 (end:
  * the instruction's end in the block; disp32: the displacement as given), as the block
  * run in place in a loop would; rip_align (0-63) is the host's choice of the block's
- * address modulo 64 that aligns the operands to their size (bhive_rip.c).
+ * address modulo 64 that aligns the operands to their size (bhive_rip.c); then nacc
+ * struct bhive_in_access (bhive_access.h): the instructions whose misaligned access the
+ * harness may step over when it stays inside a cache line, in the order of their offsets.
  *
  * Output, one console line per block (fields separated by one space, numbers in decimal
  * unless 0x-prefixed):
@@ -21,16 +23,18 @@
  * adds an iteration, unrolled BHIVE_CAL_LO and _HI times) timed beside it (tsc only);
  * KEPT_* how many of the BHIVE_TIMINGS timings were clean and agreed on it;
  * TRIES the rounds of BHIVE_TIMINGS taken; VECTOR, ERROR the exception that ended it
- * (-1 none), OFFSET its RIP's offset in the block, ADDR CR2 for a page fault. After a #GP
+ * (-1 none), OFFSET its RIP's offset in the block, ADDR CR2 for a page fault (for a
+ * misaligned access, the address the harness computed, 0 when it could not). After a #GP
  * the general registers at the fault follow (rax rcx rdx rbx rsp rbp rsi rdi r8..r15, hex),
  * so the host can tell a non-canonical address from a privileged instruction. */
 #ifndef BMPROF_BHIVE_H
 #define BMPROF_BHIVE_H
 
 #include <stdint.h>
+#include "bhive_access.h"
 
 #define BHIVE_FWCFG_NAME "opt/bmprof/bhive"
-#define BHIVE_MAGIC 0x31564842u          /* "BHV1" */
+#define BHIVE_MAGIC 0x32564842u          /* "BHV2" */
 #define BHIVE_INIT 0x12345600ull         /* every register, lane and memory word */
 #define BHIVE_MAX_BLOCK 8192u            /* bytes of one block */
 #define BHIVE_CODE_MAX (64u * 1024)      /* the code: both factors, the calibration */
@@ -69,7 +73,13 @@ struct bhive_in_block {
 	uint16_t u_lo, u_hi;
 	uint8_t nrip;                    /* struct bhive_in_rip after the code */
 	uint8_t rip_align;               /* 0-63 */
+	uint16_t nacc;                   /* struct bhive_in_access after the rip operands */
+	uint16_t flags;                  /* BHIVE_BLK_* */
 };
+
+/* bhive_in_block.flags: every described access reaches one address in every copy (the
+ * block writes none of their registers; rip-relative ones are made to reach one) */
+#define BHIVE_BLK_FIXED_ADDR 1u
 
 struct bhive_in_rip {
 	uint16_t disp_at;                /* the disp32's offset in the block */

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bhive/bhive_access.h"
 #include "bhive/bhive_result.h"
+
+#define EC_SP_ALIGN 0x26
 
 static const char *const names[BHIVE_NSTATUS_ALL] = {
 	[BHIVE_OK] = "ok",
@@ -193,4 +196,27 @@ int bhive_refine_gp(const uint8_t *code, size_t len, long offset, const uint64_t
 	}
 	cs_close(&h);
 	return st;
+}
+
+const char *bhive_misaligned_name(int why)
+{
+	static const char *const n[] = { "line-split", "undescribed", "strict", "sp" };
+	return why >= 0 && why < (int)(sizeof n / sizeof *n) ? n[why] : "line-split";
+}
+
+void bhive_misaligned_reason(int a64, const uint8_t *code, size_t len, struct bhive_result *r)
+{
+	static struct bhive_in_access acc[BHIVE_MAX_ACCESS];
+	unsigned n = bhive_accesses(a64, code, len, acc, BHIVE_MAX_ACCESS);
+	const struct bhive_in_access *a = bhive_access_at(acc, n, r->offset);
+
+	r->acc_size = a ? a->size : 0;
+	if (a64 && r->vector == EC_SP_ALIGN)
+		r->misaligned = BHIVE_MIS_SP, r->acc_size = 0;
+	else if (!a)
+		r->misaligned = BHIVE_MIS_UNDESCRIBED;
+	else if (bhive_splits_line(r->addr, a->size))
+		r->misaligned = BHIVE_MIS_SPLIT;
+	else
+		r->misaligned = BHIVE_MIS_STRICT;
 }

@@ -26,7 +26,24 @@ struct bhive_result {
 	uint64_t regs[16];               /* rax rcx rdx rbx rsp rbp rsi rdi r8..r15 */
 	unsigned u_lo, u_hi;
 	unsigned insns;                  /* instructions in the block (capstone) */
+	/* BHIVE_MISALIGNED: enum bhive_misaligned, and the size of the access (0: not
+	 * described) */
+	int misaligned;
+	unsigned acc_size;
 };
+
+/* Why a block is misaligned */
+enum bhive_misaligned {
+	BHIVE_MIS_SPLIT,                 /* an access crosses a cache line */
+	BHIVE_MIS_UNDESCRIBED,           /* an access the harness cannot place (bhive_access.h) */
+	BHIVE_MIS_STRICT,                /* inside a line, but it faults with the checks off
+					  * too (AArch64 exclusive, atomic, acquire/release) */
+	BHIVE_MIS_SP,                    /* AArch64: a misaligned SP as a base */
+};
+const char *bhive_misaligned_name(int why);
+/* r (a misaligned block of code[0 .. len), x86-64 or AArch64 when a64) gets its reason and
+ * the described access's size */
+void bhive_misaligned_reason(int a64, const uint8_t *code, size_t len, struct bhive_result *r);
 
 const char *bhive_status_name(int status);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bhive/bhive_access.h"
 #include "bhive/bhive_rip.h"
 #include "bhive/bhive_run.h"
 #include "bhive/bhive_unroll.h"
@@ -51,6 +52,9 @@ static void take_result(struct ctx *c, const char *line)
 	else if (x.status == BHIVE_GENERAL_PROTECTION)
 		x.status = bhive_refine_gp(c->b->v[i].code, c->b->v[i].len, x.offset,
 					   x.have_regs ? x.regs : NULL);
+	if (x.status == BHIVE_MISALIGNED)
+		bhive_misaligned_reason(c->r->arch == BHIVE_ARCH_AARCH64, c->b->v[i].code,
+					c->b->v[i].len, &x);
 	x.ran = 1;
 	c->r->res[i] = x;
 	c->done++;
@@ -96,19 +100,29 @@ static int pack(uint8_t *buf, size_t *n, size_t cap, uint32_t i, const struct bh
 	struct bhive_in_block h = { .index = i, .len = (uint16_t)k->len, .u_lo = (uint16_t)x->u_lo,
 				    .u_hi = (uint16_t)x->u_hi };
 	struct bhive_in_rip rip[BHIVE_MAX_RIP];
+	static struct bhive_in_access acc[BHIVE_MAX_ACCESS];
 	unsigned align = 0;
-	size_t code = (sizeof h + k->len + 3) & ~(size_t)3, need;
+	size_t code = (sizeof h + k->len + 3) & ~(size_t)3, need, rips;
 
 	/* rip-relative operands are x86-64's; AArch64's pc-relative ones stay as they are */
 	h.nrip = x86 ? (uint8_t)bhive_rip_operands(k->code, k->len, rip, &align) : 0;
 	h.rip_align = (uint8_t)align;
-	need = code + h.nrip * sizeof *rip;
+	h.nacc = (uint16_t)bhive_accesses(!x86, k->code, k->len, acc, BHIVE_MAX_ACCESS);
+	if (x86 && bhive_accesses_fixed(k->code, k->len, acc, h.nacc)) {
+		int rip = 0;
+		for (unsigned i = 0; i < h.nacc; i++)
+			rip |= acc[i].flags & BHIVE_ACC_RIP;
+		h.flags = !rip || h.nrip ? BHIVE_BLK_FIXED_ADDR : 0;
+	}
+	rips = h.nrip * sizeof *rip;
+	need = code + rips + h.nacc * sizeof *acc;
 	if (*n + need > cap)
 		return 0;
 	memcpy(buf + *n, &h, sizeof h);
 	memcpy(buf + *n + sizeof h, k->code, k->len);
 	memset(buf + *n + sizeof h + k->len, 0, code - sizeof h - k->len);
-	memcpy(buf + *n + code, rip, h.nrip * sizeof *rip);
+	memcpy(buf + *n + code, rip, rips);
+	memcpy(buf + *n + code + rips, acc, h.nacc * sizeof *acc);
 	*n += need;
 	return 1;
 }
@@ -306,8 +320,14 @@ void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char 
 		ADD(";vector=%ld;error=0x%llx;offset=%ld", x->vector,
 		    (unsigned long long)x->error, x->offset);
 	if (r->arch == BHIVE_ARCH_AARCH64 ? x->vector == 0x20 || x->vector == 0x24 :
-	    x->vector == 14)   /* an instruction or data abort (FAR), a page fault (CR2) */
+	    x->vector == 14 || x->acc_size)
+		/* an instruction or data abort (FAR), a page fault (CR2), a misaligned access
+		 * the harness computed the address of */
 		ADD(";addr=0x%llx", (unsigned long long)x->addr);
+	if (x->status == BHIVE_MISALIGNED && x->acc_size)
+		ADD(";size=%u", x->acc_size);
+	if (x->status == BHIVE_MISALIGNED)
+		ADD(";reason=%s", bhive_misaligned_name(x->misaligned));
 	if (x->rounds)
 		ADD(";kept=%u+%u/%u;rounds=%u;ticks=%llu+%llu", x->kept_lo, x->kept_hi,
 		    BHIVE_TIMINGS, x->rounds, (unsigned long long)x->t_lo,

@@ -14,7 +14,11 @@
 #   rip-relative load, alone and in a 34-byte block whose 300 copies span three pages
 #   (every copy reaches one address: one fault, one page), a rip-relative store (one
 #   written page); %fs:0x28 and %gs:0x28 (a stack canary: FS and GS are based at the
-#   constant, one fault);
+#   constant, one fault); misaligned accesses: a load and a store inside one 64-byte line
+#   (measured), and loads across a line (misaligned, line-split, with the address the
+#   harness computed: base + displacement, a load whose address moves a byte a copy and
+#   crosses in the 57th, fs: + displacement, base + index * 4 + displacement). TCG raises
+#   no #AC: the harness checks each described access in software at single steps;
 # then a malformed line (one line naming it, exit 2, no output file), and --max-faults.
 . "$(dirname "$0")/lib.sh"
 need_qemu
@@ -44,6 +48,12 @@ eb00
 bf6031110048891d63ae1500
 64488b042528000000
 65488b042528000000
+488b5801
+48895801
+488b583c
+4883c001488b18
+64488b04253c000000
+488b4c8839
 CSV
 "$BMPROF" bhive --accel tcg --icount -o "$T/out.csv" "$T/blocks.csv" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bhive exited $?"; }
@@ -79,6 +89,12 @@ want = [  # hex, status, cycles, faults, pages, written
     ("bf6031110048891d63ae1500", "ok", "2.00", 1, 1, 1),
     ("64488b042528000000", "ok", "1.00", 1, 1, 0),
     ("65488b042528000000", "ok", "1.00", 1, 1, 0),
+    ("488b5801", "ok", "1.00", 1, 1, 0),
+    ("48895801", "ok", "1.00", 1, 1, 1),
+    ("488b583c", "misaligned", "", 0, 0, 0),
+    ("4883c001488b18", "misaligned", "", 1, 1, 0),
+    ("64488b04253c000000", "misaligned", "", 0, 0, 0),
+    ("488b4c8839", "misaligned", "", 0, 0, 0),
 ]
 assert len(rows) == len(want), (len(rows), rows)
 for r, (hx, st, cyc, faults, pages, written) in zip(rows, want):
@@ -99,6 +115,11 @@ d = dict(kv.split("=", 1) for kv in rows[12][3].split(";"))
 assert d["vector"] == "13" and d["offset"] == "10", rows[12]
 d = dict(kv.split("=", 1) for kv in rows[17][3].split(";"))
 assert d["vector"] == "14" and d["addr"] == "0x5000" and d["offset"] == "7", rows[17]
+for k, off, addr in ((26, "0", "0x1234563c"), (27, "4", "0x12345639"), (28, "0", "0x1234563c"),
+                     (29, "0", "0x5b05ae39")):
+    d = dict(kv.split("=", 1) for kv in rows[k][3].split(";"))
+    assert (d["vector"], d["offset"], d["addr"], d["size"], d["reason"]) == \
+        ("17", off, addr, "8", "line-split"), rows[k]
 PY
 
 # a malformed line: one line on stderr naming it, exit 2, the output file untouched

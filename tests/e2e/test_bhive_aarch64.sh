@@ -11,9 +11,13 @@
 #   more written pages than frames (aliasing, one fault a page until they run out), a walk
 #   over more pages than the fault cap (too-many-faults at exactly the cap), loads above the 48-bit range and from
 #   the harness's own memory (unmappable), udf (invalid-opcode), an EL1 system register,
-#   WFI (privileged), a misaligned load (alignment checks on), branches, a return and SVC
-#   (control-flow, never run), a length that is not a multiple of 4 (undecodable), a load
-#   through SP_EL0 and through V0 (they start at the constant too: one fault);
+#   WFI (privileged), a misaligned load inside one cache line (run: only a load that
+#   crosses a line is misaligned), branches, a return and SVC (control-flow, never run), a
+#   length that is not a multiple of 4 (undecodable), a load through SP_EL0 and through V0
+#   (they start at the constant too: one fault); then misaligned accesses: a load and a
+#   pair that cross a 64-byte line (misaligned, line-split, with the address), a store and
+#   a pair inside one (measured: the checks are off in the timed runs), an exclusive load
+#   inside one (misaligned, strict: it faults with the checks off too);
 # then blocks that end in a load from above the 48-bit range of a value ORed with bit 63,
 # so the fault address shows the state every run starts from: NZCV 0, FPCR FZ only, SP_EL0
 # and V31's upper lane the constant, and a load from a page the block mapped (after the
@@ -42,6 +46,12 @@ c0035fd6
 0000018b00
 e00340f9
 003c084e000040f9
+20c043f8
+23c40091600840a9
+201000f8
+23840091600840a9
+23040091607c5fc8
+21040091200040f9
 CSV
 "$BMPROF" bhive --arch aarch64 --accel tcg --icount -o "$T/out.csv" "$T/blocks.csv" 2>"$T/err" ||
 	{ cat "$T/err"; fail "bhive exited $?"; }
@@ -66,13 +76,19 @@ want = [  # hex, status, cycles, faults, pages, written
     ("00000000", "invalid-opcode", "", 0, 0, 0),
     ("001038d5", "privileged", "", 0, 0, 0),
     ("7f2003d5", "privileged", "", 0, 0, 0),
-    ("201040f8", "misaligned", "", 0, 0, 0),
+    ("201040f8", "ok", "1.00", 1, 1, 0),
     ("01000014", "control-flow", "", None, None, None),
     ("c0035fd6", "control-flow", "", None, None, None),
     ("010000d4", "control-flow", "", None, None, None),
     ("0000018b00", "undecodable", "", None, None, None),
     ("e00340f9", "ok", "1.00", 1, 1, 0),
     ("003c084e000040f9", "ok", "2.00", 1, 1, 0),
+    ("20c043f8", "misaligned", "", 0, 0, 0),
+    ("23c40091600840a9", "misaligned", "", 0, 0, 0),
+    ("201000f8", "ok", "1.00", 1, 1, 1),
+    ("23840091600840a9", "ok", "2.00", 1, 1, 0),
+    ("23040091607c5fc8", "misaligned", "", 0, 0, 0),
+    ("21040091200040f9", "misaligned", "", 1, 1, 0),
 ]
 assert len(rows) == len(want), (len(rows), rows)
 det = []
@@ -98,7 +114,17 @@ assert (det[10]["vector"], det[10]["offset"], det[10]["addr"]) == ("36", "4", "0
 assert (det[8]["vector"], det[8]["offset"]) == ("36", "4"), det[8]
 assert (det[11]["vector"], det[11]["offset"]) == ("0", "0"), det[11]
 assert det[12]["vector"] == "0" and det[13]["vector"] == "1", (det[12], det[13])
-assert det[14]["vector"] == "36" and int(det[14]["error"], 16) & 0x3f == 0x21, det[14]
+# misaligned: an alignment fault (DFSC 0x21) at the access that crosses a line, its address
+# and size: ldur x0, [x1, #0x3c] (8 bytes at 0x1234563c), ldp x0, x2, [x3] at 0x12345631;
+# ldxr inside a line; and a load whose address moves a byte a copy (add x1, x1, #1;
+# ldr x0, [x1]): inside the line in the first 56 copies, across it in the 57th
+for k, off, addr, size, why in ((21, "0", "0x1234563c", "8", "line-split"),
+                                (22, "4", "0x12345631", "16", "line-split"),
+                                (25, "4", "0x12345601", "8", "strict"),
+                                (26, "4", "0x12345639", "8", "line-split")):
+    d = det[k]
+    assert d["vector"] == "36" and int(d["error"], 16) & 0x3f == 0x21, d
+    assert (d["offset"], d["addr"], d["size"], d["reason"]) == (off, addr, size, why), d
 PY
 
 # the state each run starts from, read through the fault address of a load from

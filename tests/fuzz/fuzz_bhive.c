@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness for bmprof bhive's inputs: the blocks reader (bhive_csv_parse), the
  * capstone check of each block it accepts (bhive_precheck) and the AArch64 encoding check
- * (bhive_precheck_a64), the harness's result lines
+ * (bhive_precheck_a64), the accesses described to the harness (bhive_accesses: inside
+ * the block, in increasing order, at most a line each, as the harness requires), the
+ * harness's result lines
  * (bhive_parse_line, bhive_parse_clock, on every input line) and the result rows.
  *
  * Input: a blocks file. Checked for any input: parsing fails with one line naming the
@@ -14,8 +16,21 @@
 #include <string.h>
 
 #include "fuzz_io.h"
+#include "bhive/bhive_access.h"
 #include "bhive/bhive_csv.h"
 #include "bhive/bhive_result.h"
+
+static void check_accesses(int a64, const struct bhive_block *k)
+{
+	static struct bhive_in_access acc[BHIVE_MAX_ACCESS];
+	unsigned n = bhive_accesses(a64, k->code, k->len, acc, BHIVE_MAX_ACCESS);
+
+	for (unsigned i = 0; i < n; i++) {
+		CHECK((size_t)acc[i].at + acc[i].len <= k->len && acc[i].len);
+		CHECK(acc[i].size >= 1 && acc[i].size <= BHIVE_LINE);
+		CHECK(!i || acc[i].at > acc[i - 1].at);
+	}
+}
 
 static void check_blocks(const struct bhive_blocks *b)
 {
@@ -34,6 +49,8 @@ static void check_blocks(const struct bhive_blocks *b)
 		CHECK(st == BHIVE_OK || st == BHIVE_CONTROL_FLOW || st == BHIVE_UNDECODABLE);
 		CHECK(insns == k->len / 4);
 		CHECK(st != BHIVE_UNDECODABLE || (k->len % 4 && bad == k->len - k->len % 4));
+		check_accesses(0, k);
+		check_accesses(1, k);
 	}
 }
 

@@ -11,7 +11,12 @@
  * registers and syndrome in bhive_ctx, switch back to the runtime's regime and vectors
  * first (nothing else of the runtime is mapped in the block's tables), and eret to EL1t
  * at the saved stack, where bhive_enter returns. An exception taken at EL1 while the
- * block's vectors are installed goes to the runtime's vectors. */
+ * block's vectors are installed goes to the runtime's vectors.
+ *
+ * bhive_resume goes back to EL0 the same way but where the exception left it: the pc,
+ * every general register and SP_EL0 from bhive_ctx, PSTATE from its argument (run.c
+ * steps over one misaligned access with it). The vector registers, FPCR and FPSR are
+ * the block's still: the harness does not use them (-mgeneral-regs-only). */
 
 #define INIT_LO 0x5600
 #define INIT_HI 0x1234
@@ -23,15 +28,32 @@
 #define CTX_KIND (36 * 8)
 
 	.text
+	.globl bhive_resume
+	.type bhive_resume, %function
+bhive_resume:                           /* x0: the EL0 PSTATE (SPSR_EL1) */
+	mov x1, x0
+	adrp x0, bhive_ctx
+	add x0, x0, :lo12:bhive_ctx
+	ldr x0, [x0, #CTX_ELR]
+	mov x2, #1
+	b enter
+	.size bhive_resume, . - bhive_resume
+
 	.globl bhive_enter
 	.type bhive_enter, %function
 bhive_enter:                            /* x0: the EL0 pc */
+	mov x1, #SPSR_EL0_MASKED
+	mov x2, #0
+enter:                                  /* x0 pc, x1 SPSR, x2 1: registers from bhive_ctx */
 	stp x29, x30, [sp, #-96]!
 	stp x19, x20, [sp, #16]
 	stp x21, x22, [sp, #32]
 	stp x23, x24, [sp, #48]
 	stp x25, x26, [sp, #64]
 	stp x27, x28, [sp, #80]
+	mov x19, x0
+	mov x20, x1
+	mov x21, x2
 	adrp x9, saved
 	add x9, x9, :lo12:saved
 	mov x1, sp
@@ -61,10 +83,10 @@ bhive_enter:                            /* x0: the EL0 pc */
 	adrp x1, bhive_vectors
 	add x1, x1, :lo12:bhive_vectors
 	msr vbar_el1, x1
-	msr elr_el1, x0
-	mov x1, #SPSR_EL0_MASKED
-	msr spsr_el1, x1
+	msr elr_el1, x19
+	msr spsr_el1, x20
 	isb
+	cbnz x21, resume
 	movz x0, #INIT_LO
 	movk x0, #INIT_HI, lsl #16
 	mov sp, x0                      /* SP_EL0 */
@@ -98,6 +120,29 @@ bhive_enter:                            /* x0: the EL0 pc */
 	mov x28, x0
 	mov x29, x0
 	mov x30, x0
+	eret
+
+resume:
+	adrp x30, bhive_ctx
+	add x30, x30, :lo12:bhive_ctx
+	ldr x0, [x30, #CTX_SP]
+	mov sp, x0                      /* SP_EL0: this runs at EL1t */
+	ldp x0, x1, [x30]
+	ldp x2, x3, [x30, #16]
+	ldp x4, x5, [x30, #32]
+	ldp x6, x7, [x30, #48]
+	ldp x8, x9, [x30, #64]
+	ldp x10, x11, [x30, #80]
+	ldp x12, x13, [x30, #96]
+	ldp x14, x15, [x30, #112]
+	ldp x16, x17, [x30, #128]
+	ldp x18, x19, [x30, #144]
+	ldp x20, x21, [x30, #160]
+	ldp x22, x23, [x30, #176]
+	ldp x24, x25, [x30, #192]
+	ldp x26, x27, [x30, #208]
+	ldp x28, x29, [x30, #224]
+	ldr x30, [x30, #240]
 	eret
 
 back:                                   /* EL1t, sp: the saved stack */

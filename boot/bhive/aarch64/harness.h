@@ -33,6 +33,7 @@
 #define EC_PC_ALIGN 0x22
 #define EC_DABT_LOW 0x24
 #define EC_SP_ALIGN 0x26
+#define EC_SOFTSTEP_LOW 0x32
 #define EC_BRK 0x3C
 
 extern uint32_t bhive_code[BHIVE_CODE_MAX / 4];
@@ -55,5 +56,8 @@ extern struct bhive_ctx bhive_ctx;
  * register and SP_EL0 BHIVE_INIT, PSTATE.DAIF masked; returns when EL0 took an exception,
  * the runtime's regime and vectors back. */
 void bhive_enter(uint64_t pc);
+/* The same, but back to where EL0 took its exception (bhive_ctx: pc, registers, SP_EL0),
+ * with PSTATE spsr */
+void bhive_resume(uint64_t spsr);
 
 #endif

@@ -10,9 +10,14 @@
  * comes to bhive_vectors (enter.S), which switches back to the runtime's tables and
  * returns from bhive_enter, so a block that faults never reaches the runtime's handler.
  * EL0 runs with interrupts masked: none is taken in the timed window. The clock is the PMU
- * cycle counter PMCCNTR_EL0 when there is a PMU, else the generic timer's CNTVCT_EL0. */
+ * cycle counter PMCCNTR_EL0 when there is a PMU, else the generic timer's CNTVCT_EL0.
+ * An alignment fault while the pages are mapped whose access stays inside one cache line
+ * (misalign.h) is not the end of the run: the instruction runs again with SCTLR_EL1.A
+ * clear and software step on (MDSCR_EL1.SS, PSTATE.SS), and the step exception after it
+ * resumes the block with the checks on. */
 #include "harness.h"
 #include "emit.h"
+#include "misalign.h"
 #include "scratch.h"
 
 #define REC_WORDS 2                      /* the clock before and after */
@@ -31,6 +36,9 @@
 #define PMUSERENR_CR (1ull << 2)
 #define CNTKCTL_EL0VCTEN (1ull << 1)
 #define FPCR_FZ (1u << 24)
+#define MDSCR_SS (1ull << 0)             /* software step */
+#define SPSR_SS (1ull << 21)
+#define DFSC_ALIGN 0x21
 
 /* A64 encodings */
 #define X_ZR 31
@@ -44,13 +52,22 @@
 #define I_MSR_FPCR 0xD51B4400u
 #define I_MSR_FPSR 0xD51B4420u
 
-static int pmc;
+static int pmc, align_checks;
+static uint64_t sctlr_checks;            /* the block's SCTLR_EL1 with alignment checks */
+
+void run_align(int on)
+{
+	bhive_block_regime.sctlr = on && align_checks ? sctlr_checks : sctlr_checks & ~SCTLR_A;
+}
 
 void run_init(int use_pmc, int align_check)
 {
 	uint64_t v;
 
 	pmc = use_pmc;
+	align_checks = align_check;
+	/* no OS lock: software step exceptions are taken from EL0 */
+	__asm__ volatile("msr oslar_el1, xzr; isb");
 	if (pmc) {
 		__asm__ volatile("mrs %0, pmcr_el0" : "=r"(v));
 		__asm__ volatile("msr pmcr_el0, %0" : : "r"(v | PMCR_E | PMCR_LC));
@@ -70,7 +87,43 @@ void run_init(int use_pmc, int align_check)
 	v &= ~(SCTLR_NTWI | SCTLR_NTWE | SCTLR_UMA);
 	if (align_check)
 		v |= SCTLR_A | SCTLR_SA0;
-	bhive_block_regime.sctlr = v;
+	sctlr_checks = bhive_block_regime.sctlr = v;
+}
+
+static void set_step(int on)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, mdscr_el1" : "=r"(v));
+	__asm__ volatile("msr mdscr_el1, %0; isb" : : "r"(on ? v | MDSCR_SS : v & ~MDSCR_SS));
+}
+
+/* After EL0's exception: 1 when the block went on (an access inside one line stepped
+ * over, or the step after it), 0 when the exception ends the run */
+static int step_over(int *stepping)
+{
+	const struct bhive_ctx *c = &bhive_ctx;
+	const uint64_t ec = c->esr >> 26 & 0x3F;
+	uint64_t addr = c->far;
+
+	if (*stepping) {
+		*stepping = 0;
+		set_step(0);
+		bhive_block_regime.sctlr = sctlr_checks;
+		if (c->kind || ec != EC_SOFTSTEP_LOW)
+			return 0;   /* the instruction faulted again */
+		bhive_resume(c->spsr & ~SPSR_SS);
+		return 1;
+	}
+	if (c->kind || ec != EC_DABT_LOW || (c->esr & 0x3F) != DFSC_ALIGN ||
+	    !misalign_may_step(c->elr, 0, &addr))
+		return 0;
+	misalign.stepped++;
+	*stepping = 1;
+	set_step(1);
+	bhive_block_regime.sctlr = sctlr_checks & ~SCTLR_A;
+	bhive_resume(c->spsr | SPSR_SS);
+	return 1;
 }
 
 void run_once(struct run_result *res, unsigned reps)
@@ -80,7 +133,10 @@ void run_once(struct run_result *res, unsigned reps)
 
 	scratch_prepare(res, reps, REC_WORDS);
 	bhive_block_regime.ttbr0 = space_ttbr0();
+	int stepping = 0;
 	bhive_enter(BHIVE_CODE_VA);
+	while (step_over(&stepping))
+		;
 	res->vector = c->kind ? 0x100 + c->kind : c->esr >> 26 & 0x3F;
 	res->error = c->esr;
 	res->addr = c->far;

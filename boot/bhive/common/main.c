@@ -20,13 +20,25 @@ static int rips_fit(const struct bhive_in_rip *rip, const struct bhive_in_block 
 	return 1;
 }
 
+/* Each access lies inside the block, in the order of their offsets. */
+static int accs_fit(const struct bhive_in_access *acc, const struct bhive_in_block *b)
+{
+	for (unsigned k = 0; k < b->nacc; k++)
+		if ((unsigned)acc[k].at + acc[k].len > b->len || !acc[k].size ||
+		    (k && acc[k].at <= acc[k - 1].at))
+			return 0;
+	return 1;
+}
+
 static int malformed(const struct bhive_in_block *b, uint64_t at, uint64_t code_end, int n,
 		     unsigned cal_len)
 {
 	const struct bhive_in_rip *rip = (const void *)(input + code_end);
+	const uint64_t acc_at = code_end + b->nrip * sizeof *rip;
 
 	return at + sizeof *b > (uint64_t)n ||
-	       code_end + b->nrip * sizeof *rip > (uint64_t)n ||
+	       acc_at + b->nacc * sizeof(struct bhive_in_access) > (uint64_t)n ||
+	       b->nacc > BHIVE_MAX_ACCESS || !accs_fit((const void *)(input + acc_at), b) ||
 	       b->len == 0 || b->len % BHIVE_INSN_BYTES || b->len > BHIVE_MAX_BLOCK ||
 	       !b->u_lo || b->u_hi <= b->u_lo || (uint64_t)b->len * (b->u_lo + b->u_hi) +
 	       (uint64_t)cal_len * (BHIVE_CAL_LO + BHIVE_CAL_HI) + BHIVE_CODE_SLACK > BHIVE_CODE_MAX ||
@@ -62,9 +74,10 @@ int main(void)
 			bm_printf("@bhive-error block %u is malformed\n", i);
 			return 2;
 		}
-		measure(input + at + sizeof *b, b, rip, &m);
+		const struct bhive_in_access *acc = (const void *)(rip + b->nrip);
+		measure(input + at + sizeof *b, b, rip, acc, &m);
 		report(b->index, b->len, &m);
-		at = code_end + b->nrip * sizeof *rip;
+		at = code_end + b->nrip * sizeof *rip + b->nacc * sizeof *acc;
 	}
 	bm_printf("@bhive-end %u\n", h->count);
 	return 0;

@@ -8,9 +8,13 @@
  * BHIVE_TIMINGS times each a round, alternately, in one entry (run.c); a timing is clean
  * when the run reached its end and no time was stolen in its window; the block's timing is
  * kept when at least BHIVE_KEEP clean timings agree (agree.c), else another round, up to
- * BHIVE_ROUNDS. */
+ * BHIVE_ROUNDS. Alignment checks are on while the pages are mapped (misalign.h): the
+ * mapping passes run every unroll factor from the state the timed runs start from, so
+ * they make every access the timed runs make; the block is timed with the checks off
+ * when an access inside one line was stepped over. */
 #include "measure.h"
 #include "agree.h"
+#include "misalign.h"
 #include "opts.h"
 
 /* Runs until the code reaches its end, mapping pages as it faults. */
@@ -65,7 +69,7 @@ static int time_code(struct measure *m, unsigned nseg, uint64_t *t, unsigned *ke
 }
 
 void measure(const void *code, const struct bhive_in_block *b, const struct bhive_in_rip *rip,
-	     struct measure *m)
+	     const struct bhive_in_access *acc, struct measure *m)
 {
 	unsigned cal_len;
 	const void *cal = arch_cal(&cal_len);
@@ -84,7 +88,12 @@ void measure(const void *code, const struct bhive_in_block *b, const struct bhiv
 	 * addresses depend on where each copy is */
 	space_reset();
 	run_emit(segs + first, nseg);
+	misalign_block(b, acc);
+	misalign.probing = 1;
+	run_align(1);
 	m->status = map_pages(m);
+	misalign.probing = 0;
+	run_align(!misalign.stepped);
 	if (m->status)
 		return;
 	m->status = time_code(m, nseg, t, kept);

@@ -13,9 +13,9 @@ struct measure {
 	int faulted;                    /* last holds the exception that ended it */
 };
 
-/* The block b (its code at code, its rip-relative operands at rip), unrolled u_lo and
- * u_hi times, into *m (zeroed). */
+/* The block b (its code at code, its rip-relative operands at rip, its accesses at acc),
+ * unrolled u_lo and u_hi times, into *m (zeroed). */
 void measure(const void *code, const struct bhive_in_block *b, const struct bhive_in_rip *rip,
-	     struct measure *m);
+	     const struct bhive_in_access *acc, struct measure *m);
 
 #endif

@@ -12,18 +12,31 @@
  * back to the runtime's page tables, records the exception and resumes ring 0 at
  * bhive_land, so a block that faults never reaches the runtime's handler. Ring 3 runs with
  * interrupts disabled and IOPL 0: no interrupt can be taken in the timed window and the
- * block cannot enable them. */
+ * block cannot enable them.
+ * An alignment check (#AC) while the pages are mapped whose access stays inside one cache
+ * line (misalign.h) is not the end of the run: hook() returns to the instruction with AC
+ * clear and TF set, and the single-step trap (#DB) after it sets AC again. QEMU's TCG
+ * raises no #AC: there, while the pages are mapped, a breakpoint (DR0, DR1) at the start
+ * of each unrolled block's copies sets TF, and each single-step trap until the copies end
+ * checks the access of the instruction about to run in software, ending the run as an #AC
+ * would when it crosses a line. */
 #include "harness.h"
 #include "emit.h"
+#include "misalign.h"
 #include "scratch.h"
 
 #define RFLAGS_FIXED 0x2ull
+#define RFLAGS_TF (1ull << 8)
+#define RFLAGS_RF (1ull << 16)
+#define DR7_L(n) (1ull << 2 * (n))        /* DRn: an instruction breakpoint, enabled */
 #define RFLAGS_AC (1ull << 18)
 #define CR0_AM (1ull << 18)
 #define CR4_PCE (1ull << 8)
 #define SEL_KCODE 0x08
 #define SEL_KDATA 0x10
+#define VEC_DB 1
 #define VEC_UD 6
+#define VEC_AC 17
 #define R0_STACK 16384
 #define PMC_FIXED_CYCLES 0x40000001u   /* RDPMC: fixed counter 1, core cycles */
 #define MXCSR 0x9FC0u                  /* FTZ (15), DAZ (6), every exception masked */
@@ -41,25 +54,65 @@ extern uint64_t bmrt_pml4[512];
 static uint8_t r0_stack[R0_STACK] __attribute__((aligned(16)));
 static struct run_result *current;
 static uint64_t rflags = RFLAGS_FIXED;
-static int pmc;
+static int pmc, align_checks;
+static int stepping;                    /* one instruction runs with AC clear */
+static int soft_checks;                 /* no #AC (TCG): accesses checked at each step */
+
+/* pc is in an unrolled block's copies that are checked: all of them, or the first when
+ * the block's accesses reach the same addresses in every copy */
+static int in_copies(uint64_t pc)
+{
+	for (unsigned k = 0; k < run_segments; k++) {
+		uint64_t at = BHIVE_CODE_VA + run_seg_at[k], end = BHIVE_CODE_VA + run_seg_end[k];
+		if (misalign.fixed && end > at)
+			end = at + misalign.len;
+		if (pc >= at && pc < end)
+			return 1;
+	}
+	return 0;
+}
 
 static int hook(struct bmrt_regs *r)
 {
 	struct run_result *res = current;
-	uint64_t cr2;
+	uint64_t cr2, ac_addr = 0;
 
 	if ((r->cs & 3) != 3 || !res)
 		return 0;
+	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
+				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
+				    r->r14, r->r15 };
+	/* back to ring 3 on the block's tables, which map this code and its data */
+	if (r->vector == VEC_DB && stepping) {
+		stepping = 0;
+		r->rflags = (r->rflags & ~RFLAGS_TF) | RFLAGS_AC;
+		return 1;
+	}
+	if (r->vector == VEC_DB && soft_checks && misalign.probing) {
+		if (!in_copies(r->rip)) {        /* past them: no more steps */
+			r->rflags &= ~RFLAGS_TF;
+			return 1;
+		}
+		if (misalign_access(r->rip, regs, &ac_addr) != MISALIGN_SPLIT) {
+			r->rflags |= RFLAGS_TF | RFLAGS_RF;   /* RF: past the breakpoint */
+			return 1;
+		}
+		r->vector = VEC_AC;   /* ends the run before the access, as #AC would */
+	}
+	if (r->vector == VEC_AC && !stepping && misalign_may_step(r->rip, regs, &ac_addr)) {
+		stepping = 1;
+		misalign.stepped++;
+		r->rflags = (r->rflags & ~RFLAGS_AC) | RFLAGS_TF;
+		return 1;
+	}
+	stepping = 0;
 	__asm__ volatile("mov %0, %%cr3" : : "r"((uintptr_t)bmrt_pml4) : "memory");
 	__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	res->exited = r->vector == VEC_UD && r->rip == run_exit_va;
 	res->vector = r->vector;
 	res->error = r->error;
-	res->addr = cr2;
+	res->addr = r->vector == VEC_AC ? ac_addr : cr2;
 	res->pc = r->rip;
-	const uint64_t regs[16] = { r->rax, r->rcx, r->rdx, r->rbx, r->rsp, r->rbp, r->rsi,
-				    r->rdi, r->r8, r->r9, r->r10, r->r11, r->r12, r->r13,
-				    r->r14, r->r15 };
 	for (unsigned i = 0; i < 16; i++)
 		res->regs[i] = regs[i];
 	current = 0;
@@ -69,6 +122,48 @@ static int hook(struct bmrt_regs *r)
 	r->rsp = bhive_saved_rsp;
 	r->ss = SEL_KDATA;
 	return 1;
+}
+
+/* QEMU's TCG (CPUID 0x40000000: "TCGTCGTCGTCG"), which does not check alignment */
+static int tcg(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x40000000u), "c"(0));
+	return a >= 0x40000000u && b == 0x54474354u && c == 0x43544743u && d == 0x47435447u;
+}
+
+/* Where each segment's reset pushes the RFLAGS it starts from (an imm32 in the code) */
+static unsigned rflags_at[RUN_MAX_SEGS];
+
+/* Without #AC: while probing, a breakpoint at the start of each block's copies (at most
+ * two: the unroll factors) */
+static void soft_breakpoints(void)
+{
+	uint64_t dr7 = 0, va[2] = { 0, 0 };
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < run_segments && n < 2 && misalign.probing && misalign.described;
+	     k++)
+		if (run_seg_end[k] > run_seg_at[k])
+			va[n] = BHIVE_CODE_VA + run_seg_at[k], dr7 |= DR7_L(n), n++;
+	__asm__ volatile("mov %0, %%db0" : : "r"(va[0]));
+	__asm__ volatile("mov %0, %%db1" : : "r"(va[1]));
+	__asm__ volatile("mov %0, %%db7" : : "r"(dr7));
+}
+
+/* RFLAGS.AC in the state every run starts from (CR0.AM stays set: a software KVM that
+ * runs ring 3 on the host's own CR0 checks alignment whenever AC is set) */
+void run_align(int on)
+{
+	uint32_t v;
+
+	rflags = on && align_checks ? rflags | RFLAGS_AC : rflags & ~RFLAGS_AC;
+	v = (uint32_t)rflags;
+	for (unsigned k = 0; k < run_segments; k++)
+		__builtin_memcpy(bhive_code + rflags_at[k], &v, 4);
+	if (soft_checks)
+		soft_breakpoints();
 }
 
 void run_init(int use_pmc, int align_check)
@@ -85,6 +180,8 @@ void run_init(int use_pmc, int align_check)
 	bhive_scratch[S_VEC] = bhive_scratch[S_VEC + 1] = BHIVE_INIT;
 	bmrt_desc_set_rsp0(0, (uintptr_t)r0_stack + sizeof r0_stack);
 	bmrt_exception_hook = hook;
+	align_checks = align_check;
+	soft_checks = align_check && tcg();
 	if (align_check) {
 		__asm__ volatile("mov %%cr0, %0" : "=r"(cr));
 		__asm__ volatile("mov %0, %%cr0" : : "r"(cr | CR0_AM));
@@ -101,6 +198,7 @@ void run_once(struct run_result *res, unsigned reps)
 	const uint64_t *rec = bhive_scratch + S_REC;
 
 	scratch_prepare(res, reps, REC_WORDS);
+	stepping = 0;
 	current = res;
 	bhive_enter(space_cr3(), BHIVE_CODE_VA, rflags);
 	for (unsigned i = 0; res->exited && i < reps * run_segments; i++, rec += REC_WORDS) {
@@ -144,7 +242,9 @@ static void movabs(unsigned reg, uint64_t v)
 static void reset_state(void)
 {
 	movabs(4, BHIVE_SCRATCH_VA + 4096);              /* rsp */
-	put8(0x68), put32((uint32_t)rflags);             /* push $rflags */
+	put8(0x68);
+	rflags_at[run_segments] = at;
+	put32((uint32_t)rflags);                         /* push $rflags */
 	put8(0x9d);                                      /* popfq */
 	movabs(7, BHIVE_FRAME_VA);                       /* rdi */
 	bytes("\x48\x8b\x0d", 3), put_rel(S_FRAME_WORDS, 0);   /* mov S_FRAME_WORDS(%rip), %rcx */
