@@ -18,13 +18,14 @@
 #include "util/util.h"
 
 #define DEFAULT_TIMEOUT 600
+#define DEFAULT_RETRIES 2
 #define MAX_TIMEOUT (24 * 3600)
 #define DETAIL_MAX 512
 
 struct bhive_cli {
 	const char *output, *qemu;
-	int accel, icount, show_timings, arch;
-	unsigned long timeout, max_faults;
+	int accel, icount, show_timings, unstable_first, arch;
+	unsigned long timeout, max_faults, retries;
 	struct opt_args args;
 };
 
@@ -59,9 +60,15 @@ static int parse_opts(int argc, char **argv, struct bhive_cli *o)
 		RUN_OPT_TIMEOUT(&o->timeout, MAX_TIMEOUT),
 		OPT_ULONG(0, "max-faults", &o->max_faults, "N", "page faults mapped per block "
 			  "before it is given up as too-many-faults (default 32)", 1, 1000),
+		OPT_ULONG(0, "retries", &o->retries, "N", "run the blocks left unstable again, "
+			  "each time in a new QEMU run, up to N times (default 2; 0: never)", 0,
+			  100),
 		RUN_OPT_QEMU(&o->qemu),
 		{ .type = OPT_T_BOOL, .long_name = "show-timings", .value = &o->show_timings,
 		  .help = "each round's clean timings on stderr", .flags = OPT_HIDDEN },
+		{ .type = OPT_T_BOOL, .long_name = "unstable-first", .value = &o->unstable_first,
+		  .help = "judge every timed block unstable in the first QEMU run (tests "
+			  "--retries)", .flags = OPT_HIDDEN },
 		OPT_END(),
 	};
 	const struct opt_cmd cmd = { .name = "bhive", .args = "BLOCKS", .opts = opts,
@@ -111,6 +118,9 @@ static void summary(const struct bhive_blocks *b, const struct bhive_run *r)
 	fprintf(stderr, "bmprof: bhive: %zu of %zu blocks measured (%s, %u QEMU run%s)\n", ok,
 		b->n, r->accel_used == QEMU_ACCEL_KVM ? "KVM" : "TCG", r->batches,
 		r->batches == 1 ? "" : "s");
+	if (r->retried)
+		fprintf(stderr, "bmprof: bhive: %zu unstable block%s run again: %zu measured then\n",
+			r->retried, r->retried == 1 ? "" : "s", r->retried_ok);
 	if (r->batches && r->accel_used != QEMU_ACCEL_KVM) {
 		struct qemu_facts f;
 		char note[256];
@@ -123,7 +133,7 @@ static void summary(const struct bhive_blocks *b, const struct bhive_run *r)
 
 int cmd_bhive(int argc, char **argv)
 {
-	struct bhive_cli o = { .timeout = DEFAULT_TIMEOUT };
+	struct bhive_cli o = { .timeout = DEFAULT_TIMEOUT, .retries = DEFAULT_RETRIES };
 	struct bhive_blocks b;
 	char err[PATH_MAX + 256], image[PATH_MAX];
 	int rc = parse_opts(argc, argv, &o), wrc;
@@ -146,8 +156,10 @@ int cmd_bhive(int argc, char **argv)
 	struct bhive_run r = { .arch = o.arch, .image = image, .qemu = o.qemu, .accel = o.accel,
 			       .icount = o.icount, .timeout = (unsigned)o.timeout,
 			       .max_faults = (unsigned)o.max_faults,
+			       .retries = (unsigned)o.retries,
 			       .progress = isatty(STDERR_FILENO),
-			       .show_timings = o.show_timings };
+			       .show_timings = o.show_timings,
+			       .unstable_first = o.unstable_first };
 	rc = bhive_run(&r, &b);
 	if (rc != EXIT_FAILED || r.res) {
 		wrc = write_rows(&o, &b, &r);

@@ -59,6 +59,8 @@ enum bhive_status {
 };
 
 #define BHIVE_IN_TIMINGS 1u   /* print each round's clean timings: @bhive-timings N T... */
+#define BHIVE_IN_UNSTABLE 2u  /* judge a block whose timings agree unstable all the same
+			       * (tests the host's retries of unstable blocks) */
 
 struct bhive_in_header {
 	uint32_t magic;

@@ -220,3 +220,15 @@ void bhive_misaligned_reason(int a64, const uint8_t *code, size_t len, struct bh
 	else
 		r->misaligned = BHIVE_MIS_STRICT;
 }
+
+size_t bhive_again_unstable(struct bhive_result *res, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (res[i].have && res[i].ran && res[i].status == BHIVE_UNSTABLE) {
+			res[i].have = 0;
+			k++;
+		}
+	return k;
+}

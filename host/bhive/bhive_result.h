@@ -30,6 +30,7 @@ struct bhive_result {
 	 * described) */
 	int misaligned;
 	unsigned acc_size;
+	unsigned pass;                   /* the QEMU pass that judged it: 0, or a retry's */
 };
 
 /* Why a block is misaligned */
@@ -46,6 +47,10 @@ const char *bhive_misaligned_name(int why);
 void bhive_misaligned_reason(int a64, const uint8_t *code, size_t len, struct bhive_result *r);
 
 const char *bhive_status_name(int status);
+
+/* The unstable blocks of res[0 .. n) judged again: not judged any more (their unroll
+ * factors and instruction counts kept). Returns how many. */
+size_t bhive_again_unstable(struct bhive_result *res, size_t n);
 
 /* "@bhive ..." into r (index in *index): 0, or -1 when the line is not one. */
 int bhive_parse_line(const char *line, uint32_t *index, struct bhive_result *r);

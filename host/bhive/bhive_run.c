@@ -26,6 +26,7 @@ struct ctx {
 	char line[LINE_MAX_LEN];
 	size_t n;
 	size_t done, total, got;
+	unsigned pass;                   /* 0, then each retry of the unstable blocks */
 	int ended;
 	char error[LINE_MAX_LEN];
 };
@@ -47,6 +48,9 @@ static void take_result(struct ctx *c, const char *line)
 	x.u_lo = c->r->res[i].u_lo;
 	x.u_hi = c->r->res[i].u_hi;
 	x.insns = c->r->res[i].insns;
+	x.pass = c->pass;
+	if (c->pass && x.status == BHIVE_OK)
+		c->r->retried_ok++;
 	if (x.status == BHIVE_GENERAL_PROTECTION && c->r->arch == BHIVE_ARCH_AARCH64)
 		x.status = BHIVE_PRIVILEGED;   /* the harness tells EL1's instructions apart */
 	else if (x.status == BHIVE_GENERAL_PROTECTION)
@@ -153,7 +157,9 @@ static int run_batch(struct ctx *c, uint8_t *buf, size_t n, uint32_t count)
 {
 	struct bhive_run *r = c->r;
 	struct bhive_in_header h = { .magic = BHIVE_MAGIC, .count = count,
-				     .flags = r->show_timings ? BHIVE_IN_TIMINGS : 0,
+				     .flags = (r->show_timings ? BHIVE_IN_TIMINGS : 0) |
+					      (r->unstable_first && !c->pass ?
+					       BHIVE_IN_UNSTABLE : 0),
 				     .max_faults = r->max_faults };
 	char path[PATH_MAX], fwcfg[PATH_MAX + 64];
 	char *extra[2] = { "-fw_cfg", fwcfg };
@@ -221,23 +227,15 @@ static void precheck(struct bhive_run *r, const struct bhive_blocks *b, size_t *
 	}
 }
 
-int bhive_run(struct bhive_run *r, const struct bhive_blocks *b)
+/* Every block not judged yet, in batches of at most BHIVE_IN_MAX bytes, one QEMU run
+ * each. */
+static int run_pending(struct ctx *c, uint8_t *buf, uint8_t *mark)
 {
-	struct ctx c = { .r = r, .b = b };
-	uint8_t *buf = malloc(BHIVE_IN_MAX), *mark = calloc(b->n ? b->n : 1, 1);
-	int rc = 0;
+	struct bhive_run *r = c->r;
+	const struct bhive_blocks *b = c->b;
 	size_t i = 0;
+	int rc = 0;
 
-	r->res = calloc(b->n ? b->n : 1, sizeof *r->res);
-	if (!buf || !mark || !r->res) {
-		bm_err("bhive: out of memory");
-		free(buf);
-		free(mark);
-		return EXIT_FAILED;
-	}
-	c.in_batch = mark;
-	precheck(r, b, &c.total);
-	progress(&c);
 	while (i < b->n && !rc) {
 		size_t n = sizeof(struct bhive_in_header);
 		uint32_t count = 0;
@@ -252,9 +250,42 @@ int bhive_run(struct bhive_run *r, const struct bhive_blocks *b)
 			count++;
 		}
 		if (count)
-			rc = run_batch(&c, buf, n, count);
+			rc = run_batch(c, buf, n, count);
 	}
-	for (i = 0; i < b->n; i++)
+	return rc;
+}
+
+int bhive_run(struct bhive_run *r, const struct bhive_blocks *b)
+{
+	struct ctx c = { .r = r, .b = b };
+	uint8_t *buf = malloc(BHIVE_IN_MAX), *mark = calloc(b->n ? b->n : 1, 1);
+	int rc;
+
+	r->res = calloc(b->n ? b->n : 1, sizeof *r->res);
+	if (!buf || !mark || !r->res) {
+		bm_err("bhive: out of memory");
+		free(buf);
+		free(mark);
+		return EXIT_FAILED;
+	}
+	c.in_batch = mark;
+	precheck(r, b, &c.total);
+	progress(&c);
+	rc = run_pending(&c, buf, mark);
+	/* A block left unstable met a busy host in every round: run those again in a later
+	 * QEMU run, which may meet a quiet moment */
+	while (!rc && c.pass < r->retries) {
+		size_t k = bhive_again_unstable(r->res, b->n);
+
+		if (!k)
+			break;
+		if (!c.pass)
+			r->retried = k;   /* every later retry is of some of these */
+		c.done -= k;
+		c.pass++;
+		rc = run_pending(&c, buf, mark);
+	}
+	for (size_t i = 0; i < b->n; i++)
 		if (!r->res[i].have)
 			r->res[i].status = BHIVE_NOT_RUN;
 	if (r->progress)
@@ -337,6 +368,8 @@ void bhive_detail(const struct bhive_run *r, const struct bhive_result *x, char 
 		ADD(";clock=%s", clock_name(r, k));
 	if (x->rounds && k > 0 && strcmp(r->clock, "pmc"))
 		ADD(";core/%s=%.4f", r->clock, k);
+	if (x->pass)
+		ADD(";retry=%u", x->pass);
 	ADD(";accel=%s", r->accel_used == QEMU_ACCEL_KVM ? "kvm" :
 	    r->icount ? "tcg-icount" : "tcg");
 #undef ADD

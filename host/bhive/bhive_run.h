@@ -17,13 +17,17 @@ struct bhive_run {
 	int accel, icount;               /* enum qemu_accel */
 	unsigned timeout;                /* seconds per batch; 0 none */
 	unsigned max_faults;
+	unsigned retries;                /* passes again over the blocks left unstable */
 	int progress;                    /* a line on stderr updated in place */
 	int show_timings;                /* each round's clean timings on stderr */
+	int unstable_first;              /* the first pass judges every timed block unstable
+					  * (BHIVE_IN_UNSTABLE: tests the retries) */
 	/* filled in */
 	struct bhive_result *res;        /* one per block */
 	char clock[8];                   /* "pmc", "tsc" */
 	int accel_used;
 	unsigned batches;
+	size_t retried, retried_ok;      /* blocks unstable at first; measured on a retry */
 };
 
 /* Where the harness image for arch is: BMPROF_BHIVE_IMAGE (x86-64) or

@@ -132,6 +132,26 @@ rc=$?
 grep -qF "bad.csv:2: the first column is not hexadecimal" "$T/err" || { cat "$T/err"; fail "malformed line: not named"; }
 [ "$(cat "$T/keep.csv")" = keep ] || fail "malformed line: the output file was replaced"
 
+# --retries: blocks the first QEMU run judges unstable (forced by the hidden
+# --unstable-first) are run again in a second one and measured there; with --retries 0
+# they stay unstable; a block that faults is judged once
+printf '4801d8\n4801d84801d9\n488b18\n0f0b\n' >"$T/retry.csv"
+"$BMPROF" bhive --accel tcg --icount --unstable-first "$T/retry.csv" >"$T/retry.out" 2>"$T/retry.err" ||
+	{ cat "$T/retry.err"; fail "--unstable-first exited $?"; }
+grep -q '^bmprof: bhive: 3 of 4 blocks measured (TCG, 2 QEMU runs)$' "$T/retry.err" ||
+	{ cat "$T/retry.err"; fail "retries: not two QEMU runs"; }
+grep -q '^bmprof: bhive: 3 unstable blocks run again: 3 measured then$' "$T/retry.err" ||
+	{ cat "$T/retry.err"; fail "retries: no summary"; }
+for row in '4801d8,1.00,ok,' '4801d84801d9,2.00,ok,' '488b18,1.00,ok,.*;faults=1;'; do
+	grep -q "^$row.*;retry=1;" "$T/retry.out" || { cat "$T/retry.out"; fail "retries: no row $row"; }
+done
+grep -q '^0f0b,,invalid-opcode,' "$T/retry.out" && ! grep -q '^0f0b.*retry' "$T/retry.out" ||
+	{ cat "$T/retry.out"; fail "retries: the faulting block"; }
+"$BMPROF" bhive --accel tcg --icount --unstable-first --retries 0 "$T/retry.csv" >"$T/retry0.out" 2>"$T/retry0.err" ||
+	{ cat "$T/retry0.err"; fail "--retries 0 exited $?"; }
+[ "$(grep -c ',,unstable,' "$T/retry0.out")" = 3 ] || { cat "$T/retry0.out"; fail "--retries 0: not 3 unstable"; }
+grep -q "run again" "$T/retry0.err" && fail "--retries 0: ran again"
+
 # --max-faults: the walk stops at the new cap; the two-page load still fits
 printf '480500100000488b18\n488b18488b8800100000\n' >"$T/cap.csv"
 "$BMPROF" bhive --accel tcg --icount --max-faults 2 "$T/cap.csv" >"$T/cap.out" 2>"$T/err" ||

@@ -302,6 +302,30 @@ static void test_precheck_a64(void **state)
 }
 
 /* The TCG note advises --accel kvm only where KVM can run the harness */
+/* Only blocks the harness judged unstable are judged again; the rest, and what the host
+ * judged alone, stay as they are. */
+static void test_again_unstable(void **state)
+{
+	struct bhive_result r[5] = {
+		{ .have = 1, .ran = 1, .status = BHIVE_UNSTABLE, .u_lo = 100, .u_hi = 200, .insns = 3 },
+		{ .have = 1, .ran = 1, .status = BHIVE_OK },
+		{ .have = 1, .ran = 0, .status = BHIVE_UNDECODABLE },
+		{ .have = 1, .ran = 1, .status = BHIVE_UNSTABLE },
+		{ .have = 0, .status = BHIVE_NOT_RUN },
+	};
+	(void)state;
+	assert_int_equal(bhive_again_unstable(r, 5), 2);
+	assert_int_equal(r[0].have, 0);
+	assert_int_equal(r[0].u_lo, 100);
+	assert_int_equal(r[0].u_hi, 200);
+	assert_int_equal(r[0].insns, 3);
+	assert_int_equal(r[1].have, 1);
+	assert_int_equal(r[2].have, 1);
+	assert_int_equal(r[3].have, 0);
+	assert_int_equal(r[4].have, 0);
+	assert_int_equal(bhive_again_unstable(r, 5), 0);
+}
+
 static void test_tcg_note(void **state)
 {
 	char s[256];
@@ -336,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_capstone),
 		cmocka_unit_test(test_precheck_a64),
 		cmocka_unit_test(test_tcg_note),
+		cmocka_unit_test(test_again_unstable),
 		cmocka_unit_test(test_rip_operands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

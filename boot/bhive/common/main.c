@@ -58,6 +58,7 @@ int main(void)
 		return 2;
 	}
 	bhive_opts.show_timings = h->flags & BHIVE_IN_TIMINGS;
+	bhive_opts.unstable = h->flags & BHIVE_IN_UNSTABLE;
 	if (h->max_faults)
 		bhive_opts.max_faults = h->max_faults;
 	bhive_opts.pmc = arch_start();

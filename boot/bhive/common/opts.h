@@ -6,6 +6,7 @@
 struct bhive_opts {
 	int pmc;                        /* the clock is the core cycle counter */
 	int show_timings;               /* BHIVE_IN_TIMINGS */
+	int unstable;                   /* BHIVE_IN_UNSTABLE */
 	unsigned max_faults;
 };
 extern struct bhive_opts bhive_opts;    /* main.c */
