@@ -4,7 +4,8 @@
  * conventions, tail calls, auipc+jalr call targets), classes, memory access and size, and
  * registers read and written, of hand-assembled RV64GC code (the bytes as
  * riscv64-unknown-elf-as emits them, objdump's disassembly beside them), compressed
- * instructions included. */
+ * instructions included; and the SiFive U74 model (analysis/uarch/sifive-u74.tsv) on
+ * decoded loops, against schedules worked out by hand, and chosen for the U74's ids. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,9 @@
 #include "decode/insn_decode.h"
 #include "decode/insn_decode_internal.h"
 #include "symbol/rv_insn.h"
+#include "sched.h"
+#include "uarch.h"
+#include "wire.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define NONE 0xff
@@ -230,11 +234,84 @@ static void test_rv_compressed(void **state)
 	check(code16, sizeof(code16), BASE, w, N(w));
 }
 
+/* The M (cycles at the head) of each instruction of the one-block loop code[0..len) on
+ * the U74 model, with their sum. */
+static uint32_t u74_loop(const uint8_t *code, size_t len, uint32_t *M, size_t nM)
+{
+	const struct uarch *u = uarch_find("sifive-u74");
+	char err[256] = "";
+	struct insn_func f;
+	struct sched_insn o[16];
+	uint32_t sum = 0;
+
+	assert_non_null(u);
+	if (insn_decode(EM_RISCV, code, len, BASE, NULL, NULL, &f, err, sizeof(err)))
+		fail_msg("insn_decode: %s", err);
+	assert_int_equal(f.n, nM);
+	assert_int_equal(sched_block(u, f.insns, f.n, 1, o), 0);
+	for (size_t i = 0; i < f.n; i++) {
+		M[i] = o[i].M;
+		sum += o[i].M;
+	}
+	insn_func_free(&f);
+	return sum;
+}
+
+/* mix() of tests/e2e/progs-x86_64/cpi_loop.c as riscv64-unknown-elf-gcc -O2 builds it:
+ *   xor a3,a5,a4 | add a0,a0,a3 | slli a5,a5,3 | add a5,a5,a0 | addi a4,a4,1 | bne a2,a4
+ * Two ALU ops a cycle, results after 1 (the late ALU's bypass), in order: cycle 0 xor;
+ * 1 add a0 (on the xor) with slli; 2 add a5 (on add a0) with addi; 3 bne (on addi),
+ * the next xor (on a5 and a4 of cycle 2) pairing with it: 4 cycles for 6 instructions. */
+static void test_u74_alu_loop(void **state)
+{
+	(void)state;
+	static const uint8_t code[] = {
+		0xb3, 0xc6, 0xe7, 0x00, 0x36, 0x95, 0x8e, 0x07, 0xaa, 0x97, 0x05, 0x07,
+		0xe3, 0x1a, 0xe6, 0xfe,
+	};
+	uint32_t M[6];
+	const uint32_t want[6] = { 1, 1, 0, 1, 0, 1 };
+	assert_int_equal(u74_loop(code, sizeof(code), M, 6), 4);
+	for (int i = 0; i < 6; i++)
+		if (M[i] != want[i])
+			fail_msg("insn %d: M %u, want %u", i, M[i], want[i]);
+}
+
+/* ld a5,0(a0) | add a4,a4,a5 | addi a0,a0,8 | bne a0,a1 (no C extension): the add waits
+ * the load's 3 cycles, so the loop takes more than its 2 issue cycles. */
+static void test_u74_load_loop(void **state)
+{
+	(void)state;
+	static const uint8_t code[] = {
+		0x83, 0x37, 0x05, 0x00, 0x33, 0x07, 0xf7, 0x00, 0x13, 0x05, 0x85, 0x00,
+		0xe3, 0x1a, 0xb5, 0xfe,
+	};
+	uint32_t M[4];
+	uint32_t sum = u74_loop(code, sizeof(code), M, 4);
+	if (M[1] < 3 || sum < 4)
+		fail_msg("add after ld: M %u (want at least the load's 3), loop %u cycles", M[1], sum);
+}
+
+static void test_u74_chosen(void **state)
+{
+	(void)state;
+	const struct uarch *u74 = uarch_find("sifive-u74");
+	assert_non_null(u74);
+	assert_int_equal(u74->arch, BMPROF_ARCH_RISCV64);
+	/* SiFive's mvendorid, the 7 series' marchid (low 32 bits) */
+	assert_ptr_equal(uarch_for_cpu(BMPROF_ARCH_RISCV64, "jedec-0x00000489", 0x489, 7), u74);
+	/* any other RISC-V hart (QEMU: mvendorid 0) falls back to it */
+	assert_ptr_equal(uarch_for_cpu(BMPROF_ARCH_RISCV64, "riscv", 0, 0), u74);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rv_base),
 		cmocka_unit_test(test_rv_compressed),
+		cmocka_unit_test(test_u74_alu_loop),
+		cmocka_unit_test(test_u74_load_loop),
+		cmocka_unit_test(test_u74_chosen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
