@@ -74,6 +74,6 @@ PY
 "$BMPROF" record --from "$T/s.bin" --elf "$img" -o "$T/s.data" >/dev/null 2>"$T/e" ||
 	{ cat "$T/e"; fail "record"; }
 "$BMPROF" cpi -i "$T/s.data" --period 1000 mix >"$T/s.txt" 2>"$T/e" || { cat "$T/e"; fail "cpi (U74 HELLO)"; }
-grep -q "^model:    sifive-u74 (HELLO: jedec-0x00000489 family 1161 model 0x7" "$T/s.txt" ||
+grep -q "^model:    sifive-u74 (HELLO: jedec-0x00000489 family 1161 model 0x7): " "$T/s.txt" ||
 	{ cat "$T/s.txt"; fail "U74 HELLO: model not sifive-u74"; }
 echo "U74 model ok"

@@ -300,8 +300,10 @@ static void test_u74_chosen(void **state)
 	assert_int_equal(u74->arch, BMPROF_ARCH_RISCV64);
 	/* SiFive's mvendorid, the 7 series' marchid (low 32 bits) */
 	assert_ptr_equal(uarch_for_cpu(BMPROF_ARCH_RISCV64, "jedec-0x00000489", 0x489, 7), u74);
+	assert_ptr_equal(uarch_listing_cpu(BMPROF_ARCH_RISCV64, "jedec-0x00000489", 0x489, 7), u74);
 	/* any other RISC-V hart (QEMU: mvendorid 0) falls back to it */
 	assert_ptr_equal(uarch_for_cpu(BMPROF_ARCH_RISCV64, "riscv", 0, 0), u74);
+	assert_null(uarch_listing_cpu(BMPROF_ARCH_RISCV64, "riscv", 0, 0));
 }
 
 int main(void)
