@@ -6,6 +6,9 @@
  *           c2 iw, with rep/bnd prefixes); iret/iretq (cf). A far return (cb, ca) is not
  *           a return: boot code uses it to reload CS.
  *   AArch64: BL, BLR, BLRAA/BLRAAZ/BLRAB/BLRABZ; RET, RETAA, RETAB; ERET, ERETAA, ERETAB.
+ *   RISC-V: by the ISA's link-register conventions (x1 ra, x5 t0): jal/jalr writing a link
+ *           register, and c.jalr, call; jalr x0 through a link register, and c.jr ra/t0,
+ *           return; mret and sret return from an exception.
  * Pure; no I/O. */
 #ifndef BMPROF_BRANCH_KIND_H
 #define BMPROF_BRANCH_KIND_H
@@ -57,6 +60,38 @@ static inline int branch_kind_a64(const uint8_t *b, unsigned long n)
 	if (w == 0xd69f03e0u || w == 0xd69f0bffu || w == 0xd69f0fffu)
 		return SS_ERET;
 	return SS_OTHER;
+}
+
+static inline int branch_kind_rv_link(unsigned r)
+{
+	return r == 1 || r == 5;
+}
+
+static inline int branch_kind_rv(const uint8_t *b, unsigned long n)
+{
+	uint32_t w;
+
+	if (n == 2) {
+		w = (uint32_t)b[0] | (uint32_t)b[1] << 8;
+		/* c.jr (funct4 1000) and c.jalr (1001): rs1 in bits 11:7, rs2 = 0 */
+		if ((w & 0xe07fu) != 0x8002u || !(w >> 7 & 31))
+			return SS_OTHER;
+		if (w & 0x1000u)
+			return SS_CALL;
+		return branch_kind_rv_link(w >> 7 & 31) ? SS_RET : SS_OTHER;
+	}
+	if (n != 4)
+		return SS_OTHER;
+	w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	if (w == 0x30200073u || w == 0x10200073u)      /* mret, sret */
+		return SS_ERET;
+	if ((w & 0x7fu) == 0x6fu)                      /* jal */
+		return branch_kind_rv_link(w >> 7 & 31) ? SS_CALL : SS_OTHER;
+	if ((w & 0x707fu) != 0x67u)                    /* jalr */
+		return SS_OTHER;
+	if (branch_kind_rv_link(w >> 7 & 31))
+		return SS_CALL;
+	return !(w >> 7 & 31) && branch_kind_rv_link(w >> 15 & 31) ? SS_RET : SS_OTHER;
 }
 
 #endif

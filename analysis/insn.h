@@ -50,6 +50,7 @@ enum insn_class {
  *   x86-64:  0-15 rax,rcx,rdx,rbx,rsp,rbp,rsi,rdi,r8-r15 (hardware order, any width);
  *            16 rflags; 64-95 xmm/ymm/zmm 0-31.
  *   AArch64: 0-30 x0-x30 (w0-w30 too); 31 sp; 32 nzcv; 64-95 v0-v31 (b/h/s/d/q too).
+ *   RISC-V:  1-31 x1-x31 (x0 in no set); 64-95 f0-f31.
  * The zero registers (xzr, wzr) are in no set. */
 #define INSN_REG_FLAGS_X86 16
 #define INSN_REG_NZCV 32

@@ -56,5 +56,9 @@ const struct uarch *uarch_find(const char *name);   /* by name; NULL if none */
  * one known, else the architecture's generic model. NULL only for an unknown arch. */
 const struct uarch *uarch_for_cpu(unsigned arch, const char *vendor, uint32_t family,
 				  uint32_t model);
+/* The model that lists this CPU (uarch_cpus), or NULL: uarch_for_cpu fell back to the
+ * generic model (which may also list CPUs of its own, as sifive-u74 and cortex-m4 do). */
+const struct uarch *uarch_listing_cpu(unsigned arch, const char *vendor, uint32_t family,
+				      uint32_t model);
 
 #endif

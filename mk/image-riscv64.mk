@@ -136,9 +136,13 @@ endif
 # make test-images-riscv64: the programs the RISC-V e2e tests run
 RV_TEST_IMAGE_DIR := $(BUILD)/test-images-riscv64
 RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack hang
-RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf)
+RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf) \
+	$(RV_TEST_IMAGE_DIR)/cpi_loop.elf
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\
 	$(RV_TEST_IMAGE_DIR)/obj/$(p),tests/e2e/progs/$(p).c,-Werror))
+# the CPI loop of test_cpi.sh (portable C), for test_cpi_riscv64.sh
+$(call rv_image,$(RV_TEST_IMAGE_DIR)/cpi_loop.elf,$(RV_TEST_IMAGE_DIR)/obj/cpi_loop,\
+	tests/e2e/progs-x86_64/cpi_loop.c,-Werror)
 
 # and manypc.c with 16-entry tables and 8-entry overflow buffers, in a configuration of
 # its own (tests/e2e/test_riscv64.sh runs the same make, which then has nothing to do)

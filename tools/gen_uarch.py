@@ -21,7 +21,7 @@ DIR = os.path.join(ROOT, "analysis/uarch")
 OUT = os.path.join(ROOT, "analysis/uarch_table.c")
 CLASSES = ["nop", "move", "alu", "shift", "mul", "div", "load", "store", "branch",
            "fp_add", "fp_mul", "fp_div", "vec", "string", "system", "other"]
-ARCHS = {"any": 0, "x86_64": 1, "aarch64": 2, "cortex-m": 3}
+ARCHS = {"any": 0, "x86_64": 1, "aarch64": 2, "cortex-m": 3, "riscv64": 4}
 STRINGS = ["name", "title", "source"]
 NUMBERS = {"out_of_order": 1, "width": 255, "alloc_width": 255, "load_latency": 255,
            "line_size": 65535, "icache_miss": 65535, "dcache_miss": 65535,
@@ -63,7 +63,7 @@ def read_model(path):
                 m["cls"][c[1]] = (lat, units, busy)
             elif key == "cpu":
                 if len(c) < 5 or c[1] not in ARCHS or c[1] == "any":
-                    sys.exit(f"{where}: want cpu ARCH VENDOR FAMILY MODEL, ARCH x86_64, aarch64 or cortex-m")
+                    sys.exit(f"{where}: want cpu ARCH VENDOR FAMILY MODEL, ARCH x86_64, aarch64, cortex-m or riscv64")
                 model = 0xffffffff if c[4] == "*" else number(c[4], 0xfffffffe, where)
                 m["cpus"].append((ARCHS[c[1]], c[2], number(c[3], 0xffffffff, where), model))
             elif key in STRINGS:
@@ -91,7 +91,7 @@ def read_model(path):
 
 def read_models():
     models = [read_model(p) for p in sorted(glob.glob(os.path.join(DIR, "*.tsv")))]
-    for a in (1, 2, 3):
+    for a in (1, 2, 3, 4):
         g = [m["name"] for m in models if m.get("generic") and m["arch"] == a]
         if len(g) != 1:
             sys.exit(f"{DIR}: want exactly one generic model for arch {a}, found {g}")

@@ -106,7 +106,8 @@ int cpi_choose(const struct profile *p, const struct cpi_opts *o, int event,
 		*u = uarch_for_cpu(p->hello.arch, vendor, p->hello.family, p->hello.model);
 		snprintf(uwhy, uwn, "HELLO: %s family %" PRIu32 " model 0x%" PRIx32 "%s",
 			 vendor[0] ? vendor : "(no vendor)", p->hello.family, p->hello.model,
-			 *u && (*u)->generic ? ", no closer model" : "");
+			 *u && !uarch_listing_cpu(p->hello.arch, vendor, p->hello.family,
+						  p->hello.model) ? ", no closer model" : "");
 	} else {
 		*u = NULL;
 	}

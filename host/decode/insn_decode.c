@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding procedures into instruction records (insn_decode.h): capstone through the
  * disassembler's handle with details on (so the text is what bmprof annotate prints), the
- * per-architecture fill in insn_x86.c / insn_a64.c, jump tables in insn_jtab.c, and
+ * per-architecture fill in insn_x86.c / insn_a64.c / insn_thumb.c (RISC-V: insn_rv.c,
+ * without capstone), jump tables in insn_jtab.c, and
  * the ELF's symbols and bytes through the symbolizer. */
 #include <ctype.h>
 #include <elf.h>
@@ -20,7 +21,7 @@
 
 #define MAX_SUGGESTIONS 8
 
-static void set_text(struct insn *o, const char *mnemonic, const char *operands)
+void insn_set_text(struct insn *o, const char *mnemonic, const char *operands)
 {
 	/* the layout of bmprof annotate's instruction column; a longer text is cut */
 	size_t n = sizeof(o->text) - 1, k;
@@ -112,6 +113,45 @@ static int jump_tables(int machine, struct insn_func *f, const struct insn_facts
 	return 0;
 }
 
+/* RISC-V: no jump tables are recovered (an indirect jump that is no return or tail call
+ * leaves the CFG incomplete); a tail shorter than its instruction becomes a .byte entry. */
+static int decode_rv(const uint8_t *code, size_t len, uint64_t addr, struct insn_func *f,
+		     char *err, size_t errlen)
+{
+	struct rv_auipc prev = { 0, 0 };
+	size_t cap = 0;
+
+	while (len) {
+		if (f->n == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct insn *v = realloc(f->insns, ncap * sizeof(*v));
+			if (!v) {
+				snprintf(err, errlen, "out of memory decoding 0x%" PRIx64 "..0x%"
+					 PRIx64, f->start, f->end);
+				insn_func_free(f);
+				return -1;
+			}
+			f->insns = v;
+			cap = ncap;
+		}
+		struct insn *o = &f->insns[f->n++];
+		memset(o, 0, sizeof(*o));
+		unsigned size = insn_rv_fill(code, len, addr, &prev, o);
+		if (!size) {
+			char byte[8];
+			snprintf(byte, sizeof(byte), "0x%02x", *code);
+			insn_set_text(o, ".byte", byte);
+			o->size = 1;
+			o->cls = IC_OTHER;
+			size = 1;
+		}
+		code += size;
+		len -= size;
+		addr += size;
+	}
+	return 0;
+}
+
 int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 		insn_read_fn read, void *ctx, struct insn_func *f, char *err, size_t errlen)
 {
@@ -131,9 +171,12 @@ int insn_decode_data(int machine, const uint8_t *code, size_t len, uint64_t addr
 		f->arch = BMPROF_ARCH_AARCH64;
 	} else if (machine == EM_ARM) {
 		f->arch = BMPROF_ARCH_CORTEX_M;
+	} else if (machine == EM_RISCV) {
+		f->arch = BMPROF_ARCH_RISCV64;
+		return decode_rv(code, len, addr, f, err, errlen);
 	} else {
 		snprintf(err, errlen, "cannot analyse ELF machine %d: the CPI analysis supports "
-				      "x86-64, AArch64 and Cortex-M", machine);
+				      "x86-64, AArch64, Cortex-M and RISC-V", machine);
 		return -1;
 	}
 	struct disasm *d = disasm_open_detail(machine, err, errlen);
@@ -173,12 +216,12 @@ int insn_decode_data(int machine, const uint8_t *code, size_t len, uint64_t addr
 			/* a tail shorter than an AArch64 word */
 			char byte[8];
 			snprintf(byte, sizeof(byte), "0x%02x", *code);
-			set_text(o, ".byte", byte);
+			insn_set_text(o, ".byte", byte);
 			code++;
 			len--;
 			addr++;
 		} else {
-			set_text(o, in->mnemonic, in->op_str);
+			insn_set_text(o, in->mnemonic, in->op_str);
 		}
 		o->size = (uint8_t)(addr - pc);
 		memset(&facts[f->n], 0, sizeof(facts[f->n]));
@@ -251,9 +294,9 @@ static struct symbolizer *open_image(const char *path, char *err, size_t errlen)
 	if (!s)
 		return NULL;
 	int m = symbolizer_machine(s);
-	if (m != EM_X86_64 && m != EM_AARCH64 && m != EM_ARM) {
+	if (m != EM_X86_64 && m != EM_AARCH64 && m != EM_ARM && m != EM_RISCV) {
 		snprintf(err, errlen, "%s is for ELF machine %d: the CPI analysis supports x86-64, "
-				      "AArch64 and Cortex-M", path, m);
+				      "AArch64, Cortex-M and RISC-V", path, m);
 		symbolizer_close(s);
 		return NULL;
 	}

@@ -3,7 +3,8 @@
  * (analysis/insn.h), through capstone with details on: control flow, class, memory
  * access, registers read and written, and jump tables (x86-64, AArch64) recovered from
  * the image's read-only data where gcc's idiom is recognised. An indirect jump that is a
- * tail call (after the frame is torn down, or through x16/x17 on AArch64) is a return. */
+ * tail call (after the frame is torn down, or through x16/x17 on AArch64) is a return.
+ * RISC-V (capstone 4 has none) is decoded by host/decode/insn_rv.c. */
 #ifndef BMPROF_INSN_DECODE_H
 #define BMPROF_INSN_DECODE_H
 
@@ -26,7 +27,8 @@ struct insn_func {
  * file-backed section. */
 typedef int (*insn_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 
-/* Decode code[0..len) at link address addr for ELF machine (EM_X86_64, EM_AARCH64).
+/* Decode code[0..len) at link address addr for ELF machine (EM_X86_64, EM_AARCH64,
+ * EM_ARM for Cortex-M Thumb, EM_RISCV).
  * read (may be NULL) gives access to the image for jump tables. 0, or -1 with err. */
 int insn_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 		insn_read_fn read, void *ctx, struct insn_func *f, char *err, size_t errlen);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by host/decode/insn_decode.c (the driver), host/decode/insn_x86.c, host/decode/insn_a64.c (one
  * instruction's flow, class, memory access and registers from capstone's details) and
- * host/decode/insn_jtab.c (x86-64 jump tables). */
+ * host/decode/insn_jtab.c (x86-64 jump tables), and host/decode/insn_rv.c (RISC-V,
+ * decoded by the project's own RISC-V decoder). */
 #ifndef BMPROF_INSN_DECODE_INTERNAL_H
 #define BMPROF_INSN_DECODE_INTERNAL_H
 
@@ -41,6 +42,22 @@ void insn_x86_fill(csh h, const cs_insn *in, struct insn *o, struct insn_facts *
 void insn_a64_fill(csh h, const cs_insn *in, struct insn *o, struct insn_facts *af);
 /* Cortex-M Thumb (insn_thumb.c): no jump-table facts beyond the instruction id. */
 void insn_thumb_fill(csh h, const cs_insn *in, struct insn *o, struct insn_facts *tf);
+
+/* RISC-V (insn_rv.c, without capstone): the instruction at code[0..len) at addr, all of
+ * o's fields filled, text included; its size (2 or 4), or 0 when len is shorter than it.
+ * prev carries the last instruction's auipc (reg 0: it was none) from one call to the
+ * next, for the targets of `auipc; jalr` calls and to tell `tail` jumps. */
+struct rv_auipc {
+	uint8_t reg;
+	uint64_t value;
+};
+unsigned insn_rv_fill(const uint8_t *code, size_t len, uint64_t addr, struct rv_auipc *prev,
+		      struct insn *o);
+/* The bytes a RISC-V load, store or atomic (32-bit form w) accesses; 0 for others. */
+unsigned insn_rv_mem_size(uint32_t w);
+
+/* o->text from a mnemonic and its operands, as bmprof annotate lays them out. */
+void insn_set_text(struct insn *o, const char *mnemonic, const char *operands);
 
 /* The x86-64 register number (insn.h numbering) of a capstone register, or -1. */
 int insn_x86_regnum(unsigned reg);

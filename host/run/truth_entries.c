@@ -3,7 +3,8 @@
  * (truth_qemu.h): where an interrupt or exception enters the image's code. bmprof's own
  * runtimes and sampler name theirs: on x86-64 the IDT's targets (the sampler's timer, PMI
  * and NMI entries, the runtime's 32 exception stubs, its IPI and stray-interrupt entries),
- * on AArch64 the 16 slots of the EL1 vector table. */
+ * on AArch64 the 16 slots of the EL1 vector table, on RISC-V the runtime's trap entry
+ * (mtvec, direct mode). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -58,7 +59,8 @@ int truth_exception_entries(const char *elf, uint64_t **out, size_t *n)
 		if (add_sym(elf, name, 0, 1, out, n, &cap))
 			goto oom;
 	}
-	if (add_sym(elf, "bmrt_vectors", 0x80, 16, out, n, &cap))
+	if (add_sym(elf, "bmrt_vectors", 0x80, 16, out, n, &cap) ||
+	    add_sym(elf, "bmrt_trap_entry", 0, 1, out, n, &cap))
 		goto oom;
 	return 0;
 oom:

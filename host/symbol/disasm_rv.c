@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* One RV64GC instruction to text (disasm_rv.h). A compressed instruction is expanded to
- * its 32-bit form first and decoded as that. Register names are the ABI's. */
+ * its 32-bit form first (rv_insn.c) and decoded as that. Register names are the ABI's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "symbol/disasm_rv.h"
+#include "symbol/rv_insn.h"
 
 static const char *const xr[32] = {
 	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3",
@@ -16,146 +17,6 @@ static const char *const fr[32] = {
 	"fa2", "fa3", "fa4", "fa5", "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7",
 	"fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
-
-#define BITS(v, hi, lo) (((v) >> (lo)) & ((1u << ((hi) - (lo) + 1)) - 1))
-
-static int64_t sext(uint64_t v, unsigned bits)
-{
-	uint64_t m = 1ull << (bits - 1);
-	return (int64_t)((v ^ m) - m);
-}
-
-/* ---- compressed to 32-bit ---- */
-
-static uint32_t r_type(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3, unsigned rd,
-		       unsigned op)
-{
-	return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-
-static uint32_t i_type(int32_t imm, unsigned rs1, unsigned f3, unsigned rd, unsigned op)
-{
-	return (uint32_t)(imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-
-static uint32_t s_type(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3, unsigned op)
-{
-	return (uint32_t)(imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
-	       (uint32_t)(imm & 0x1f) << 7 | op;
-}
-
-static uint32_t b_type(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3)
-{
-	uint32_t u = (uint32_t)imm;
-	return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
-	       (u >> 1 & 0xf) << 8 | (u >> 11 & 1) << 7 | 0x63;
-}
-
-static uint32_t j_type(int32_t imm, unsigned rd)
-{
-	uint32_t u = (uint32_t)imm;
-	return (u >> 20 & 1) << 31 | (u >> 1 & 0x3ff) << 21 | (u >> 11 & 1) << 20 |
-	       (u >> 12 & 0xff) << 12 | rd << 7 | 0x6f;
-}
-
-/* 0 if c is reserved or not known. */
-static uint32_t expand(uint16_t c)
-{
-	unsigned op = c & 3, f3 = c >> 13, rd = BITS(c, 11, 7), rs2 = BITS(c, 6, 2);
-	unsigned rdp = 8 + BITS(c, 4, 2), rs1p = 8 + BITS(c, 9, 7);
-	int32_t imm6 = (int32_t)sext(BITS(c, 12, 12) << 5 | BITS(c, 6, 2), 6);
-
-	if (op == 0) {
-		unsigned lw = BITS(c, 5, 5) << 6 | BITS(c, 12, 10) << 3 | BITS(c, 6, 6) << 2;
-		unsigned ld = BITS(c, 6, 5) << 6 | BITS(c, 12, 10) << 3;
-		unsigned nz = BITS(c, 10, 7) << 6 | BITS(c, 12, 11) << 4 | BITS(c, 5, 5) << 3 |
-			      BITS(c, 6, 6) << 2;
-		switch (f3) {
-		case 0: return nz ? i_type((int32_t)nz, 2, 0, rdp, 0x13) : 0;     /* addi4spn */
-		case 1: return i_type((int32_t)ld, rs1p, 3, rdp, 0x07);              /* fld */
-		case 2: return i_type((int32_t)lw, rs1p, 2, rdp, 0x03);              /* lw */
-		case 3: return i_type((int32_t)ld, rs1p, 3, rdp, 0x03);              /* ld */
-		case 5: return s_type((int32_t)ld, rdp, rs1p, 3, 0x27);              /* fsd */
-		case 6: return s_type((int32_t)lw, rdp, rs1p, 2, 0x23);              /* sw */
-		case 7: return s_type((int32_t)ld, rdp, rs1p, 3, 0x23);              /* sd */
-		}
-		return 0;
-	}
-	if (op == 1) {
-		switch (f3) {
-		case 0: return i_type(imm6, rd, 0, rd, 0x13);                        /* addi */
-		case 1: return rd ? i_type(imm6, rd, 0, rd, 0x1b) : 0;               /* addiw */
-		case 2: return i_type(imm6, 0, 0, rd, 0x13);                         /* li */
-		case 3:
-			if (rd == 2) {                                               /* addi16sp */
-				int32_t i = (int32_t)sext(BITS(c, 12, 12) << 9 | BITS(c, 4, 3) << 7 |
-					BITS(c, 5, 5) << 6 | BITS(c, 2, 2) << 5 | BITS(c, 6, 6) << 4, 10);
-				return i ? i_type(i, 2, 0, 2, 0x13) : 0;
-			}
-			return imm6 ? ((uint32_t)imm6 & 0xfffff) << 12 | rd << 7 | 0x37 : 0;   /* lui */
-		case 4: {
-			unsigned f2 = BITS(c, 11, 10), sh = BITS(c, 12, 12) << 5 | BITS(c, 6, 2);
-			if (f2 == 0)
-				return i_type((int32_t)sh, rs1p, 5, rs1p, 0x13);     /* srli */
-			if (f2 == 1)
-				return i_type((int32_t)(sh | 0x400), rs1p, 5, rs1p, 0x13);   /* srai */
-			if (f2 == 2)
-				return i_type(imm6, rs1p, 7, rs1p, 0x13);            /* andi */
-			unsigned f = BITS(c, 12, 12) << 2 | BITS(c, 6, 5), r2 = 8 + BITS(c, 4, 2);
-			static const uint8_t f3s[8] = { 0, 4, 6, 7, 0, 0, 0, 0 };
-			if (f == 0)
-				return r_type(0x20, r2, rs1p, 0, rs1p, 0x33);        /* sub */
-			if (f < 4)
-				return r_type(0, r2, rs1p, f3s[f], rs1p, 0x33);      /* xor or and */
-			if (f == 4)
-				return r_type(0x20, r2, rs1p, 0, rs1p, 0x3b);        /* subw */
-			if (f == 5)
-				return r_type(0, r2, rs1p, 0, rs1p, 0x3b);           /* addw */
-			return 0;
-		}
-		case 5: {
-			int32_t i = (int32_t)sext(BITS(c, 12, 12) << 11 | BITS(c, 8, 8) << 10 |
-				BITS(c, 10, 9) << 8 | BITS(c, 6, 6) << 7 | BITS(c, 7, 7) << 6 |
-				BITS(c, 2, 2) << 5 | BITS(c, 11, 11) << 4 | BITS(c, 5, 3) << 1, 12);
-			return j_type(i, 0);                                         /* j */
-		}
-		case 6: case 7: {
-			int32_t i = (int32_t)sext(BITS(c, 12, 12) << 8 | BITS(c, 6, 5) << 6 |
-				BITS(c, 2, 2) << 5 | BITS(c, 11, 10) << 3 | BITS(c, 4, 3) << 1, 9);
-			return b_type(i, 0, rs1p, f3 == 6 ? 0 : 1);                  /* beqz, bnez */
-		}
-		}
-		return 0;
-	}
-	if (op == 2) {
-		unsigned sh = BITS(c, 12, 12) << 5 | BITS(c, 6, 2);
-		unsigned lwsp = BITS(c, 3, 2) << 6 | BITS(c, 12, 12) << 5 | BITS(c, 6, 4) << 2;
-		unsigned ldsp = BITS(c, 4, 2) << 6 | BITS(c, 12, 12) << 5 | BITS(c, 6, 5) << 3;
-		unsigned swsp = BITS(c, 8, 7) << 6 | BITS(c, 12, 9) << 2;
-		unsigned sdsp = BITS(c, 9, 7) << 6 | BITS(c, 12, 10) << 3;
-		switch (f3) {
-		case 0: return i_type((int32_t)sh, rd, 1, rd, 0x13);                 /* slli */
-		case 1: return i_type((int32_t)ldsp, 2, 3, rd, 0x07);                /* fldsp */
-		case 2: return rd ? i_type((int32_t)lwsp, 2, 2, rd, 0x03) : 0;       /* lwsp */
-		case 3: return rd ? i_type((int32_t)ldsp, 2, 3, rd, 0x03) : 0;       /* ldsp */
-		case 4:
-			if (!BITS(c, 12, 12)) {
-				if (!rs2)
-					return rd ? i_type(0, rd, 0, 0, 0x67) : 0;   /* jr */
-				return r_type(0, rs2, 0, 0, rd, 0x33);               /* mv */
-			}
-			if (!rd && !rs2)
-				return 0x00100073;                                   /* ebreak */
-			if (!rs2)
-				return i_type(0, rd, 0, 1, 0x67);                    /* jalr */
-			return r_type(0, rs2, rd, 0, rd, 0x33);                      /* add */
-		case 5: return s_type((int32_t)sdsp, rs2, 2, 3, 0x27);               /* fsdsp */
-		case 6: return s_type((int32_t)swsp, rs2, 2, 2, 0x23);               /* swsp */
-		case 7: return s_type((int32_t)sdsp, rs2, 2, 3, 0x23);               /* sdsp */
-		}
-	}
-	return 0;
-}
 
 /* ---- 32-bit ---- */
 
@@ -214,9 +75,8 @@ static void csr_text(char *buf, size_t n, unsigned csr)
 static int branch(struct out *o, uint32_t w, uint64_t addr)
 {
 	static const char *const names[8] = { "beq", "bne", 0, 0, "blt", "bge", "bltu", "bgeu" };
-	unsigned f3 = BITS(w, 14, 12), rs1 = BITS(w, 19, 15), rs2 = BITS(w, 24, 20);
-	int64_t imm = sext(BITS(w, 31, 31) << 12 | BITS(w, 7, 7) << 11 | BITS(w, 30, 25) << 5 |
-			   BITS(w, 11, 8) << 1, 13);
+	unsigned f3 = RV_BITS(w, 14, 12), rs1 = RV_BITS(w, 19, 15), rs2 = RV_BITS(w, 24, 20);
+	int64_t imm = rv_imm_b(w);
 	uint64_t t = addr + (uint64_t)imm;
 
 	if (!names[f3])
@@ -235,13 +95,13 @@ static int op_imm(struct out *o, uint32_t w, int word)
 {
 	static const char *const names[8] = { "addi", "sll", "slti", "sltiu", "xori", "sr",
 					       "ori", "andi" };
-	unsigned f3 = BITS(w, 14, 12), rd = BITS(w, 11, 7), rs1 = BITS(w, 19, 15);
-	int64_t imm = sext(w >> 20, 12);
+	unsigned f3 = RV_BITS(w, 14, 12), rd = RV_BITS(w, 11, 7), rs1 = RV_BITS(w, 19, 15);
+	int64_t imm = rv_imm_i(w);
 	const char *sfx = word ? "w" : "";
 
 	if (f3 == 1 || f3 == 5) {
-		unsigned sh = BITS(w, 25, 20) & (word ? 31 : 63);
-		const char *n = f3 == 1 ? "slli" : BITS(w, 30, 30) ? "srai" : "srli";
+		unsigned sh = RV_BITS(w, 25, 20) & (word ? 31 : 63);
+		const char *n = f3 == 1 ? "slli" : RV_BITS(w, 30, 30) ? "srai" : "srli";
 		MN("%s%s", n, sfx);
 		OPS("%s,%s,%u", xr[rd], xr[rs1], sh);
 		return 1;
@@ -276,8 +136,8 @@ static int op_reg(struct out *o, uint32_t w, int word)
 	static const char *const base[8] = { "add", "sll", "slt", "sltu", "xor", "srl", "or", "and" };
 	static const char *const mul[8] = { "mul", "mulh", "mulhsu", "mulhu", "div", "divu",
 					    "rem", "remu" };
-	unsigned f3 = BITS(w, 14, 12), f7 = w >> 25, rd = BITS(w, 11, 7), rs1 = BITS(w, 19, 15),
-		 rs2 = BITS(w, 24, 20);
+	unsigned f3 = RV_BITS(w, 14, 12), f7 = w >> 25, rd = RV_BITS(w, 11, 7), rs1 = RV_BITS(w, 19, 15),
+		 rs2 = RV_BITS(w, 24, 20);
 	const char *n;
 
 	if (f7 == 1)
@@ -314,10 +174,10 @@ static int amo(struct out *o, uint32_t w)
 		{ 0x04, "amoxor" }, { 0x0c, "amoand" }, { 0x08, "amoor" }, { 0x10, "amomin" },
 		{ 0x14, "amomax" }, { 0x18, "amominu" }, { 0x1c, "amomaxu" },
 	};
-	unsigned f3 = BITS(w, 14, 12), f5 = w >> 27, rd = BITS(w, 11, 7), rs1 = BITS(w, 19, 15),
-		 rs2 = BITS(w, 24, 20);
-	const char *ord = BITS(w, 26, 25) == 3 ? ".aqrl" : BITS(w, 26, 25) == 2 ? ".aq" :
-			  BITS(w, 26, 25) == 1 ? ".rl" : "";
+	unsigned f3 = RV_BITS(w, 14, 12), f5 = w >> 27, rd = RV_BITS(w, 11, 7), rs1 = RV_BITS(w, 19, 15),
+		 rs2 = RV_BITS(w, 24, 20);
+	const char *ord = RV_BITS(w, 26, 25) == 3 ? ".aqrl" : RV_BITS(w, 26, 25) == 2 ? ".aq" :
+			  RV_BITS(w, 26, 25) == 1 ? ".rl" : "";
 
 	if (f3 != 2 && f3 != 3)
 		return 0;
@@ -338,7 +198,7 @@ static int system(struct out *o, uint32_t w)
 {
 	static const char *const names[8] = { 0, "csrrw", "csrrs", "csrrc", 0, "csrrwi", "csrrsi",
 					       "csrrci" };
-	unsigned f3 = BITS(w, 14, 12), rd = BITS(w, 11, 7), rs1 = BITS(w, 19, 15);
+	unsigned f3 = RV_BITS(w, 14, 12), rd = RV_BITS(w, 11, 7), rs1 = RV_BITS(w, 19, 15);
 	char csr[24];
 
 	if (f3 == 0) {
@@ -375,8 +235,8 @@ static int system(struct out *o, uint32_t w)
 
 static int fp_op(struct out *o, uint32_t w)
 {
-	unsigned f7 = w >> 25, rd = BITS(w, 11, 7), rs1 = BITS(w, 19, 15), rs2 = BITS(w, 24, 20),
-		 f3 = BITS(w, 14, 12);
+	unsigned f7 = w >> 25, rd = RV_BITS(w, 11, 7), rs1 = RV_BITS(w, 19, 15), rs2 = RV_BITS(w, 24, 20),
+		 f3 = RV_BITS(w, 14, 12);
 	char t = (f7 & 1) ? 'd' : 's';
 	static const char *const arith[4] = { "fadd", "fsub", "fmul", "fdiv" };
 
@@ -458,10 +318,9 @@ static const char *fence_set(char buf[5], unsigned bits)
 
 static int decode32(struct out *o, uint32_t w, uint64_t addr)
 {
-	unsigned op = w & 0x7f, rd = BITS(w, 11, 7), rs1 = BITS(w, 19, 15), rs2 = BITS(w, 24, 20),
-		 f3 = BITS(w, 14, 12);
-	int64_t imm_i = sext(w >> 20, 12);
-	int64_t imm_s = sext(BITS(w, 31, 25) << 5 | BITS(w, 11, 7), 12);
+	unsigned op = w & 0x7f, rd = RV_BITS(w, 11, 7), rs1 = RV_BITS(w, 19, 15), rs2 = RV_BITS(w, 24, 20),
+		 f3 = RV_BITS(w, 14, 12);
+	int64_t imm_i = rv_imm_i(w), imm_s = rv_imm_s(w);
 
 	switch (op) {
 	case 0x37: case 0x17:
@@ -469,8 +328,7 @@ static int decode32(struct out *o, uint32_t w, uint64_t addr)
 		OPS("%s,0x%x", xr[rd], w >> 12);
 		return 1;
 	case 0x6f: {
-		int64_t imm = sext(BITS(w, 31, 31) << 20 | BITS(w, 19, 12) << 12 |
-				   BITS(w, 20, 20) << 11 | BITS(w, 30, 21) << 1, 21);
+		int64_t imm = rv_imm_j(w);
 		unsigned long long t = (unsigned long long)(addr + (uint64_t)imm);
 		if (rd == 0) {
 			MN("j");
@@ -546,7 +404,7 @@ static int decode32(struct out *o, uint32_t w, uint64_t addr)
 		} else {
 			char p[5], q[5];
 			MN("fence");
-			OPS("%s,%s", fence_set(p, BITS(w, 27, 24)), fence_set(q, BITS(w, 23, 20)));
+			OPS("%s,%s", fence_set(p, RV_BITS(w, 27, 24)), fence_set(q, RV_BITS(w, 23, 20)));
 		}
 		return 1;
 	}
@@ -560,18 +418,9 @@ unsigned rv_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *mne
 	uint32_t w;
 	unsigned size;
 
-	if (len < 2)
+	size = rv_fetch(code, len, &w);
+	if (!size)
 		return 0;
-	w = (uint32_t)code[0] | (uint32_t)code[1] << 8;
-	if ((w & 3) != 3) {
-		size = 2;
-		w = w ? expand((uint16_t)w) : 0;
-	} else {
-		if (len < 4)
-			return 0;
-		size = 4;
-		w |= (uint32_t)code[2] << 16 | (uint32_t)code[3] << 24;
-	}
 	operands[0] = 0;
 	if (w && decode32(&o, w, addr))
 		return size;

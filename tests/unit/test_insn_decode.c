@@ -851,7 +851,7 @@ static void test_load_errors(void **state)
 	struct insn_func f;
 	const uint8_t nop = 0x90;
 	assert_int_equal(insn_decode(EM_SPARC, &nop, 1, 0, NULL, NULL, &f, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "x86-64, AArch64 and Cortex-M"));
+	assert_non_null(strstr(err, "x86-64, AArch64, Cortex-M and RISC-V"));
 }
 
 int main(void)

@@ -425,7 +425,7 @@ static void test_table_matches_tsv(void **state)
 			else if (!strcmp(k, "source")) assert_string_equal(u->source, v);
 			else if (!strcmp(k, "arch"))
 				assert_int_equal(u->arch, !strcmp(v, "x86_64") ? 1 : !strcmp(v, "aarch64") ? 2 :
-						 !strcmp(v, "cortex-m") ? 3 : 0);
+						 !strcmp(v, "cortex-m") ? 3 : !strcmp(v, "riscv64") ? 4 : 0);
 			else if (!strcmp(k, "out_of_order")) assert_int_equal(u->out_of_order, num(v));
 			else if (!strcmp(k, "generic")) assert_int_equal(u->generic, num(v));
 			else if (!strcmp(k, "blocking")) assert_int_equal(u->blocking, num(v));
@@ -453,7 +453,8 @@ static void test_table_matches_tsv(void **state)
 				assert_non_null(cell[4]);
 				uint32_t model = !strcmp(cell[4], "*") ? UARCH_ANY_MODEL :
 					(uint32_t)num(cell[4]);
-				unsigned arch = !strcmp(v, "x86_64") ? 1 : !strcmp(v, "aarch64") ? 2 : 3;
+				unsigned arch = !strcmp(v, "x86_64") ? 1 : !strcmp(v, "aarch64") ? 2 :
+						!strcmp(v, "riscv64") ? 4 : 3;
 				int found = 0;
 				for (const struct uarch_cpu *c = uarch_cpus; c->u; c++)
 					found |= c->u == u && c->arch == arch && c->family == num(cell[3]) &&

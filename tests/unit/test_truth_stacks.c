@@ -45,6 +45,36 @@ static void test_branch_kind(void **state)
 	assert_int_equal(branch_kind_a64(br, 4), SS_OTHER);
 }
 
+/* RISC-V, as riscv64-unknown-elf-as encodes them */
+static void test_branch_kind_rv(void **state)
+{
+	static const uint8_t jal_ra[] = { 0xef, 0xf0, 0x1f, 0xfe }, jal_t0[] = { 0xef, 0xf2, 0xdf, 0xfd };
+	static const uint8_t j[] = { 0x6f, 0x00, 0x00, 0x00 }, jalr_ra[] = { 0xe7, 0x80, 0x00, 0x01 };
+	static const uint8_t ret[] = { 0x67, 0x80, 0x00, 0x00 }, jr_t0[] = { 0x67, 0x80, 0x02, 0x00 };
+	static const uint8_t jr_a5[] = { 0x67, 0x80, 0x07, 0x00 }, mret[] = { 0x73, 0x00, 0x20, 0x30 };
+	static const uint8_t sret[] = { 0x73, 0x00, 0x20, 0x10 }, addi[] = { 0x13, 0x01, 0x01, 0xfe };
+	static const uint8_t c_jalr[] = { 0x82, 0x97 }, c_ret[] = { 0x82, 0x80 };
+	static const uint8_t c_jr_a4[] = { 0x02, 0x87 }, c_ebreak[] = { 0x02, 0x90 };
+	static const uint8_t c_mv[] = { 0xaa, 0x85 };
+
+	(void)state;
+	assert_int_equal(branch_kind_rv(jal_ra, 4), SS_CALL);
+	assert_int_equal(branch_kind_rv(jal_t0, 4), SS_CALL);
+	assert_int_equal(branch_kind_rv(j, 4), SS_OTHER);
+	assert_int_equal(branch_kind_rv(jalr_ra, 4), SS_CALL);
+	assert_int_equal(branch_kind_rv(ret, 4), SS_RET);
+	assert_int_equal(branch_kind_rv(jr_t0, 4), SS_RET);
+	assert_int_equal(branch_kind_rv(jr_a5, 4), SS_OTHER);
+	assert_int_equal(branch_kind_rv(mret, 4), SS_ERET);
+	assert_int_equal(branch_kind_rv(sret, 4), SS_ERET);
+	assert_int_equal(branch_kind_rv(addi, 4), SS_OTHER);
+	assert_int_equal(branch_kind_rv(c_jalr, 2), SS_CALL);
+	assert_int_equal(branch_kind_rv(c_ret, 2), SS_RET);
+	assert_int_equal(branch_kind_rv(c_jr_a4, 2), SS_OTHER);
+	assert_int_equal(branch_kind_rv(c_ebreak, 2), SS_OTHER);
+	assert_int_equal(branch_kind_rv(c_mv, 2), SS_OTHER);
+}
+
 /* the return addresses on the stack, innermost last */
 static void expect_stack(const struct shadow_stack *s, size_t n, const uint64_t *ra)
 {
@@ -235,6 +265,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_branch_kind),
+		cmocka_unit_test(test_branch_kind_rv),
 		cmocka_unit_test(test_shadow_stack),
 		cmocka_unit_test(test_inclusive),
 		cmocka_unit_test(test_stacks_errors),

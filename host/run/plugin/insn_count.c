@@ -86,6 +86,7 @@ static struct {
 	uint64_t (*ranges)[2];
 	size_t nranges;
 	int x86;
+	int rv;                       /* riscv64: branch_kind_rv */
 	struct pool slots, edges, blocks;
 	struct slot **map;            /* open addressing by pc */
 	size_t cap, n;
@@ -363,6 +364,7 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			return;
 		}
 		b->kind = (uint8_t)(g.x86 ? branch_kind_x86(qemu_plugin_insn_data(li), last->size) :
+				    g.rv ? branch_kind_rv(qemu_plugin_insn_data(li), last->size) :
 				    branch_kind_a64(qemu_plugin_insn_data(li), last->size));
 		b->entry = (uint8_t)is_entry(b->start);
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, block_start_stacks, QEMU_PLUGIN_CB_NO_REGS,
@@ -569,6 +571,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	g.x86 = !strcmp(info->target_name, "x86_64") || !strcmp(info->target_name, "i386");
+	g.rv = !strcmp(info->target_name, "riscv64");
 	if (map_grow() || emap_grow() || (g.stacks && ss_init(&g.ss)))
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, translate);
