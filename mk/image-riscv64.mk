@@ -90,7 +90,8 @@ rv_image = $(eval $(call rv_link_rule,$(1),$(call rv_objs,$(2),$(3)),$(5),\
 # (picolibc-riscv64-unknown-elf, newlib's libc and libm with a stdio of its own), its
 # "release" build (-O3 -g: profiles show its functions with source lines) of the multilib
 # the images' -march/-mabi select (rv64imafdc/lp64d for rv64gc/lp64d), over
-# boot/common/picolibc/syscalls.c. picolibc's errno is thread-local (local-exec TLS: the
+# newlib's system calls (boot/common/newlib/syscalls.c) and boot/common/picolibc/stdio.c,
+# the streams a picolibc program defines. picolibc's errno is thread-local (local-exec TLS: the
 # image's one block, linker/riscv64.ld); its libm does not set errno (math_errhandling is
 # MATH_ERREXCEPT). The heap is HEAP_SIZE (8M unless given).
 PICOLIBC_RV ?= /usr/lib/picolibc/riscv64-unknown-elf
@@ -102,11 +103,15 @@ RV_PICOLIBC_LIBC := $(if $(RV_PICOLIBC_MULTI),$(RV_PICOLIBC_LIB)/libc.a,no-riscv
 # limits.h includes the compiler's)
 RV_PICOLIBC_PROG_CFLAGS := -fhosted -isystem $(PICOLIBC_RV)/include/release \
 	-ftls-model=local-exec
-RV_PICOLIBC_SYSCALLS := $(RV_OBJ)/picolibc/syscalls.o
+RV_PICOLIBC_SYSCALLS := $(RV_OBJ)/picolibc/newlib_syscalls.o $(RV_OBJ)/picolibc/stdio.o
 RV_PICOLIBC_LINK := $(RV_PICOLIBC_SYSCALLS) -Wl,--defsym=__bmrt_heap_size=$(HEAP_SIZE) \
 	-Wl,--start-group $(RV_PICOLIBC_LIB)/libm.a $(RV_PICOLIBC_LIBC) -lgcc -Wl,--end-group
 
-$(RV_PICOLIBC_SYSCALLS): boot/common/picolibc/syscalls.c $(RV_OBJ)/rt.flags
+$(RV_OBJ)/picolibc/newlib_syscalls.o: boot/common/newlib/syscalls.c $(RV_OBJ)/rt.flags
+	@mkdir -p $(dir $@)
+	$(Q)$(call say,CC,$@)$(RV_CC) $(RV_PROG_CFLAGS) $(RV_PICOLIBC_PROG_CFLAGS) -Werror \
+		-MMD -MP -c -o $@ $<
+$(RV_OBJ)/picolibc/stdio.o: boot/common/picolibc/stdio.c $(RV_OBJ)/rt.flags
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC,$@)$(RV_CC) $(RV_PROG_CFLAGS) $(RV_PICOLIBC_PROG_CFLAGS) -Werror \
 		-MMD -MP -c -o $@ $<

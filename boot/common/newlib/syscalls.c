@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* newlib's system calls, for a program linked with newlib (make image LIBC=newlib).
+/* newlib's system calls, for a program linked with newlib (make image LIBC=newlib), and
+ * picolibc's on RISC-V (by their plain names; its streams: boot/common/picolibc/stdio.c).
  *
  * Only the runtime's public calls are used (bmrt.h: bm_write, bm_exit, bm_cycles,
  * bm_cycles_hz), so any runtime that provides those can link this file as it is. There
@@ -34,9 +35,14 @@
 
 #define PID 1
 
+#ifndef _READ_WRITE_RETURN_TYPE
+#define _READ_WRITE_RETURN_TYPE ssize_t   /* picolibc's read and write */
+#endif
+
 extern char __bmrt_heap_start[], __bmrt_heap_end[];
 
 void bmrt_libc_exit(int code);
+void bmrt_libc_flush(void);
 void _init(void);
 void _fini(void);
 int _close(int fd);
@@ -209,9 +215,14 @@ clock_t _times(struct tms *t)
 	return now;
 }
 
+/* Streams the C library does not flush at exit itself (picolibc's stdout: its stdio.c
+ * defines this); newlib's exit() flushes its own. */
+__attribute__((weak)) void bmrt_libc_flush(void) {}
+
 _Noreturn void _exit(int code)
 {
 	exiting = 1;
+	bmrt_libc_flush();
 	bm_exit(code);
 }
 
