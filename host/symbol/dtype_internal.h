@@ -169,4 +169,10 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 	     struct dtype_answer *out, struct dt_walk *walk, struct dt_budget *b);
 void dt_func_free(struct dt_func *f);
 
+/* dtype_rv.c: RISC-V, from the 32-bit instruction w (compressed ones expanded) at addr:
+ * o's kind, dst, src and imm for the walk (left DT_OTHER for anything else); and its
+ * memory operand, 0, or -1 when it makes no access. */
+void dt_kind_rv(uint32_t w, uint64_t addr, struct dt_ins *o);
+int dt_mem_rv(uint32_t w, struct dtype_mem *mem);
+
 #endif
