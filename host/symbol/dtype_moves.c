@@ -296,7 +296,7 @@ static size_t step(struct dtype *d, cs_insn *in, struct rv_auipc *prev, const ui
 		else if (d->machine == EM_AARCH64)
 			kind_a64(in, &facts, o);
 		else
-			dt_kind_rv(w, addr, o);
+			dt_kind_rv(d, w, addr, o);
 	}
 	return size;
 }
@@ -580,7 +580,7 @@ static int insn_mem_rv(struct dtype *d, uint64_t pc, struct dtype_mem *mem)
 
 	while (len && symbolizer_read(d->s, pc, code, len) < 0)
 		len -= 2;
-	if (!len || !rv_fetch(code, len, &w) || !w || dt_mem_rv(w, mem) < 0) {
+	if (!len || !rv_fetch(code, len, &w) || !w || dt_mem_rv(d, w, mem) < 0) {
 		mem->base = mem->index = -1;
 		return -1;
 	}

@@ -3,14 +3,46 @@
  * project's RISC-V instruction words (symbol/rv_insn.h, compressed forms expanded) and
  * their memory accesses (decode/memop_rv.c): register moves (mv, addi), address
  * constants (lui, auipc, li), pointer loads (ld), and one instruction's memory operand.
- * DWARF numbers x0..x31 as 0..31, the register numbers themselves. */
+ * DWARF numbers x0..x31 as 0..31, the register numbers themselves. An address relative
+ * to gp (x3), which the runtime sets to the linker's __global_pointer$ and nothing
+ * changes, is a fixed address. */
+#include <gelf.h>
 #include <string.h>
 
 #include "decode/memop_decode.h"
 #include "symbol/dtype_internal.h"
 #include "symbol/rv_insn.h"
 
-void dt_kind_rv(uint32_t w, uint64_t addr, struct dt_ins *o)
+#define RV_GP 3
+
+int dt_rv_gp(Elf *elf, uint64_t *gp)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, "__global_pointer$")) {
+				*gp = sym.st_value;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+void dt_kind_rv(const struct dtype *d, uint32_t w, uint64_t addr, struct dt_ins *o)
 {
 	unsigned rd = RV_RD(w), rs1 = RV_RS1(w), rs2 = RV_RS2(w);
 
@@ -29,9 +61,9 @@ void dt_kind_rv(uint32_t w, uint64_t addr, struct dt_ins *o)
 	case 0x13:                              /* addi: mv, li, an address + offset */
 		if (RV_F3(w))
 			return;
-		if (!rs1) {
+		if (!rs1 || (rs1 == RV_GP && d->have_gp)) {
 			o->kind = DT_ABS;
-			o->imm = rv_imm_i(w);
+			o->imm = (int64_t)((rs1 ? d->gp : 0) + (uint64_t)rv_imm_i(w));
 		} else {
 			o->kind = rv_imm_i(w) ? DT_LEA : DT_MOV;
 			o->src = (int8_t)rs1;
@@ -49,14 +81,19 @@ void dt_kind_rv(uint32_t w, uint64_t addr, struct dt_ins *o)
 	case 0x03:                              /* ld: a whole register */
 		if (RV_F3(w) != 3)
 			return;
-		o->kind = rs1 ? DT_LOAD : DT_LOADABS;
-		o->src = rs1 ? (int8_t)rs1 : -1;
-		o->imm = rv_imm_i(w);
+		if (!rs1 || (rs1 == RV_GP && d->have_gp)) {
+			o->kind = DT_LOADABS;
+			o->imm = (int64_t)((rs1 ? d->gp : 0) + (uint64_t)rv_imm_i(w));
+		} else {
+			o->kind = DT_LOAD;
+			o->src = (int8_t)rs1;
+			o->imm = rv_imm_i(w);
+		}
 		return;
 	}
 }
 
-int dt_mem_rv(uint32_t w, struct dtype_mem *mem)
+int dt_mem_rv(const struct dtype *d, uint32_t w, struct dtype_mem *mem)
 {
 	struct memop m;
 	const struct memop_access *a;
@@ -71,10 +108,10 @@ int dt_mem_rv(uint32_t w, struct dtype_mem *mem)
 	mem->size = a->size;
 	mem->load = m.ld.valid;
 	mem->store = m.st.valid;
-	if (a->base == MEMOP_NOREG) {
+	if (a->base == MEMOP_NOREG || (a->base == RV_GP && d->have_gp)) {
 		mem->base = -1;
 		mem->absolute = 1;
-		mem->addr = (uint64_t)a->disp;
+		mem->addr = (a->base == RV_GP ? d->gp : 0) + (uint64_t)a->disp;
 	} else {
 		mem->base = a->base;
 	}
