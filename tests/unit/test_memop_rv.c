@@ -4,7 +4,8 @@
  * each load, store, floating-point and atomic width, compressed forms included, with its
  * base register (DWARF x0..x31 = 0..31), displacement, size and kind; x0 as the base an
  * absolute address; and backtracking over them (analysis/backtrack.c through bt_image.h)
- * with a chosen register file: base + offset exactly, a clobbered base, a store event. */
+ * with a chosen register file: base + offset exactly, a clobbered base, a store event; and
+ * every compressed word and random 32-bit ones decoded without a bad access record. */
 #include <elf.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -241,12 +242,65 @@ static void test_backtrack(void **state)
 	bt_func_free(&bf);
 }
 
+/* Every compressed word and pseudo-random 32-bit words, decoded and backtracked over: each
+ * access names registers x1..x31 or none, a size the ISA has, and the backtracking stays
+ * within the procedure (under ASan and UBSan). */
+static void test_any_bytes(void **state)
+{
+	static uint8_t buf[1u << 17];
+	struct bt_func bf;
+	struct regfile f;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	(void)state;
+	size_t len = 0;
+	for (unsigned c = 0; c < 0x10000; c++)
+		if ((c & 3) != 3) {   /* the compressed ones, each an instruction of its own */
+			buf[len++] = (uint8_t)c;
+			buf[len++] = (uint8_t)(c >> 8);
+		}
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			len = sizeof buf;
+			for (size_t i = 0; i < len; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				buf[i] = (uint8_t)(i & 3 ? x : (x | 3));   /* 32-bit forms */
+			}
+		}
+		decode(buf, len, &bf);
+		if (!pass)
+			assert_int_equal(bf.fn.n, len / 2);
+		memset(&f, 0, sizeof f);
+		f.arch = BMPROF_ARCH_RISCV64;
+		f.n = 32;
+		f.valid = 0xfffffffeu;
+		for (size_t i = 0; i < bf.fn.n; i++) {
+			const struct memop_access *a[2] = { &bf.memops[i].ld, &bf.memops[i].st };
+			for (int k = 0; k < 2; k++) {
+				if (!a[k]->valid)
+					continue;
+				assert_true(a[k]->base == NOREG || (a[k]->base >= 1 && a[k]->base < 32));
+				assert_int_equal(a[k]->index, NOREG);
+				assert_true(a[k]->why == MEMOP_FORM ||
+					    (a[k]->size && a[k]->size <= 16 &&
+					     !(a[k]->size & (a[k]->size - 1))));
+			}
+			if (i % 64 == 0) {
+				struct bt_result r = bt(&bf, bf.fn.insns[i].addr, BT_EV_ANY, &f);
+				if (r.status == BT_EA || r.status == BT_EA_UNKNOWN)
+					assert_true(r.trigger_pc >= R && r.trigger_pc < bf.fn.insns[i].addr);
+			}
+		}
+		bt_func_free(&bf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_reserved),
 		cmocka_unit_test(test_backtrack),
+		cmocka_unit_test(test_any_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
