@@ -2,10 +2,12 @@
 /* The memory accesses of one machine instruction, as an address expression over the
  * registers the instruction reads: what data-space backtracking (backtrack.h) needs to
  * compute an effective address from an interrupted register file. host/decode/memop_*.c
- * fill these from capstone, one per struct insn; the analyses never decode bytes.
+ * fill these from capstone (RISC-V: memop_rv.c), one per struct insn; the analyses never
+ * decode bytes.
  *
  * Registers are DWARF numbers (regfile.h): x86-64 rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp,
- * r8..r15 = 0..15; AArch64 x0..x30 = 0..30, sp = 31.
+ * r8..r15 = 0..15; AArch64 x0..x30 = 0..30, sp = 31; RISC-V x0..x31 = 0..31 (an x0 base
+ * is MEMOP_NOREG).
  *
  * The address, from the values the registers held before the instruction ran:
  *   ea = base + (extend(index) << shift) + disp       (base, index: 0 when MEMOP_NOREG)

@@ -3,6 +3,7 @@
  * DWARF register number so location lists and instruction operands name the same slots:
  *   x86-64   0..15 = rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp, r8 .. r15
  *   AArch64  0..30 = x0 .. x30, 31 = sp
+ *   RISC-V   0..31 = x0 .. x31 (2 = sp, 8 = s0/fp)
  * valid has bit n set when r[n] was captured. */
 #ifndef BMPROF_REGFILE_H
 #define BMPROF_REGFILE_H

@@ -15,13 +15,14 @@
 #   bt_aarch64.elf    the same with aarch64-linux-gnu-gcc
 #   dtype_x86.elf     tests/fixtures/dtype_main.c, gcc -O2 -g -gdwarf-5, static, freestanding
 #   dtype_a64.elf     the same for AArch64 (aarch64-linux-gnu-gcc), -gdwarf-4
+#   dtype_rv.elf      the same for RISC-V (riscv64-unknown-elf-gcc, RV64GC, compressed)
 #   dtype_nodwarf.elf the same for x86-64 without -g (symbols, no DWARF)
 
 FIXTURES := $(BUILD)/fixtures
 FIXTURE_SRCS := tests/fixtures/sym_main.c tests/fixtures/sym_other.c tests/fixtures/sym_util.h
 FIXTURE_ELFS := $(addprefix $(FIXTURES)/,sym_dw5.elf sym_dw4.elf sym_stripped.elf \
 	sym_trunc.elf not_elf.txt sym_multi.elf bt_x86_64.elf bt_aarch64.elf dtype_x86.elf \
-	dtype_a64.elf dtype_nodwarf.elf)
+	dtype_a64.elf dtype_rv.elf dtype_nodwarf.elf)
 
 # $(call sym_fixture,OUT,FLAGS)
 define sym_fixture
@@ -69,6 +70,11 @@ $(FIXTURES)/dtype_x86.elf: tests/fixtures/dtype_main.c
 $(FIXTURES)/dtype_a64.elf: tests/fixtures/dtype_main.c
 	@mkdir -p $(FIXTURES)
 	$(or $(A64_CC),aarch64-linux-gnu-gcc) $(DTYPE_FIXTURE_FLAGS) -g -gdwarf-4 -o $@ $<
+
+$(FIXTURES)/dtype_rv.elf: tests/fixtures/dtype_main.c
+	@mkdir -p $(FIXTURES)
+	$(or $(RV_CC),riscv64-unknown-elf-gcc) $(filter-out -fno-pie -no-pie,$(DTYPE_FIXTURE_FLAGS)) \
+		-g -o $@ $<
 
 $(FIXTURES)/dtype_nodwarf.elf: tests/fixtures/dtype_main.c
 	@mkdir -p $(FIXTURES)

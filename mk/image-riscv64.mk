@@ -140,7 +140,7 @@ endif
 
 # make test-images-riscv64: the programs the RISC-V e2e tests run
 RV_TEST_IMAGE_DIR := $(BUILD)/test-images-riscv64
-RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack hang
+RV_TEST_PROGS := shares exitcode crash smp_work smp_exit callstack hang mcf
 RV_TEST_IMAGES := $(foreach p,$(RV_TEST_PROGS),$(RV_TEST_IMAGE_DIR)/$(p).elf) \
 	$(RV_TEST_IMAGE_DIR)/cpi_loop.elf
 $(foreach p,$(RV_TEST_PROGS),$(call rv_image,$(RV_TEST_IMAGE_DIR)/$(p).elf,\

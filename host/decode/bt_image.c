@@ -77,9 +77,9 @@ struct bt_image *bt_image_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	im->machine = symbolizer_machine(im->s);
-	if (im->machine != EM_X86_64 && im->machine != EM_AARCH64) {
-		snprintf(err, errlen, "%s is for ELF machine %d: backtracking supports x86-64 and "
-				      "AArch64", path, im->machine);
+	if (im->machine != EM_X86_64 && im->machine != EM_AARCH64 && im->machine != EM_RISCV) {
+		snprintf(err, errlen, "%s is for ELF machine %d: backtracking supports x86-64, "
+				      "AArch64 and RISC-V", path, im->machine);
 		goto fail;
 	}
 	if (!symbolizer_has_symbols(im->s)) {

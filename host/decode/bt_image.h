@@ -20,8 +20,9 @@ struct bt_func {
 	int have_cfg;
 };
 
-/* Decode code[0..len) at link address addr (ELF machine EM_X86_64 or EM_AARCH64) as one
- * procedure; read/ctx as for insn_decode (may be NULL). 0, or -1 with err. */
+/* Decode code[0..len) at link address addr (ELF machine EM_X86_64, EM_AARCH64 or
+ * EM_RISCV) as one procedure; read/ctx as for insn_decode (may be NULL). 0, or -1 with
+ * err. */
 int bt_func_decode(int machine, const uint8_t *code, size_t len, uint64_t addr,
 		   insn_read_fn read, void *ctx, struct bt_func *bf, char *err, size_t errlen);
 void bt_func_free(struct bt_func *bf);

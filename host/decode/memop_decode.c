@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding a procedure's memory accesses (memop_decode.h): the instruction sweep of
  * insn_decode (capstone, one byte skipped where it cannot decode), kept in step with the
- * procedure's instruction records by address. */
+ * procedure's instruction records by address; RISC-V's own words at those records. */
 #include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,11 +26,18 @@ int memop_decode(int machine, const uint8_t *code, size_t len, const struct insn
 	size_t i = 0;
 
 	*out = NULL;
-	if (machine != EM_X86_64 && machine != EM_AARCH64) {
+	if (machine != EM_X86_64 && machine != EM_AARCH64 && machine != EM_RISCV) {
 		snprintf(err, errlen, "cannot decode memory accesses for ELF machine %d", machine);
 		return -1;
 	}
 	struct memop *m = malloc((f->n ? f->n : 1) * sizeof(*m));
+	if (m && machine == EM_RISCV) {
+		for (size_t k = 0; k < f->n; k++)
+			none(&m[k], MEMOP_F_UNDECODED);
+		memop_rv_sweep(code, len, f, m);
+		*out = m;
+		return 0;
+	}
 	struct disasm *d = m ? disasm_open_detail(machine, err, errlen) : NULL;
 	cs_insn *in = d ? cs_malloc((csh)disasm_handle(d)) : NULL;
 	if (!in) {

@@ -67,7 +67,8 @@ int recover_parse_raw(struct recover *r, struct recover_cpu *c, unsigned idx, co
 		flag(c, "its raw ring's registers do not fit its records");
 		return 0;
 	}
-	if (c->raw_arch != BMPROF_ARCH_X86_64 && c->raw_arch != BMPROF_ARCH_AARCH64) {
+	if (c->raw_arch != BMPROF_ARCH_X86_64 && c->raw_arch != BMPROF_ARCH_AARCH64 &&
+	    c->raw_arch != BMPROF_ARCH_RISCV64) {
 		flag(c, "its raw ring names no architecture bmprof knows");
 		return 0;
 	}

@@ -58,6 +58,8 @@ struct dtype {
 	Dwarf *dw;
 	Dwarf_CFI *cfi_eh, *cfi_debug;
 	int machine;
+	bool have_gp;                  /* RISC-V: the ELF's __global_pointer$, gp's value */
+	uint64_t gp;
 	struct dt_global *globals;     /* sorted by addr */
 	size_t nglobals;
 	struct dt_func fn;             /* the last function decoded */
@@ -168,5 +170,14 @@ size_t dt_block_start(const struct dtype *d, size_t i);
 int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 	     struct dtype_answer *out, struct dt_walk *walk, struct dt_budget *b);
 void dt_func_free(struct dt_func *f);
+
+/* dtype_rv.c: RISC-V, from the 32-bit instruction w (compressed ones expanded) at addr:
+ * o's kind, dst, src and imm for the walk (left DT_OTHER for anything else); and its
+ * memory operand, 0, or -1 when it makes no access. gp (x3) is the linker's
+ * __global_pointer$ where the ELF defines it: gp-relative addresses are fixed. */
+void dt_kind_rv(const struct dtype *d, uint32_t w, uint64_t addr, struct dt_ins *o);
+int dt_mem_rv(const struct dtype *d, uint32_t w, struct dtype_mem *mem);
+/* The value of ELF symbol __global_pointer$ into *gp: 0, or -1 when there is none. */
+int dt_rv_gp(Elf *elf, uint64_t *gp);
 
 #endif

@@ -8,7 +8,8 @@
  * certainly ran before the pc is searched: back to a branch target (where control may
  * have come from elsewhere), through the fall-through of conditional branches. Targets of
  * indirect jumps are not known: a jump table into straight-line code is not seen. Also
- * the memory operand of one instruction. */
+ * the memory operand of one instruction. RISC-V is decoded by the project's own decoding
+ * (insn_rv.c, dtype_rv.c), without capstone. */
 #include <capstone/capstone.h>
 #include <dwarf.h>
 #include <elf.h>
@@ -19,6 +20,7 @@
 #include "decode/insn_decode_internal.h"
 #include "symbol/disasm.h"
 #include "symbol/dtype_internal.h"
+#include "symbol/rv_insn.h"
 
 /* Functions larger than this are not decoded (the walk would be too costly per query). */
 #define DT_MAX_FUNC (256u << 10)
@@ -55,8 +57,8 @@ static int open_cs(struct dtype *d)
 {
 	char err[128];
 
-	if (d->dis)
-		return 0;
+	if (d->dis || d->machine == EM_RISCV)
+		return 0;   /* RISC-V: the project's own decoding, no capstone */
 	if (d->machine != EM_X86_64 && d->machine != EM_AARCH64)
 		return -1;
 	d->dis = disasm_open_detail(d->machine, err, sizeof(err));
@@ -221,24 +223,99 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The registers a call may change: SysV x86-64, AAPCS64, the RISC-V psABI (ra, t0-t6,
+ * a0-a7). */
+static uint32_t call_clobbers(int machine)
+{
+	return machine == EM_X86_64 ? 0x0f37u : machine == EM_RISCV ? 0xf003fce2u : 0x4007ffffu;
+}
+
+/* The register a function returns its value in (DWARF number). */
+static int return_reg(int machine)
+{
+	return machine == EM_RISCV ? 10 : 0;
+}
+
+/* The instruction at code[0..len) at addr into o: its size, with o->kind DT_BRANCH when
+ * it could not be decoded (nothing is known across it). */
+static size_t step(struct dtype *d, cs_insn *in, struct rv_auipc *prev, const uint8_t *code,
+		   size_t len, uint64_t addr, struct dt_ins *o)
+{
+	struct insn ii;
+	struct insn_facts facts;
+	uint32_t w = 0;
+	size_t size;
+
+	memset(&ii, 0, sizeof(ii));
+	if (d->machine == EM_RISCV) {
+		size = insn_rv_fill(code, len, addr, prev, &ii);
+		if (!size || !rv_fetch(code, len, &w) || !w || ii.cls == IC_OTHER) {
+			o->kind = DT_BRANCH;
+			return size ? size : 1;
+		}
+	} else {
+		const uint8_t *p = code;
+		uint64_t a = addr;
+		if (!cs_disasm_iter((csh)d->csh, &p, &len, &a, in)) {
+			o->kind = DT_BRANCH;
+			return 1;
+		}
+		size = (size_t)(a - addr);
+		if (!in->id) {
+			o->kind = DT_BRANCH;
+			return size;
+		}
+		if (d->machine == EM_X86_64)
+			insn_x86_fill((csh)d->csh, in, &ii, &facts);
+		else
+			insn_a64_fill((csh)d->csh, in, &ii, &facts);
+	}
+	o->writes = regs_mask(d->machine, &ii.wr);
+	switch (ii.flow) {
+	case INSN_FLOW_COND:
+		o->kind = DT_COND;
+		o->target = ii.target;
+		break;
+	case INSN_FLOW_JUMP:
+	case INSN_FLOW_INDIRECT:
+	case INSN_FLOW_STOP:
+		o->kind = DT_BRANCH;
+		o->target = ii.target;
+		break;
+	case INSN_FLOW_RETURN:
+		o->kind = DT_RET;
+		break;
+	case INSN_FLOW_CALL:
+		o->kind = DT_CALL;
+		o->target = ii.target;
+		o->writes |= call_clobbers(d->machine);
+		break;
+	default:
+		if (d->machine == EM_X86_64)
+			kind_x86(in, &facts, o);
+		else if (d->machine == EM_AARCH64)
+			kind_a64(in, &facts, o);
+		else
+			dt_kind_rv(d, w, addr, o);
+	}
+	return size;
+}
+
 static int decode(struct dtype *d, const uint8_t *code, size_t len, uint64_t addr)
 {
-	csh h = (csh)d->csh;
-	cs_insn *in = cs_malloc(h);
+	cs_insn *in = d->machine == EM_RISCV ? NULL : cs_malloc((csh)d->csh);
+	struct rv_auipc prev = { 0, 0 };
 	struct dt_func *f = &d->fn;
 	size_t cap = 0, scap = 0;
 	int rc = -1;
 
-	if (!in)
+	if (!in && d->machine != EM_RISCV)
 		return -1;
 	f->lo = addr;
 	f->hi = addr + len;
 	while (len) {
 		struct dt_ins *o;
-		struct insn ii;
-		struct insn_facts facts;
-		uint64_t pc = addr;
-		int ok;
+		size_t size;
 
 		if (f->n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
@@ -250,54 +327,15 @@ static int decode(struct dtype *d, const uint8_t *code, size_t len, uint64_t add
 		}
 		o = &f->ins[f->n++];
 		memset(o, 0, sizeof(*o));
-		o->addr = pc;
+		o->addr = addr;
 		o->dst = o->src = o->dst2 = -1;
-		ok = cs_disasm_iter(h, &code, &len, &addr, in);
-		if (!ok) {
-			code++;
-			len--;
-			addr++;
-			o->size = 1;
-			o->kind = DT_BRANCH;   /* undecodable: nothing is known across it */
-			continue;
-		}
-		o->size = (uint8_t)(addr - pc);
-		if (!in->id) {
-			o->kind = DT_BRANCH;
-			continue;
-		}
-		memset(&ii, 0, sizeof(ii));
-		if (d->machine == EM_X86_64)
-			insn_x86_fill(h, in, &ii, &facts);
-		else
-			insn_a64_fill(h, in, &ii, &facts);
-		o->writes = regs_mask(d->machine, &ii.wr);
-		switch (ii.flow) {
-		case INSN_FLOW_COND:
-			o->kind = DT_COND;
-			o->target = ii.target;
-			break;
-		case INSN_FLOW_JUMP:
-		case INSN_FLOW_INDIRECT:
-		case INSN_FLOW_STOP:
-			o->kind = DT_BRANCH;
-			o->target = ii.target;
-			break;
-		case INSN_FLOW_RETURN:
-			o->kind = DT_RET;
-			break;
-		case INSN_FLOW_CALL:
-			o->kind = DT_CALL;
-			o->target = ii.target;
-			/* the registers a call may change (SysV x86-64, AAPCS64) */
-			o->writes |= d->machine == EM_X86_64 ? 0x0f37u : 0x4007ffffu;
-			break;
-		default:
-			if (d->machine == EM_X86_64)
-				kind_x86(in, &facts, o);
-			else
-				kind_a64(in, &facts, o);
-		}
+		size = step(d, in, &prev, code, len, addr, o);
+		if (size > len)
+			size = len;
+		o->size = (uint8_t)size;
+		code += size;
+		len -= size;
+		addr += size;
 		if ((o->kind == DT_BRANCH || o->kind == DT_COND) && o->target >= f->lo &&
 		    o->target < f->hi) {
 			if (f->nstarts == scap) {
@@ -315,7 +353,8 @@ static int decode(struct dtype *d, const uint8_t *code, size_t len, uint64_t add
 		qsort(f->starts, f->nstarts, sizeof(*f->starts), cmp_u64);
 	rc = 0;
 out:
-	cs_free(in, 1);
+	if (in)
+		cs_free(in, 1);
 	return rc;
 }
 
@@ -475,7 +514,7 @@ int dt_moves(struct dtype *d, size_t i, int reg, int64_t disp, bool indexed,
 			break;
 		if (in->kind == DT_CALL) {
 			/* the return register: the called function's return type */
-			if (r == 0 && in->target &&
+			if (r == return_reg(d->machine) && in->target &&
 			    call_result(d, in->target, reg, k, indexed, out, walk, b) == 0)
 				return 0;
 			break;
@@ -532,6 +571,22 @@ none:
 	return 0;
 }
 
+/* RISC-V: the instruction's 4 bytes, or 2 at the end of what the file holds. */
+static int insn_mem_rv(struct dtype *d, uint64_t pc, struct dtype_mem *mem)
+{
+	uint8_t code[4];
+	size_t len = 4;
+	uint32_t w;
+
+	while (len && symbolizer_read(d->s, pc, code, len) < 0)
+		len -= 2;
+	if (!len || !rv_fetch(code, len, &w) || !w || dt_mem_rv(d, w, mem) < 0) {
+		mem->base = mem->index = -1;
+		return -1;
+	}
+	return 0;
+}
+
 int dtype_insn_mem(struct dtype *d, uint64_t pc, struct dtype_mem *mem)
 {
 	uint8_t code[16];
@@ -545,6 +600,8 @@ int dtype_insn_mem(struct dtype *d, uint64_t pc, struct dtype_mem *mem)
 
 	memset(mem, 0, sizeof(*mem));
 	mem->base = mem->index = -1;
+	if (d->machine == EM_RISCV)
+		return insn_mem_rv(d, pc, mem);
 	if (open_cs(d) < 0)
 		return -1;
 	while (len && symbolizer_read(d->s, pc, code, len) < 0)

@@ -2,6 +2,7 @@
 /* Opening the data-type attribution over a symbolizer, and the index of global and static
  * variables (DW_OP_addr, DW_OP_addrx locations) by address. */
 #include <dwarf.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,8 @@ struct dtype *dtype_open(struct symbolizer *s, char *err, size_t errlen)
 		dtype_close(d);
 		return NULL;
 	}
+	if (d->machine == EM_RISCV)
+		d->have_gp = dt_rv_gp(s->elf, &d->gp) == 0;
 	d->cfi_debug = dwarf_getcfi(d->dw);
 	d->cfi_eh = dwarf_getcfi_elf(s->elf);
 	return d;

@@ -11,7 +11,9 @@
 #     sent all through the run and in flight when QEMU stops; the table evicts, and the
 #     accounting is still exact with no SAMPLES frame missing;
 #   - with call stacks where the board has them (RISC-V, -g): every recovered sample keeps
-#     its chain, spin_forever under main in the folded stacks.
+#     its chain, spin_forever under main in the folded stacks; with raw samples
+#     (--data-space) too, the ones the ring held are read from memory, the raw accounting
+#     exact, and the data-space view counts every delivered one.
 # Each run waits for the console line it needs or for a fixed timeout; no count depends
 # on the host's speed.
 
@@ -91,9 +93,23 @@ mcu_recover_runs() {   # PREFIX IMAGE TINY-IMAGE [stacks]
 		fail "$a-tiny: the table did not evict"
 
 	[ "$stacks" = stacks ] || return 0
-	mcu_start "$a-g" -g --timeout 6 --param mode=0 --param work=1 "$img"
+	mcu_start "$a-g" -g --data-space --timeout 6 --param mode=0 --param work=1 "$img"
 	mcu_finish "$a-g" 124
 	mcu_recovered "$a-g" timeout 1 spin_forever
+	grep -q "; raw samples: [1-9][0-9]* read from memory" "$T/$a-g.err" ||
+		{ cat "$T/$a-g.err"; fail "$a-g: no raw samples recovered"; }
+	"$BMPROF" report -i "$T/$a-g.data" --sort type --format json >"$T/$a-g.type.json" ||
+		fail "$a-g: report --sort type"
+	python3 - "$T/$a-g.json" "$T/$a-g.type.json" <<'PY' || fail "$a-g: raw samples"
+import json, sys
+r, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+delivered = 0
+for c in r["meta"]["cpus"]:
+    assert c["raw_taken"] == c["raw_delivered"] + c["raw_lost_full"] + c["raw_lost_transport"], c
+    assert c["raw_received"] == c["raw_delivered"], c
+    delivered += c["raw_delivered"]
+assert delivered > 0 and t["backtracking"]["raw_samples"] == delivered, (t["backtracking"], delivered)
+PY
 	pyassert "$T/$a-g.json" "r['meta']['host']['recovered_stacks'].endswith(' 0 samples without their chain')" ||
 		fail "$a-g: recovered_stacks: $(grep -o 'recovered_stacks[^,]*' "$T/$a-g.json")"
 	"$BMPROF" export -i "$T/$a-g.data" --format folded -o "$T/$a-g.folded" || fail "$a-g: folded"

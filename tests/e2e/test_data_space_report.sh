@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Data-space views end to end: the MCF-like example (examples/mcf.c, its pointer walks over
-# nodes and arcs) recorded with raw samples under QEMU TCG -icount at 80 kHz (about 3,500
-# samples in the walks, so the least-used member, node.basic_arc at ~0.5%, expects ~20 and
-# shows none with probability ~e^-20; at 20 kHz a seed could leave it with none), then
+# Data-space views end to end on x86-64, AArch64 and RISC-V: the MCF-like example
+# (examples/mcf.c, its pointer walks over nodes and arcs) recorded with raw samples under
+# QEMU TCG -icount at 80 kHz (about 3,500 samples in the walks, so the least-used member,
+# node.basic_arc at ~0.5%, expects ~20 and shows none with probability ~e^-20; at 20 kHz a
+# seed could leave it with none), then
 #   - backtracking effectiveness: at least 90% of the raw samples delivered in the walks
-#     (refresh_potential, price_out, check_idents) are resolved to a type;
+#     (refresh_potential, price_out, check_idents) are resolved to a type (85% on RISC-V);
 #   - --sort type,member names every member the walks touch, none of those they leave
 #     alone, and each member's share of the walks' samples matches the truth: the exact
 #     per-instruction counts of bmprof count --json at each sampled pc (under -icount a
@@ -53,7 +54,10 @@ check() {   # check ARCH IMAGE
 	print("walks: %d raw samples, %.1f%% to a type, %.1f%% to a trigger" %
 	      (raw, 100.0 * typed / raw, 100.0 * sum(fns[w]["trigger"] for w in walks) / raw))
 	assert raw >= 400, "too few samples in the walks: %d" % raw
-	assert typed >= 0.90 * raw, "only %d of %d walk samples resolved to a type" % (typed, raw)
+	# RISC-V, load/store only, has more instructions between price_out's loads than the
+	# 16-instruction window reaches back over at its loop's end: ~91% resolve there
+	least = 0.85 if sys.argv[4] == "riscv64" else 0.90
+	assert typed >= least * raw, "only %d of %d walk samples resolved to a type" % (typed, raw)
 
 	counts, span = {}, []
 	for f in cnt["functions"]:
@@ -136,6 +140,11 @@ if command -v qemu-system-aarch64 >/dev/null && [ -f "$ROOT/$BUILD/test-images-a
 	check aarch64 "$ROOT/$BUILD/test-images-aarch64/mcf.elf"
 else
 	echo "note: no AArch64 QEMU or image: AArch64 left out"
+fi
+if command -v qemu-system-riscv64 >/dev/null && [ -f "$ROOT/$BUILD/test-images-riscv64/mcf.elf" ]; then
+	check riscv64 "$ROOT/$BUILD/test-images-riscv64/mcf.elf"
+else
+	echo "note: no RISC-V QEMU or image (make test-images-riscv64): RISC-V left out"
 fi
 
 img=$IMAGES/mcf.elf
