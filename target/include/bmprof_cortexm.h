@@ -75,6 +75,7 @@ extern "C" {
 #define BMPROF_CM_EXC_RETURN_PSP (1u << 2)     /* the frame is on PSP */
 #define BMPROF_CM_EXC_RETURN_NOFP (1u << 4)    /* the basic frame, no FP state */
 #define BMPROF_CM_XPSR_ALIGN (1u << 9)         /* a word of padding above the frame */
+#define BMPROF_CM_XPSR_IT 0x0600FC00u          /* ICI/IT: in an IT block or an ldm/stm */
 
 enum bmprof_cm_error {
 	BMPROF_CM_OK = 0,

@@ -145,13 +145,20 @@ unsigned cm_stack_unwind(const struct bmprof_regs *r, const struct bmprof_unwind
 			 uint64_t *out, unsigned max, int *more)
 {
 	const struct bmprof_range *x = &st.cfg.exidx;
+	const uint32_t *f = (const uint32_t *)(const void *)r->frame;
 
+	/* inside an IT block what the instructions ahead do depends on the flags; a push or
+	 * pop interrupted part way (ICI) has moved some registers and not sp */
+	*more = 0;
+	if (f && (f[BMPROF_CM_FRAME_XPSR] & BMPROF_CM_XPSR_IT))
+		return 0;
 	return cm_unwind(e, (const uint32_t *)(uintptr_t)x->lo, (unsigned)((x->hi - x->lo) / 8),
 			 r, out, max, more);
 }
 
 /* The interrupted registers from the exception frame: the sp above it (the basic or the
- * extended frame, and the alignment word), r7 as the entry found it. */
+ * extended frame, and the alignment word), r7 as the entry found it; the frame itself (its
+ * xPSR) for the unwind. */
 static void frame_regs(struct bmprof_regs *r, const uint32_t *f, uint32_t exc_return,
 		       uint32_t r7)
 {
@@ -164,7 +171,7 @@ static void frame_regs(struct bmprof_regs *r, const uint32_t *f, uint32_t exc_re
 	r->lr = f[BMPROF_CM_FRAME_LR];
 	r->sp = (uintptr_t)(f + words);
 	r->fp = r7;
-	r->frame = 0;
+	r->frame = (const uint64_t *)(const void *)f;
 }
 
 /* SysTick: every wrap is counted (the timebase); with no deadline armed that is all; a
