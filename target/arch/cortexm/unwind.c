@@ -14,20 +14,22 @@
  * function without branches). Else the pc is past the first branch: the frame there is
  * the body's, unless an epilogue has begun, which the code from the pc on tells: it is
  * simulated up to the return (pop {..., pc}, bx lr) if it gets there with no branch; a
- * branch first, with nothing changed on the way, means the body. Anything else (a write to
- * sp, r7 or lr of another form, an IT block in the way, too long a scan) leaves the frame
+ * branch first, with nothing changed on the way, means the body (GCC's epilogue has no
+ * branch in it, though IT blocks: their conditional instructions are stepped over when
+ * they leave sp, r7 and lr alone). Anything else (a write to sp, r7 or lr of another form
+ * or under a condition, too long a scan) leaves the frame
  * unknown and the chain ends there, so it is short rather than wrong. Code is read only
  * inside e->code, stack words only inside e->stack or e->ram. */
 #include "cm_unwind.h"
 
 #define SCAN_MAX 256   /* instructions simulated at most, from the start or from the pc */
 
-enum { OP_OTHER, OP_BRANCH, OP_B, OP_PUSH, OP_POP, OP_SP_ADD, OP_R7_SP, OP_SP_R7, OP_R7_ADD,
+enum { OP_OTHER, OP_BRANCH, OP_B, OP_IT, OP_PUSH, OP_POP, OP_SP_ADD, OP_R7_SP, OP_SP_R7, OP_R7_ADD,
        OP_BX_LR, OP_UNKNOWN };
 
 struct insn {
 	uint8_t op, len;
-	uint16_t mask;   /* OP_PUSH, OP_POP: registers r0..r15 */
+	uint16_t mask;   /* OP_PUSH, OP_POP: registers r0..r15; OP_IT: its mask */
 	int32_t imm;     /* OP_SP_ADD, OP_R7_SP, OP_R7_ADD; OP_B: the target less the pc */
 };
 
@@ -85,9 +87,11 @@ static void decode16(uint16_t h, struct insn *in)
 	} else if ((h & 0xF800) == 0xE000) {
 		in->op = OP_B;
 		in->imm = 4 + ((int32_t)((uint32_t)(h & 0x7FF) << 21) >> 20);
-	} else if ((h & 0xFF00) == 0x4700 || (h & 0xF000) == 0xD000 ||
-		   (h & 0xF500) == 0xB100 || ((h & 0xFF00) == 0xBF00 && (h & 0xF))) {
-		in->op = OP_BRANCH;   /* bx, blx, b, cbz, cbnz, it (udf, svc) */
+	} else if ((h & 0xFF00) == 0xBF00 && (h & 0xF)) {
+		in->op = OP_IT;
+		in->mask = h & 0xF;
+	} else if ((h & 0xFF00) == 0x4700 || (h & 0xF000) == 0xD000 || (h & 0xF500) == 0xB100) {
+		in->op = OP_BRANCH;   /* bx, blx, b<c>, cbz, cbnz (udf, svc) */
 	} else if (((h & 0xFF00) == 0x4400 || (h & 0xFF00) == 0x4600) &&
 		   (rd == 7 || rd >= 13)) {
 		in->op = OP_UNKNOWN;  /* add or mov to r7, sp, lr or pc */
@@ -161,6 +165,24 @@ static void decode32(uint16_t h1, uint16_t h2, struct insn *in)
 	}
 }
 
+/* An IT block's instructions are conditional: one may only be a branch (which ends a
+ * scan as any branch does) or leave sp, r7 and lr alone. -1 otherwise; *it counts what is
+ * left of the block. */
+static int it_step(struct insn *in, unsigned *it)
+{
+	if (*it) {
+		(*it)--;
+		if (in->op == OP_B)
+			in->op = OP_BRANCH;
+		return in->op == OP_OTHER || in->op == OP_BRANCH ? 0 : -1;
+	}
+	if (in->op == OP_IT) {
+		*it = 4u - (unsigned)__builtin_ctz(in->mask);
+		in->op = OP_OTHER;
+	}
+	return 0;
+}
+
 static int fetch(const struct bmprof_unwind_env *e, uint64_t a, struct insn *in)
 {
 	uint16_t h1, h2;
@@ -220,12 +242,13 @@ static int pro_pushpop(struct pro *s, const struct insn *in)
 static int prologue(const struct bmprof_unwind_env *e, uint64_t a, uint64_t pc, struct pro *s)
 {
 	struct insn in;
+	unsigned it = 0;
 
 	*s = (struct pro){ 0 };
 	for (unsigned i = 0; i < SCAN_MAX; i++, a += in.len) {
 		if (a == pc)
 			return 1;
-		if (!fetch(e, a, &in))
+		if (!fetch(e, a, &in) || it_step(&in, &it))
 			return -1;
 		switch (in.op) {
 		case OP_B: a += (uint64_t)(int64_t)in.imm - in.len; break;
@@ -332,10 +355,11 @@ static int epilogue(const struct bmprof_unwind_env *e, uint64_t a, struct cm_fra
 {
 	struct epi s = { .sp_base = CM_BASE_SP, .r7_base = CM_BASE_R7 };
 	struct insn in;
+	unsigned it = 0;
 	int k;
 
 	for (unsigned i = 0; i < SCAN_MAX; i++, a += in.len) {
-		if (!fetch(e, a, &in))
+		if (!fetch(e, a, &in) || it_step(&in, &it))
 			return -1;
 		switch (in.op) {
 		case OP_B: a += (uint64_t)(int64_t)in.imm - in.len; break;
