@@ -116,6 +116,25 @@ static void six_registers(void **state)
 	expect(10, 1, SP, 24, -4, -12);
 }
 
+/* GCC if-converts into the epilogue, after r7 has moved: push.w {r4-r8, lr}; sub sp, #28;
+ * add r7, sp, #0; cbz r0, x; add.w r7, r7, #28; it lt; movlt r0, r3; mov sp, r7;
+ * pop.w {r4-r8, pc} */
+static void it_in_epilogue(void **state)
+{
+	static const uint16_t c[] = { 0xE92D, 0x41F0, 0xB087, 0xAF00, 0xB100, 0xF107, 0x071C,
+				      0xBFB8, 0x4618, 0x46BD, 0xE8BD, 0x81F0 };
+	/* the same with the conditional instruction moving sp */
+	static const uint16_t d[] = { 0xE92D, 0x41F0, 0xB087, 0xAF00, 0xB100, 0xF107, 0x071C,
+				      0xBFB8, 0xB002, 0x46BD, 0xE8BD, 0x81F0 };
+	(void)state;
+	load(c, 12);
+	expect(5, 1, R7, 52, -4, -12);         /* r7 still the body's */
+	expect(7, 1, R7, 24, -4, -12);         /* r7 moved up: not the body's frame */
+	expect(8, 1, R7, 24, -4, -12);
+	load(d, 12);
+	expect_open(7, 1);
+}
+
 /* tests/e2e/progs/callstack.c's edges: push {r7, lr}; b 1f; 1: mov r7, sp; b 2f;
  * 2: ldr r1, [r0]; adds r1, #1; str r1, [r0]; pop.w {r7, lr}; b 3f; 3: bx lr */
 static void plain_branches(void **state)
@@ -181,7 +200,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(small_nonleaf), cmocka_unit_test(large_frame),
 		cmocka_unit_test(leaf), cmocka_unit_test(six_registers),
-		cmocka_unit_test(plain_branches), cmocka_unit_test(open_cases),
+		cmocka_unit_test(it_in_epilogue), cmocka_unit_test(plain_branches),
+		cmocka_unit_test(open_cases),
 		cmocka_unit_test(exidx),
 	};
 	return cmocka_run_group_tests(tests, 0, 0);
