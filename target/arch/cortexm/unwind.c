@@ -177,7 +177,8 @@ static int it_step(struct insn *in, unsigned *it)
 		return in->op == OP_OTHER || in->op == OP_BRANCH ? 0 : -1;
 	}
 	if (in->op == OP_IT) {
-		*it = 4u - (unsigned)__builtin_ctz(in->mask);
+		/* the mask's lowest set bit ends the block */
+		*it = in->mask & 1 ? 4 : in->mask & 2 ? 3 : in->mask & 4 ? 2 : 1;
 		in->op = OP_OTHER;
 	}
 	return 0;
@@ -210,8 +211,12 @@ struct pro {
 
 static int pro_pushpop(struct pro *s, const struct insn *in)
 {
-	unsigned n = (unsigned)__builtin_popcount(in->mask), k = 0;
-	int32_t base = in->op == OP_PUSH ? s->sp_off - 4 * (int32_t)n : s->sp_off;
+	unsigned n = 0, k = 0;
+	int32_t base;
+
+	for (unsigned m = in->mask; m; m &= m - 1)
+		n++;
+	base = in->op == OP_PUSH ? s->sp_off - 4 * (int32_t)n : s->sp_off;
 
 	for (unsigned r = 0; r < 16; r++) {
 		int32_t at = base + 4 * (int32_t)k;
