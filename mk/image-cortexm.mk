@@ -14,14 +14,21 @@
 #                + the library; the link prints the image's RAM footprint
 #   make test-images-cortexm
 #                $(BUILD)/test-images-ARCH/NAME.elf for every ARCH, for CM_TEST_PROGS and
-#                each tests/e2e/progs-cortexm/NAME.c, and test-images-cortex-m3-tiny/shares.elf
-#                and hang.elf
+#                each tests/e2e/progs-cortexm/NAME.c, test-images-cortex-m3-tiny/shares.elf
+#                and hang.elf, and test-images-cortex-m4-g/callstack.elf
 #
 # RAM: the sampler's table (CM_DEFS: -DBMPROF_CM_TABLE_ENTRIES=256, 16 bytes an entry), its
 # two overflow buffers (-DBMPROF_CM_OVF_ENTRIES=64 each), the config area
 # (-DBMRT_CM_CONFIG_BYTES=512) and the main stack (CM_STACK_BYTES=3072) are the bulk of
 # it; the defaults stay under 16 KiB. The library and the runtime are built with
 # -mgeneral-regs-only, so the sampler never touches the FP registers.
+#
+# Call stacks (-g): the runtime and the programs are built with CM_FRAME_CFLAGS, which the
+# unwind (target/arch/cortexm/unwind.c) reads: r7 kept as the frame pointer, .ARM.exidx
+# naming every function's start, the whole prologue before the first branch. Their stack
+# memory is the library's, 0 by default (the RAM budget): build with
+# CM_DEFS="-DBMPROF_CM_STACK_ENTRIES=64 -DBMPROF_CM_STACK_FRAMES=512" (5 KiB), as the
+# test configuration cortex-m4-g does.
 
 CM_ARCHS := cortex-m3 cortex-m4 cortex-m33 cortex-m55
 CM_CC ?= arm-none-eabi-gcc
@@ -51,7 +58,11 @@ CM_BOARD_cortex-m55 := mps3-an547 0x59303000 25000000 32000000 0x00000000 0x2000
 CM_CPU_cortex-m3-tiny := $(CM_CPU_cortex-m3)
 CM_BOARD_cortex-m3-tiny := $(CM_BOARD_cortex-m3)
 CM_XDEFS_cortex-m3-tiny := -DBMPROF_CM_TABLE_ENTRIES=8 -DBMPROF_CM_OVF_ENTRIES=4
-CM_CONFIGS := $(CM_ARCHS) cortex-m3-tiny
+# A test configuration with call-stack memory (64 chains, 512 frames).
+CM_CPU_cortex-m4-g := $(CM_CPU_cortex-m4)
+CM_BOARD_cortex-m4-g := $(CM_BOARD_cortex-m4)
+CM_XDEFS_cortex-m4-g := -DBMPROF_CM_STACK_ENTRIES=64 -DBMPROF_CM_STACK_FRAMES=512
+CM_CONFIGS := $(CM_ARCHS) cortex-m3-tiny cortex-m4-g
 cm_board = $(word $(2),$(CM_BOARD_$(1)))
 
 cm_out = $(BUILD)/$(1)
@@ -63,12 +74,13 @@ CM_BASE_CFLAGS := -std=gnu11 -mthumb -ffreestanding -fno-pie -fno-pic -fno-stack
 cm_cflags = $(CM_BASE_CFLAGS) $(CM_CPU_$(1))
 cm_target_cflags = $(call cm_cflags,$(1)) -Wall -Wextra -Werror -mgeneral-regs-only $(CM_DEFS) \
 	$(CM_XDEFS_$(1))
-cm_rt_cflags = $(call cm_target_cflags,$(1)) -DBMRT_CM_MACHINE='"$(call cm_board,$(1),1)"' \
+CM_FRAME_CFLAGS := -fno-omit-frame-pointer -funwind-tables -fno-shrink-wrap
+cm_rt_cflags = $(call cm_target_cflags,$(1)) $(CM_FRAME_CFLAGS) -DBMRT_CM_MACHINE='"$(call cm_board,$(1),1)"' \
 	-DBMRT_CM_CPU='"$(call cm_board,$(1),7)"' -DBMRT_CM_UART=$(call cm_board,$(1),2) \
 	-DBMRT_CM_UART_PCLK=$(call cm_board,$(1),3) -DBMRT_CM_SYSCLK=$(call cm_board,$(1),4) \
 	-DBMRT_CM_CONFIG_BYTES=512
 cm_fp_cflags = $(filter-out -mgeneral-regs-only,$(call cm_rt_cflags,$(1)))
-cm_prog_cflags = $(call cm_cflags,$(1)) -Wall -Wextra
+cm_prog_cflags = $(call cm_cflags,$(1)) $(CM_FRAME_CFLAGS) -Wall -Wextra
 cm_ldflags = $(CM_CPU_$(1)) -mthumb -nostdlib -static -Wl,--build-id=sha1 -T linker/cortexm.ld \
 	-Wl,--defsym=__cm_code_base=$(call cm_board,$(1),5) \
 	-Wl,--defsym=__cm_ram_base=$(call cm_board,$(1),6) \
@@ -172,7 +184,8 @@ CM_TEST_PROGS := tests/e2e/progs/shares.c tests/e2e/progs/exitcode.c tests/e2e/p
 CM_TEST_CFLAGS := -Werror -DUNIT=120000ull
 CM_TEST_IMAGES := $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),\
 	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf)) \
-	$(BUILD)/test-images-cortex-m3-tiny/shares.elf $(BUILD)/test-images-cortex-m3-tiny/hang.elf
+	$(BUILD)/test-images-cortex-m3-tiny/shares.elf $(BUILD)/test-images-cortex-m3-tiny/hang.elf \
+	$(BUILD)/test-images-cortex-m4-g/callstack.elf
 $(foreach a,$(CM_ARCHS),$(foreach p,$(CM_TEST_PROGS),$(call cm_image,$(a),\
 	$(BUILD)/test-images-$(a)/$(basename $(notdir $(p))).elf,\
 	$(BUILD)/test-images-$(a)/obj/$(basename $(notdir $(p))),$(p),$(CM_TEST_CFLAGS))))
@@ -180,6 +193,11 @@ $(call cm_image,cortex-m3-tiny,$(BUILD)/test-images-cortex-m3-tiny/shares.elf,\
 	$(BUILD)/test-images-cortex-m3-tiny/obj/shares,tests/e2e/progs/shares.c,$(CM_TEST_CFLAGS))
 $(call cm_image,cortex-m3-tiny,$(BUILD)/test-images-cortex-m3-tiny/hang.elf,\
 	$(BUILD)/test-images-cortex-m3-tiny/obj/hang,tests/e2e/progs/hang.c,$(CM_TEST_CFLAGS))
+
+# callstack.c's call tree (tests/e2e/test_callstack_cortexm.sh)
+$(call cm_image,cortex-m4-g,$(BUILD)/test-images-cortex-m4-g/callstack.elf,\
+	$(BUILD)/test-images-cortex-m4-g/obj/callstack,tests/e2e/progs/callstack.c,\
+	-Werror)
 
 cm-libs: $(foreach a,$(CM_ARCHS),$(call cm_lib,$(a)))
 test-images-cortexm: $(CM_TEST_IMAGES)

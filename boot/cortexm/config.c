@@ -6,7 +6,9 @@
  *   mode=M                    sample | count
  *   event=ID:ENC:PERIOD[:NAME[:GROUP]]   a PMU event (repeatable), for a PMU driver
  *   param=NAME=VALUE          bm_param()
- * stack_depth, raw and transport=shm are refused when the sampler starts (start.c). */
+ *   stack_depth=N             call stacks of at most N frames (0: off); needs a library
+ *                             built with stack memory (BMPROF_CM_STACK_ENTRIES)
+ * raw and transport=shm are refused when the sampler starts (start.c). */
 #include "bmrt.h"
 #include "rt.h"
 

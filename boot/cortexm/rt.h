@@ -40,7 +40,7 @@ struct bmrt_config {
 	uint32_t freq;
 	uint32_t flush_ms;
 	uint32_t cpu_wait_ms;           /* read for the common keys; one CPU */
-	uint32_t stack_depth;           /* must stay 0 */
+	uint32_t stack_depth;
 	uint32_t raw;                   /* must stay 0 */
 	uint8_t timer;                  /* systick only */
 	uint8_t mode;

@@ -15,6 +15,7 @@ static int out_begin(void) { return bmrt_console_busy(); }
 static void out_end(void) {}
 
 extern char __image_start[], __text_end[], __ram_start[], __ram_end[];
+extern char __exidx_start[], __exidx_end[];
 
 static void setup(struct bmrt_config *rc)
 {
@@ -26,6 +27,7 @@ static void setup(struct bmrt_config *rc)
 		.out_end = out_end, .stack_depth = rc->stack_depth, .raw = (uint8_t)rc->raw,
 		.code = { (uintptr_t)__image_start, (uintptr_t)__text_end },
 		.ram = { (uintptr_t)__ram_start, (uintptr_t)__ram_end },
+		.exidx = { (uintptr_t)__exidx_start, (uintptr_t)__exidx_end },
 	};
 	int err;
 

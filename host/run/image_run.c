@@ -224,7 +224,7 @@ static int prepare_board(struct image_run *r, char *err, size_t n)
 {
 	int found = cm_board_read(r->abs_image, &r->board, err, n);
 	const char *no = r->smp > 1 ? "--smp (one CPU)" : r->shm ? "--transport shm" :
-		r->stack_depth ? "-g (call stacks)" : r->raw ? "--data-space (raw samples)" : NULL;
+		r->raw ? "--data-space (raw samples)" : NULL;
 
 	if (found <= 0) {
 		if (!found)

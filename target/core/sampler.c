@@ -300,8 +300,8 @@ void bmprof_sampler_set_steal(const volatile void *area)
 
 /* ---- the interrupt paths ---- */
 
-unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_regs *r,
-			       uint64_t *frames, uint8_t *flags)
+static unsigned fp_unwind(const struct bmprof_scpu *c, const struct bmprof_regs *r,
+			  uint64_t *frames, uint8_t *flags)
 {
 	const struct bmprof_unwind_env env = { .stack = c->stack, .ram = S.cfg.ram,
 					       .code = S.cfg.code };
@@ -330,6 +330,29 @@ unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_
 	if (more)
 		*flags |= BMPROF_STACKF_CUT;
 	return n;
+}
+
+/* An architecture's own unwind (ops.unwind), over the same ranges as the walk. */
+static unsigned arch_unwind(const struct bmprof_scpu *c, const struct bmprof_regs *r,
+			    uint64_t *frames, uint8_t *flags)
+{
+	struct bmprof_unwind_env env = { .stack = c->stack, .ram = S.cfg.ram, .code = S.cfg.code };
+	unsigned n;
+	int more;
+
+	if (r->sp > env.stack.lo && r->sp < env.stack.hi)
+		env.stack.lo = r->sp;
+	n = OPS->unwind(r, &env, frames, c->core.stacks.depth, &more);
+	*flags = more ? BMPROF_STACKF_CUT : 0;
+	return n;
+}
+
+unsigned bmprof_sampler_unwind(const struct bmprof_scpu *c, const struct bmprof_regs *r,
+			       uint64_t *frames, uint8_t *flags)
+{
+	if (OPS->unwind)
+		return arch_unwind(c, r, frames, flags);
+	return fp_unwind(c, r, frames, flags);
 }
 
 /* The chain's id for a sample at r, 0 with stacks off. */

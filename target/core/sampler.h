@@ -100,6 +100,11 @@ struct bmprof_sampler_ops {
 	 * frame-pointer chain from r->fp alone. */
 	int (*leaf_caller)(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
 			   uint64_t *caller, uint64_t *fp);
+	/* The whole call chain, where frame records do not chain (Cortex-M): return addresses
+	 * of r into out (max at most), *more set where it went on. Reads as leaf_caller does.
+	 * May be NULL: leaf_caller and the frame-pointer walk. */
+	unsigned (*unwind)(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+			   uint64_t *out, unsigned max, int *more);
 	/* Where a frame record { caller's fp, return address } lies from the frame pointer:
 	 * 0 (x86-64, AArch64) or -16 (RISC-V, just below s0). */
 	int8_t fp_record;

@@ -16,16 +16,20 @@
  * it to bmprof_cm_systick(frame, exc_return), which takes the interrupted pc from the
  * frame (its word 6) and lr (word 5); the interrupted sp is above the frame, 8 words or,
  * with the floating-point state stacked (EXC_RETURN bit 4 clear), 26 words, plus the
- * alignment word that xPSR bit 9 marks. A handler of your own may call bmprof_cm_systick
- * itself with the same arguments.
+ * alignment word that xPSR bit 9 marks; r7 (the frame pointer, for call stacks) is passed
+ * as it was. A handler of your own may call bmprof_cm_systick itself with the same
+ * arguments (r7 0 when it has no call stacks).
  *
  * A PMU driver (the Armv8.1-M PMU, or DWT counters) plugs in through config.pmu (NULL: no
  * PMU, the timer samples); its overflow interrupt's vector is bmprof_cm_overflow_entry,
- * which finds the frame the same way and calls bmprof_cm_overflow(frame, exc_return).
+ * which finds the frame the same way and calls bmprof_cm_overflow(frame, exc_return, r7).
  *
  * Memory: static .bss, BMPROF_CM_TABLE_ENTRIES hash entries and two overflow buffers of
- * BMPROF_CM_OVF_ENTRIES (16 bytes each); override with -D. Call stacks and raw samples
- * are not built in (their memory is 0): the config's stack_depth and raw must be 0.
+ * BMPROF_CM_OVF_ENTRIES (16 bytes each); override with -D. Call stacks (stack_depth) need
+ * BMPROF_CM_STACK_ENTRIES chains of BMPROF_CM_STACK_FRAMES frames in all (0 by default:
+ * no memory, stack_depth must be 0) and the code built for target/arch/cortexm/unwind.c
+ * (-fno-omit-frame-pointer -funwind-tables -fno-shrink-wrap) with its .ARM.exidx table in
+ * config.exidx. Raw samples are not built in: the config's raw must be 0.
  *
  * Build with -mgeneral-regs-only: the interrupt path never touches the FP registers, so
  * lazy FP state preservation is never triggered by the sampler.
@@ -48,6 +52,13 @@ extern "C" {
 #define BMPROF_CM_OVF_ENTRIES 64
 #endif
 
+#ifndef BMPROF_CM_STACK_ENTRIES
+#define BMPROF_CM_STACK_ENTRIES 0
+#endif
+#ifndef BMPROF_CM_STACK_FRAMES
+#define BMPROF_CM_STACK_FRAMES (8 * BMPROF_CM_STACK_ENTRIES)
+#endif
+
 #define BMPROF_CM_DEFAULT_HZ 1000u
 #define BMPROF_CM_MAX_HZ 100000u
 #define BMPROF_CM_MAX_EVENTS BMPROF_PMU_MAX_EVENTS
@@ -64,6 +75,7 @@ extern "C" {
 #define BMPROF_CM_EXC_RETURN_PSP (1u << 2)     /* the frame is on PSP */
 #define BMPROF_CM_EXC_RETURN_NOFP (1u << 4)    /* the basic frame, no FP state */
 #define BMPROF_CM_XPSR_ALIGN (1u << 9)         /* a word of padding above the frame */
+#define BMPROF_CM_XPSR_IT 0x0600FC00u          /* ICI/IT: in an IT block or an ldm/stm */
 
 enum bmprof_cm_error {
 	BMPROF_CM_OK = 0,
@@ -86,9 +98,12 @@ struct bmprof_cm_config {
 	uint32_t flush_ms;        /* the periodic flush (0: off) */
 	int (*out_begin)(void);   /* around each drain bmprof starts by itself; may be NULL */
 	void (*out_end)(void);
-	uint32_t stack_depth;     /* must be 0: no call stacks on Cortex-M yet */
+	/* Call stacks: at most stack_depth frames (0: off; 1 to BMPROF_STACK_DEPTH_MAX with
+	 * stack memory), unwound by reading the code in code (the functions' starts from the
+	 * .ARM.exidx table [exidx.lo, exidx.hi)) and the stack in ram. */
+	uint32_t stack_depth;
 	uint8_t raw;              /* must be 0: no raw samples on Cortex-M yet */
-	struct bmprof_range ram, code;
+	struct bmprof_range ram, code, exidx;
 };
 
 struct bmprof_cm_info {
@@ -120,13 +135,14 @@ void bmprof_cm_set_untimed_fine(int64_t untimed);
 /* The 64-bit timebase (SysTick extended), monotonic; any context. */
 uint64_t bmprof_cm_now(void);
 
-/* The vector table's SysTick entry, and its C half (frame, EXC_RETURN). */
+/* The vector table's SysTick entry, and its C half (frame, EXC_RETURN, the interrupted
+ * r7). */
 void bmprof_cm_systick_entry(void);
 /* A PMU overflow interrupt's vector entry (calls bmprof_cm_overflow). */
 void bmprof_cm_overflow_entry(void);
-void bmprof_cm_systick(const uint32_t *frame, uint32_t exc_return);
+void bmprof_cm_systick(const uint32_t *frame, uint32_t exc_return, uint32_t r7);
 /* A PMU overflow interrupt's C half: record, then drain at its exit. */
-void bmprof_cm_overflow(const uint32_t *frame, uint32_t exc_return);
+void bmprof_cm_overflow(const uint32_t *frame, uint32_t exc_return, uint32_t r7);
 
 #ifdef __cplusplus
 }

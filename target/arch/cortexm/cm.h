@@ -48,6 +48,12 @@ int cm_armed(void);
 int cm_short_of_deadline(void);
 void cm_rearm(void);
 
+/* sampler.c: the ops' unwind */
+struct bmprof_regs;
+struct bmprof_unwind_env;
+unsigned cm_stack_unwind(const struct bmprof_regs *r, const struct bmprof_unwind_env *e,
+			 uint64_t *out, unsigned max, int *more);
+
 /* cpuinfo.c */
 struct bmprof_hello;
 void cm_cpuinfo(struct bmprof_hello *h);

@@ -107,7 +107,7 @@ static const struct bmprof_sampler_ops ops = {
 	.irq_save = irq_save, .irq_restore = irq_restore, .irq_enable = irq_enable,
 	.irq_disable = irq_disable, .hwid = hwid, .cpuinfo = cm_cpuinfo,
 	.timer_start = timer_start, .timer_arm = timer_arm, .timer_stop = timer_stop,
-	.pmi_enable = pmi_enable,
+	.pmi_enable = pmi_enable, .unwind = cm_stack_unwind,
 };
 
 const struct bmprof_sampler_ops *cm_ops(void) { return &ops; }

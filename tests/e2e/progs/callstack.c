@@ -3,7 +3,7 @@
  * c(); c calls d(). b and d run the same loop body, d three times as long. d is a leaf
  * without a frame record (GCC makes none where a leaf needs no stack: on AArch64 it keeps
  * its return address in the link register, on x86-64 at rsp; on RISC-V it saves s0 alone
- * and keeps ra in the register). edges() (assembly) is short
+ * and keeps ra in the register; on Cortex-M it pushes r7 without lr). edges() (assembly) is short
  * and called in a loop, so under QEMU -icount (which ends a translation block where the
  * instruction budget runs out) samples land on each of its instructions; labels name the
  * ones where the frame pointer is not its own: edges (the first instruction, before the
@@ -119,6 +119,36 @@ __asm__(".text\n"
 	"edges_ret:\n"
 	"	addi sp, sp, 16\n"
 	"	ret\n"
+	".size edges, . - edges\n");
+#elif defined(__thumb__)
+__asm__(".text\n"
+	".globl edges\n"
+	".type edges, %function\n"
+	".thumb_func\n"
+	".balign 2\n"
+	/* GCC's frame (push {r7, lr}; r7 = sp); .fnstart/.fnend give edges its own .ARM.exidx
+	 * entry, whose start the unwind reads from. As on AArch64, a branch before each label
+	 * starts a translation block there. edges_pop: r7 and lr restored, sp not yet */
+	".fnstart\n"
+	".save {r7, lr}\n"
+	"edges:\n"
+	"	push {r7, lr}\n"
+	"	b edges_mov\n"
+	"edges_mov:\n"
+	".setfp r7, sp\n"
+	"	mov r7, sp\n"
+	"	b edges_body\n"
+	"edges_body:\n"
+	"	ldr r0, =sink\n"
+	"	ldr r1, [r0]\n"
+	"	adds r1, #1\n"
+	"	str r1, [r0]\n"
+	"	pop {r7, lr}\n"
+	"	b edges_ret\n"
+	"edges_ret:\n"
+	"	bx lr\n"
+	".ltorg\n"
+	".fnend\n"
 	".size edges, . - edges\n");
 #endif
 
