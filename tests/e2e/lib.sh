@@ -59,3 +59,20 @@ make_smp_tiny() {
 		X86_DEFS="-DBMPROF_X86_TABLE_ENTRIES=16 -DBMPROF_X86_OVF_ENTRIES=8") >"$T/make" 2>&1 ||
 		{ cat "$T/make"; fail "make image (tiny buffers) failed"; }
 }
+
+# stacks_run NAME IMAGE ARGS...: profile IMAGE with call stacks under --icount at 20 kHz
+# into $T/NAME.data, check the accounting and that no chain found the stack table full,
+# and fold it into $T/NAME.folded, whose rows must hold every delivered sample
+stacks_run() {
+	local name=$1 img=$2 total
+	shift 2
+	"$BMPROF" qemu --icount --freq 20000 "$@" -o "$T/$name.data" "$img" >"$T/$name.out" \
+		2>"$T/$name.err" || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $?"; }
+	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report"
+	check_accounting "$T/$name.json"
+	pyassert "$T/$name.json" "sum(c['stack_full'] for c in r['meta']['cpus']) == 0"
+	"$BMPROF" export -i "$T/$name.data" --format folded -o "$T/$name.folded" ||
+		fail "$name: export folded"
+	total=$(awk '{ n += $NF } END { print n }' "$T/$name.folded")
+	pyassert "$T/$name.json" "sum(c['delivered'] for c in r['meta']['cpus']) == $total"
+}

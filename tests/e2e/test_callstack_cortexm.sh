@@ -14,21 +14,7 @@ IMG=$ROOT/$BUILD/test-images-cortex-m4-g/callstack.elf
 [ -f "$IMG" ] || skip "no $IMG: run make test-images-cortexm"
 check() { python3 "$ROOT/tests/e2e/stacks_check.py" "$@" || fail "$*"; }
 
-run() {   # run NAME ARGS...: profile, check the accounting, fold
-	local name=$1
-	shift
-	"$BMPROF" qemu --icount --freq 20000 "$@" -o "$T/$name.data" "$IMG" >"$T/$name.out" \
-		2>"$T/$name.err" || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $?"; }
-	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report"
-	check_accounting "$T/$name.json"
-	pyassert "$T/$name.json" "sum(c['stack_full'] for c in r['meta']['cpus']) == 0"
-	"$BMPROF" export -i "$T/$name.data" --format folded -o "$T/$name.folded" ||
-		fail "$name: export folded"
-	total=$(awk '{ n += $NF } END { print n }' "$T/$name.folded")
-	pyassert "$T/$name.json" "sum(c['delivered'] for c in r['meta']['cpus']) == $total"
-}
-
-run cm -g
+stacks_run cm "$IMG" -g
 check folded "$T/cm.folded"
 for f in edges edges_mov edges_body edges_ret; do
 	grep -q "main;edge_caller;$f [0-9]*\$" "$T/cm.folded" ||
@@ -41,7 +27,7 @@ grep -q '^ *[0-9.]*%  *[0-9]*  edge_caller$' "$T/cm.caller" || fail "-g caller h
 "$BMPROF" report -i "$T/cm.data" -g callee >"$T/cm.callee" || fail "-g callee"
 grep -q '^ *[0-9.]*%  *[0-9]*  d$' "$T/cm.callee" || fail "-g callee has no leaf d"
 
-run depth -g --call-depth 3
+stacks_run depth "$IMG" -g --call-depth 3
 check folded "$T/depth.folded" 3
 
 # The default library has no stack memory: the target refuses, naming the setting.

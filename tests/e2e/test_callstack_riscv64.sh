@@ -14,22 +14,7 @@ RV=$ROOT/$BUILD/test-images-riscv64
 [ -f "$RV/callstack.elf" ] || skip "no RISC-V test images in $RV: run make test-images-riscv64"
 check() { python3 "$ROOT/tests/e2e/stacks_check.py" "$@" || fail "$*"; }
 
-run() {   # run NAME IMAGE ARGS...: profile, check the accounting, fold
-	local name=$1 img=$2
-	shift 2
-	"$BMPROF" qemu --icount --freq 20000 "$@" -o "$T/$name.data" "$img" >"$T/$name.out" \
-		2>"$T/$name.err" || { tail -20 "$T/$name.err"; fail "$name: bmprof qemu exited $?"; }
-	"$BMPROF" report -i "$T/$name.data" --format json >"$T/$name.json" || fail "$name: report"
-	check_accounting "$T/$name.json"
-	pyassert "$T/$name.json" "sum(c['stack_full'] for c in r['meta']['cpus']) == 0"
-	"$BMPROF" export -i "$T/$name.data" --format folded -o "$T/$name.folded" ||
-		fail "$name: export folded"
-	# the folded rows hold every sample delivered
-	total=$(awk '{ n += $NF } END { print n }' "$T/$name.folded")
-	pyassert "$T/$name.json" "sum(c['delivered'] for c in r['meta']['cpus']) == $total"
-}
-
-run rv "$RV/callstack.elf" -g
+stacks_run rv "$RV/callstack.elf" -g
 check folded "$T/rv.folded"
 # every label of edges() drew samples, each under main;edge_caller
 for f in edges edges_sd edges_mov edges_body edges_ld edges_ret; do
@@ -44,14 +29,14 @@ grep -q '^ *[0-9.]*%  *[0-9]*  edge_caller$' "$T/rv.caller" || fail "-g caller h
 grep -q '^ *[0-9.]*%  *[0-9]*  d$' "$T/rv.callee" || fail "-g callee has no leaf d"
 
 # The same chains when Sscofpmf counter overflow samples instead of the timer.
-run pmu "$RV/callstack.elf" -g --event cycles:period=20000
+stacks_run pmu "$RV/callstack.elf" -g --event cycles:period=20000
 check folded "$T/pmu.folded"
 
-run depth "$RV/callstack.elf" -g --call-depth 3
+stacks_run depth "$RV/callstack.elf" -g --call-depth 3
 check folded "$T/depth.folded" 3
 
 # Two harts: each walks its own stack (the runtime gives each hart's bounds).
-run smp "$RV/smp_work.elf" -g --smp 2
+stacks_run smp "$RV/smp_work.elf" -g --smp 2
 pyassert "$T/smp.json" "sorted(c['cpu'] for c in r['meta']['cpus']) == [0, 1]"
 pyassert "$T/smp.json" "all(c['stacks'] > 0 for c in r['meta']['cpus'])"
 # (run and step are inlined into main and into the job hart 1 runs; DWARF names them)
